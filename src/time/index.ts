@@ -1,0 +1,31 @@
+// Public API of the time core: exact units, the fixed stepper and the two clocks.
+export {
+  UNITS_PER_MS,
+  TICK_UNITS,
+  STEP_UNITS,
+  msToUnits,
+  unitsToMs,
+  ticksAt,
+  parseDuration,
+  formatUnits,
+} from './units.ts';
+export {
+  DEFAULT_MAX_CATCH_UP,
+  createStepper,
+  validateStepperConfig,
+  advance,
+  nextDueAt,
+  resetStepper,
+} from './stepper.ts';
+export type { StepperConfig, StepperState, StepAdvance } from './stepper.ts';
+export {
+  createClock,
+  manageTime,
+  lockTimer,
+  unlockTimer,
+  saveTimer,
+  restoreTimer,
+  isLocked,
+  isSaved,
+} from './clock.ts';
+export type { ClockState } from './clock.ts';

@@ -1,0 +1,170 @@
+// The fixed heartbeat stepper: turns clock readings into due steps.
+// It is pure and clock-injected (the caller passes every reading), and its state is
+// plain data so a running world can be saved to JSON mid-run and restored.
+//
+// Bookkeeping: `anchor + served * step` is the boundary of the last served step and
+// `acc` (always < step between calls) is the time seen since then. Their sum is the
+// caller's latest reading, unwrapped. Dropped catch-up time moves `anchor` forward, so
+// the grid shifts by exactly what was dropped and stays exact otherwise.
+
+export interface StepperConfig {
+  /** Units per step, > 0. */
+  step: number;
+  /** Most steps one advance returns, integer >= 1. */
+  maxCatchUp: number;
+  /** Readings are a counter modulo `wrap`; differences are taken modulo `wrap`. */
+  wrap?: number;
+  /** A forward jump larger than this is a gap: re-anchor, no steps. */
+  gap?: number;
+}
+
+export interface StepperState {
+  config: StepperConfig;
+  /** Unwrapped time of step 0 on the current grid; null until the first reading. */
+  anchor: number | null;
+  /** The latest raw reading (as the caller's clock gave it). */
+  last: number;
+  /** Time carried towards the next step, in [0, step). */
+  acc: number;
+  /** Steps served since the anchor. */
+  served: number;
+}
+
+export interface StepAdvance {
+  /** Boundary time of each due step (unwrapped under `wrap`), oldest first. */
+  steps: number[];
+  /** Whole-step time discarded because more than maxCatchUp steps were due. */
+  dropped: number;
+  reanchored: 'backwards' | 'gap' | null;
+}
+
+export const DEFAULT_MAX_CATCH_UP = 64;
+
+function describe(value: unknown): string {
+  return typeof value === 'number' ? String(value) : `${typeof value} ${String(value)}`;
+}
+
+/** Validates and normalises a configuration; throws RangeError naming the bad value. */
+export function validateStepperConfig(
+  config: Partial<StepperConfig> & { step: number },
+): StepperConfig {
+  const { step, wrap, gap } = config;
+  const maxCatchUp = config.maxCatchUp ?? DEFAULT_MAX_CATCH_UP;
+  if (typeof step !== 'number' || !Number.isFinite(step) || step <= 0) {
+    throw new RangeError(`stepper: step must be a finite number > 0, got ${describe(step)}`);
+  }
+  if (typeof maxCatchUp !== 'number' || !Number.isInteger(maxCatchUp) || maxCatchUp < 1) {
+    throw new RangeError(
+      `stepper: maxCatchUp must be an integer >= 1, got ${describe(maxCatchUp)}`,
+    );
+  }
+  const out: StepperConfig = { step, maxCatchUp };
+  if (wrap !== undefined) {
+    if (typeof wrap !== 'number' || !Number.isSafeInteger(wrap) || wrap < 2) {
+      throw new RangeError(`stepper: wrap must be a safe integer >= 2, got ${describe(wrap)}`);
+    }
+    out.wrap = wrap;
+  }
+  if (gap !== undefined) {
+    if (typeof gap !== 'number' || !Number.isFinite(gap) || gap <= 0) {
+      throw new RangeError(`stepper: gap must be a finite number > 0, got ${describe(gap)}`);
+    }
+    if (out.wrap !== undefined && gap >= out.wrap) {
+      // Modulo differences never reach wrap, so such a gap could never trigger.
+      throw new RangeError(`stepper: gap must be less than wrap (${out.wrap}), got ${gap}`);
+    }
+    out.gap = gap;
+  }
+  return out;
+}
+
+export function createStepper(config: Partial<StepperConfig> & { step: number }): StepperState {
+  return { config: validateStepperConfig(config), anchor: null, last: 0, acc: 0, served: 0 };
+}
+
+function normalise(s: StepperState, now: number): number {
+  if (typeof now !== 'number' || !Number.isFinite(now)) {
+    throw new RangeError(`stepper: clock reading must be a finite number, got ${describe(now)}`);
+  }
+  const wrap = s.config.wrap;
+  return wrap === undefined ? now : ((now % wrap) + wrap) % wrap;
+}
+
+/** Unwrapped time of the latest reading. */
+function position(s: StepperState, anchor: number): number {
+  return anchor + s.served * s.config.step + s.acc;
+}
+
+function anchorAt(s: StepperState, raw: number, unwrapped: number): void {
+  s.anchor = unwrapped;
+  s.last = raw;
+  s.acc = 0;
+  s.served = 0;
+}
+
+/** Feeds one clock reading; mutates `s` and returns the steps now due. */
+export function advance(s: StepperState, now: number): StepAdvance {
+  const raw = normalise(s, now);
+  const { step, maxCatchUp, wrap, gap } = s.config;
+  if (s.anchor === null) {
+    anchorAt(s, raw, raw);
+    return { steps: [], dropped: 0, reanchored: null };
+  }
+  let delta: number;
+  if (wrap === undefined) {
+    if (raw < s.last) {
+      anchorAt(s, raw, raw);
+      return { steps: [], dropped: 0, reanchored: 'backwards' };
+    }
+    delta = raw - s.last;
+  } else {
+    // A smaller raw reading is the counter wrapping, not time going back.
+    delta = (((raw - s.last) % wrap) + wrap) % wrap;
+  }
+  if (gap !== undefined && delta > gap) {
+    // Under wrap the anchor stays unwrapped so boundaries remain monotonic.
+    anchorAt(s, raw, wrap === undefined ? raw : position(s, s.anchor) + delta);
+    return { steps: [], dropped: 0, reanchored: 'gap' };
+  }
+  s.last = raw;
+  const total = s.acc + delta;
+  let due = Math.floor(total / step);
+  // Guard a fractional step against a quotient rounded up past the true value.
+  if (due * step > total) due -= 1;
+  const take = Math.min(due, maxCatchUp);
+  const dropped = (due - take) * step;
+  const steps: number[] = [];
+  const firstIndex = s.served + 1;
+  for (let k = 0; k < take; k++) {
+    steps.push(s.anchor + (firstIndex + k) * step);
+  }
+  s.served += take;
+  // The remainder is kept even when whole steps are dropped.
+  s.acc = total - due * step;
+  // Shift the grid past the dropped span so later boundaries stay consistent.
+  s.anchor += dropped;
+  return { steps, dropped, reanchored: null };
+}
+
+/**
+ * The reading at which the next step becomes due (wrapped under `wrap`). Before the
+ * first reading any reading is useful (it anchors), so this is -Infinity.
+ */
+export function nextDueAt(s: StepperState): number {
+  if (s.anchor === null) return Number.NEGATIVE_INFINITY;
+  const due = s.anchor + (s.served + 1) * s.config.step;
+  const wrap = s.config.wrap;
+  return wrap === undefined ? due : ((due % wrap) + wrap) % wrap;
+}
+
+/** Starts again from `now`, dropping the partial step and any backlog. */
+export function resetStepper(s: StepperState, now: number): void {
+  const raw = normalise(s, now);
+  const wrap = s.config.wrap;
+  if (s.anchor === null || wrap === undefined) {
+    anchorAt(s, raw, raw);
+    return;
+  }
+  const delta = (((raw - s.last) % wrap) + wrap) % wrap;
+  anchorAt(s, raw, position(s, s.anchor) + delta);
+}
