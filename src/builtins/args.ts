@@ -1,0 +1,33 @@
+// Argument checks shared by builtins: each failure names the builtin, the argument
+// and the value it got, as a script-level error.
+import { ScriptError } from '../errors/diagnostic.ts';
+import { describe, type Value } from '../vm/value.ts';
+
+export function num(fn: string, v: Value, what: string): number {
+  if (typeof v !== 'number' || v !== v) throw new ScriptError(`${fn} needs a number for ${what}, not ${describe(v)}`);
+  return v;
+}
+
+export function int(fn: string, v: Value, what: string): number {
+  const n = num(fn, v, what);
+  if (!Number.isInteger(n)) throw new ScriptError(`${fn} needs a whole number for ${what}, not ${describe(v)}`);
+  return n;
+}
+
+export function text(fn: string, v: Value, what: string): string {
+  if (typeof v !== 'string') throw new ScriptError(`${fn} needs a string for ${what}, not ${describe(v)}`);
+  return v;
+}
+
+export function name(fn: string, v: Value, what: string): string {
+  return text(fn, v, what).toLowerCase();
+}
+
+export function list(fn: string, v: Value, what: string): Value[] {
+  if (!Array.isArray(v)) throw new ScriptError(`${fn} needs a list for ${what}, not ${describe(v)}`);
+  return v;
+}
+
+export function flag(v: Value): boolean {
+  return !(v === false || v === 0 || v === '' || v === null);
+}

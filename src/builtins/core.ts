@@ -1,0 +1,121 @@
+// Core builtins: printing, random numbers, lists and strings.
+import type { Builtin } from './registry.ts';
+import { ScriptError } from '../errors/diagnostic.ts';
+import { describe, equals, formatNumber, str } from '../vm/value.ts';
+import { randomInt } from '../world/random.ts';
+import { int, list, num, text } from './args.ts';
+
+function checkSize(e: { options: { maxList: number } }, n: number): void {
+  if (n > e.options.maxList) throw new ScriptError(`list too long: ${n} items (the limit is ${e.options.maxList})`);
+}
+
+export const CORE: Builtin[] = [
+  {
+    name: 'print', params: ['value'], area: 'core',
+    doc: 'Writes the value and a newline: numbers in shortest form, lists as [1, "a", [2]].',
+    fn: (e, _th, s, b) => {
+      e.print(str(s[b]));
+      return null;
+    },
+  },
+  {
+    name: 'random', params: ['n'], area: 'core',
+    doc: "A whole number from 0 to n inclusive, from the script's seeded stream (--seed).",
+    fn: (e, _th, s, b) => {
+      const n = int('random', s[b], 'its upper bound');
+      if (n < 0) throw new ScriptError(`random needs an upper bound of 0 or more, not ${formatNumber(n)}`);
+      return randomInt(e.state.random.script, n);
+    },
+  },
+  {
+    name: 'count', params: ['list'], area: 'core',
+    doc: 'The number of items in a list.',
+    fn: (_e, _th, s, b) => list('count', s[b], 'its argument').length,
+  },
+  {
+    name: 'item', params: ['list', 'i'], area: 'core',
+    doc: 'Item i of a list (from 1), or void when there is no such item.',
+    fn: (_e, _th, s, b) => {
+      const l = list('item', s[b], 'its first argument');
+      const i = int('item', s[b + 1], 'the index');
+      return i >= 1 && i <= l.length ? l[i - 1] : null;
+    },
+  },
+  {
+    name: 'append', params: ['list', 'value'], area: 'core',
+    doc: 'Adds a value at the end of a list (changing it) and returns the list.',
+    fn: (e, _th, s, b) => {
+      const l = list('append', s[b], 'its first argument');
+      checkSize(e, l.length + 1);
+      l.push(s[b + 1]);
+      return l;
+    },
+  },
+  {
+    name: 'deleteat', params: ['list', 'i'], area: 'core',
+    doc: 'Removes item i of a list (changing it) and returns the removed value.',
+    fn: (_e, _th, s, b) => {
+      const l = list('deleteat', s[b], 'its first argument');
+      const i = int('deleteat', s[b + 1], 'the index');
+      if (i < 1 || i > l.length) throw new ScriptError(`deleteat: index ${i} is out of range: the list has ${l.length} items`);
+      return l.splice(i - 1, 1)[0];
+    },
+  },
+  {
+    name: 'length', params: ['text'], area: 'core',
+    doc: 'The number of characters in a string.',
+    fn: (_e, _th, s, b) => text('length', s[b], 'its argument').length,
+  },
+  {
+    name: 'substr', params: ['text', 'start', 'count?'], area: 'core',
+    doc: 'Part of a string: count characters (default: the rest) from position start (from 1).',
+    fn: (_e, _th, s, b, n) => {
+      const t = text('substr', s[b], 'its first argument');
+      const start = int('substr', s[b + 1], 'the start');
+      const count = n > 2 ? int('substr', s[b + 2], 'the count') : t.length;
+      if (start < 1) throw new ScriptError(`substr: the start is counted from 1, not ${start}`);
+      if (count < 0) throw new ScriptError(`substr: the count cannot be negative (${count})`);
+      return t.substr(start - 1, count);
+    },
+  },
+  {
+    name: 'contains', params: ['haystack', 'needle'], area: 'core',
+    doc: 'Whether a string contains another string, or a list contains a value.',
+    fn: (_e, _th, s, b) => {
+      const h = s[b];
+      const x = s[b + 1];
+      if (typeof h === 'string') return h.includes(text('contains', x, 'what to look for in a string'));
+      if (Array.isArray(h)) return h.some((v) => equals(v, x));
+      throw new ScriptError(`contains needs a string or a list to look in, not ${describe(h)}`);
+    },
+  },
+  {
+    name: 'str', params: ['value'], area: 'core',
+    doc: 'The text form of a value, as print writes it.',
+    fn: (_e, _th, s, b) => str(s[b]),
+  },
+  {
+    name: 'num', params: ['text'], area: 'core',
+    doc: 'The number a string spells (void when it is not a number); numbers pass through.',
+    fn: (_e, _th, s, b) => {
+      const v = s[b];
+      if (typeof v === 'number') return v;
+      const t = text('num', v, 'its argument').trim();
+      if (t === '' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
+      return Number(t);
+    },
+  },
+  {
+    name: 'abs', params: ['x'], area: 'core',
+    doc: 'The absolute value of a number.',
+    fn: (_e, _th, s, b) => Math.abs(num('abs', s[b], 'its argument')),
+  },
+  {
+    name: 'integer', params: ['x'], area: 'core',
+    doc: 'A number rounded to the nearest whole number (halves away from zero).',
+    fn: (_e, _th, s, b) => {
+      const x = num('integer', s[b], 'its argument');
+      return Math.sign(x) * Math.round(Math.abs(x));
+    },
+  },
+];

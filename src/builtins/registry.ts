@@ -1,0 +1,49 @@
+// The builtin registry: every builtin is declared once with its name, parameters
+// and an honest description. The compiler checks arity from it, the VM calls it by
+// index, and the REPL's :help is generated from it.
+import type { Value } from '../vm/value.ts';
+import type { Thread } from '../vm/thread.ts';
+import type { Engine } from '../engine/engine.ts';
+
+/** Returned by a builtin that suspended its thread (it set thread.wait). */
+export const SUSPEND: unique symbol = Symbol('suspend');
+export type BuiltinResult = Value | typeof SUSPEND;
+
+/**
+ * A builtin reads its arguments straight from the thread's register stack:
+ * s[b] … s[b + n - 1]. It returns a value, or SUSPEND after setting a wait.
+ */
+export type BuiltinFn = (e: Engine, th: Thread, s: Value[], b: number, n: number) => BuiltinResult;
+
+export interface Builtin {
+  name: string;
+  /** Parameter names; a trailing `?` marks an optional one, `...` a rest. */
+  params: string[];
+  area: string;
+  doc: string;
+  fn: BuiltinFn;
+  /** For a suspending builtin: the value the call yields when its thread wakes. */
+  resume?: (e: Engine, th: Thread) => Value;
+  /** What the thread waits for, for :threads (e.g. "a frame"). */
+  waits?: string;
+}
+
+export interface Arity {
+  min: number;
+  max: number; // Infinity for a rest parameter
+}
+
+export function arityOf(b: Builtin): Arity {
+  let min = 0;
+  let max = 0;
+  for (const p of b.params) {
+    if (p.startsWith('...')) return { min, max: Infinity };
+    max++;
+    if (!p.endsWith('?')) min = max;
+  }
+  return { min, max };
+}
+
+export function signature(b: Builtin): string {
+  return `${b.name} (${b.params.join(', ')})`;
+}

@@ -1,0 +1,435 @@
+// World builtins: sets and the camera, events to objects, actors and walks, poses,
+// sound, crickets and input.
+import type { Builtin } from './registry.ts';
+import { ScriptError } from '../errors/diagnostic.ts';
+import { closest } from '../errors/suggest.ts';
+import type { Engine } from '../engine/engine.ts';
+import type { Thread } from '../vm/thread.ts';
+import type { Value } from '../vm/value.ts';
+import { flag, list, name, num, text } from './args.ts';
+import { createActor, startWalk, stopWalk, pauseWalk, type ActorState, type WalkLeg } from '../world/walk.ts';
+import { setPose } from '../world/pose.ts';
+import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound, slotsPlayedBy } from '../world/sound.ts';
+import { addCricket, countCrickets, cricketSource, rearmSet, soundLoop, stopCricket, MAX_CRICKETS } from '../world/cricket.ts';
+import { traceEnd } from '../world/service.ts';
+import { objectKey } from '../compiler/program.ts';
+import { unitsToMs } from '../time/units.ts';
+
+export const CAMERA_TURN_FRAMES = 6;
+
+export function actor(e: Engine, fn: string, v: Value): ActorState {
+  const n = name(fn, v, 'the actor');
+  const a = e.state.actors[n];
+  if (!a) {
+    const guess = closest(n, Object.keys(e.state.actors));
+    throw new ScriptError(`${fn}: there is no actor "${n}"${guess ? ` — did you mean "${guess}"?` : ' (an actor exists once its actor block is loaded)'}`);
+  }
+  return a;
+}
+
+function star(e: Engine, fn: string, v: Value): { name: string; x: number; y: number; z: number } {
+  const n = name(fn, v, 'the star');
+  const s = e.state.stars[n];
+  if (!s) {
+    const guess = closest(n, Object.keys(e.state.stars));
+    throw new ScriptError(`${fn}: there is no star "${n}"${guess ? ` — did you mean "${guess}"?` : ' (define it with defstar)'}`);
+  }
+  return { name: n, ...s };
+}
+
+function sound(e: Engine, fn: string, v: Value): string {
+  const n = name(fn, v, 'the sound');
+  if (!hasSound(e.state.sounds, n)) {
+    const guess = closest(n, Object.keys(e.state.sounds));
+    throw new ScriptError(`${fn}: there is no sound "${n}"${guess ? ` — did you mean "${guess}"?` : ' (define it with defsound)'}`);
+  }
+  return n;
+}
+
+/** sendtoactor and friends: the handler runs inside the calling thread. */
+function sendTo(kind: string): Builtin['fn'] {
+  return (e, th, s, b, n) => {
+    const target = name(`sendto${kind}`, s[b], `the ${kind}`);
+    const event = name(`sendto${kind}`, s[b + 1], 'the event');
+    return sendEvent(e, th, kind, target, event, s, b + 2, n - 2);
+  };
+}
+
+function sendEvent(e: Engine, th: Thread, kind: string, target: string, event: string, s: Value[], b: number, n: number): ReturnType<Builtin['fn']> {
+  if (e.program.objectIndex[objectKey(kind as never, target)] === undefined) {
+    const names = e.program.objects.filter((o) => o.kind === kind).map((o) => o.name);
+    const guess = closest(target, names);
+    throw new ScriptError(`there is no ${kind} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
+  const h = e.findHandler(kind, target, event);
+  if (h < 0) {
+    e.trace({ ev: 'ignored', to: `${kind} ${target}`, event });
+    return null;
+  }
+  e.trace({ ev: 'event', to: `${kind} ${target}`, event });
+  return e.callInThread(th, h, s, b, n) as unknown as Value;
+}
+
+/** Leaves the current set (closeset, its crickets fall silent) and enters another (openset). */
+export function gotoSet(e: Engine, to: string): void {
+  const st = e.state;
+  if (e.program.objectIndex[objectKey('set', to)] === undefined) {
+    const guess = closest(to, e.program.objects.filter((o) => o.kind === 'set').map((o) => o.name));
+    throw new ScriptError(`gotoset: there is no set "${to}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
+  const from = st.set;
+  if (from !== '') {
+    for (const c of st.crickets) {
+      if (c.set !== from) continue;
+      // crickets only ever sound in slot 2
+      const playing = st.sound.slots[1];
+      if (playing && slotsPlayedBy(st.sound, cricketSource(c.name)).includes(2) && stopSound(st.sound, 2, st.now)) traceEnd(e, 2, playing);
+    }
+    e.deliver('set', from, 'closeset', [], `closeset of ${from}`);
+  }
+  st.set = to;
+  st.camera.turnLeft = 0;
+  st.camera.target = '';
+  e.trace({ ev: 'set', from, to });
+  rearmSet(st.crickets, to);
+  e.deliver('set', to, 'openset', [], `openset of ${to}`);
+}
+
+function getSet<T extends keyof ActorState>(fn: string, field: T, check: (v: Value) => ActorState[T]): Builtin['fn'] {
+  return (e, _th, s, b, n) => {
+    const a = actor(e, fn, s[b]);
+    if (n > 1) a[field] = check(s[b + 1]);
+    return a[field] as Value;
+  };
+}
+
+export const WORLD: Builtin[] = [
+  // ---- sets and camera
+  {
+    name: 'gotoset', params: ['set'], area: 'world',
+    doc: "Leaves the current set (its closeset runs, its crickets fall silent) and enters another (its openset runs; its crickets re-arm).",
+    fn: (e, _th, s, b) => {
+      gotoSet(e, name('gotoset', s[b], 'the set'));
+      return null;
+    },
+  },
+  {
+    name: 'currentset', params: [], area: 'world',
+    doc: 'The name of the set the world is in, or "" before the first gotoset.',
+    fn: (e) => e.state.set,
+  },
+  {
+    name: 'defview', params: ['view', 'facing'], area: 'world',
+    doc: 'Defines a camera view of the current set by its facing in degrees (for currentscene and cricket panning).',
+    fn: (e, _th, s, b) => {
+      e.state.views[name('defview', s[b], 'the view')] = num('defview', s[b + 1], 'the facing');
+      return null;
+    },
+  },
+  {
+    name: 'placecamera', params: ['x', 'z', 'facing?'], area: 'world',
+    doc: 'Puts the camera (the listener for crickets) at x, z, optionally turned to a facing in degrees.',
+    fn: (e, _th, s, b, n) => {
+      const cam = e.state.camera;
+      cam.x = num('placecamera', s[b], 'x');
+      cam.z = num('placecamera', s[b + 1], 'z');
+      if (n > 2) cam.facing = num('placecamera', s[b + 2], 'the facing');
+      return null;
+    },
+  },
+  {
+    name: 'currentscene', params: ['view', 'frames?'], area: 'world',
+    doc: 'Starts a camera turn to a view of the set; it advances only on rendered game frames (6 by default). Meanwhile currentview () is "moving".',
+    fn: (e, _th, s, b, n) => {
+      const view = name('currentscene', s[b], 'the view');
+      const cam = e.state.camera;
+      const frames = n > 1 ? Math.max(0, Math.round(num('currentscene', s[b + 1], 'the frames'))) : CAMERA_TURN_FRAMES;
+      if (view === cam.view && cam.turnLeft === 0) return null;
+      if (frames === 0) {
+        cam.view = view;
+        cam.turnLeft = 0;
+        return null;
+      }
+      cam.target = view;
+      cam.turnLeft = frames;
+      e.trace({ ev: 'turn', view, frames });
+      return null;
+    },
+  },
+  {
+    name: 'currentview', params: [], area: 'world',
+    doc: 'The view the camera shows, or "moving" while it turns.',
+    fn: (e) => (e.state.camera.turnLeft > 0 ? 'moving' : e.state.camera.view),
+  },
+  // ---- events
+  {
+    name: 'sendtoscene', params: ['event', '...args'], area: 'world',
+    doc: "Runs the current set's handler for the event inside this thread (ignored, and traced, if it has none).",
+    fn: (e, th, s, b, n) => {
+      const event = name('sendtoscene', s[b], 'the event');
+      if (e.state.set === '') {
+        e.trace({ ev: 'ignored', to: 'set', event });
+        return null;
+      }
+      return sendEvent(e, th, 'set', e.state.set, event, s, b + 1, n - 1);
+    },
+  },
+  { name: 'sendtoactor', params: ['actor', 'event', '...args'], area: 'world', doc: "Runs the actor's handler for the event inside this thread (ignored if it has none).", fn: sendTo('actor') },
+  { name: 'sendtoprop', params: ['prop', 'event', '...args'], area: 'world', doc: "Runs the prop's handler for the event inside this thread (ignored if it has none).", fn: sendTo('prop') },
+  { name: 'sendtoflat', params: ['flat', 'event', '...args'], area: 'world', doc: "Runs the flat's handler for the event inside this thread (ignored if it has none).", fn: sendTo('flat') },
+  // ---- actors
+  {
+    name: 'actorowner', params: ['actor', 'value?'], area: 'world',
+    doc: "Gets or sets an actor's state string.",
+    fn: getSet('actorowner', 'owner', (v) => text('actorowner', v, 'the value')),
+  },
+  {
+    name: 'placeactor', params: ['actor', 'x', 'y', 'z', 'facing?'], area: 'world',
+    doc: 'Puts an actor at x, y, z (ending any walk), optionally with a facing in degrees.',
+    fn: (e, _th, s, b, n) => {
+      const a = actor(e, 'placeactor', s[b]);
+      stopWalk(a);
+      a.x = num('placeactor', s[b + 1], 'x');
+      a.y = num('placeactor', s[b + 2], 'y');
+      a.z = num('placeactor', s[b + 3], 'z');
+      if (n > 4) a.facing = ((num('placeactor', s[b + 4], 'the facing') % 360) + 360) % 360;
+      return null;
+    },
+  },
+  {
+    name: 'actorpos', params: ['actor'], area: 'world',
+    doc: "An actor's position as [x, y, z].",
+    fn: (e, _th, s, b) => {
+      const a = actor(e, 'actorpos', s[b]);
+      return [a.x, a.y, a.z];
+    },
+  },
+  {
+    name: 'actorfacing', params: ['actor'], area: 'world',
+    doc: "An actor's facing in degrees from +x toward +z.",
+    fn: (e, _th, s, b) => actor(e, 'actorfacing', s[b]).facing,
+  },
+  {
+    name: 'actorspeed', params: ['actor', 'speed?'], area: 'world',
+    doc: 'Gets or sets how far an actor walks per heartbeat step (50 ms), in world units.',
+    fn: getSet('actorspeed', 'speed', (v) => positive('actorspeed', v)),
+  },
+  {
+    name: 'actorturn', params: ['actor', 'degrees?'], area: 'world',
+    doc: 'Gets or sets how many degrees an actor turns per heartbeat step.',
+    fn: getSet('actorturn', 'turn', (v) => positive('actorturn', v)),
+  },
+  {
+    name: 'actorstar', params: ['actor'], area: 'world',
+    doc: 'While walking, the kind of walk ("defer" to a star, "walktoxyz", "walkonpath"); after landing, the star\'s name.',
+    fn: (e, _th, s, b) => actor(e, 'actorstar', s[b]).star,
+  },
+  // ---- walks
+  {
+    name: 'defstar', params: ['star', 'x', 'y', 'z'], area: 'world',
+    doc: 'Defines a named point that actors can walk to.',
+    fn: (e, _th, s, b) => {
+      e.state.stars[name('defstar', s[b], 'the star')] = { x: num('defstar', s[b + 1], 'x'), y: num('defstar', s[b + 2], 'y'), z: num('defstar', s[b + 3], 'z') };
+      return null;
+    },
+  },
+  {
+    name: 'defpath', params: ['path', 'stars'], area: 'world',
+    doc: 'Defines a named route through stars: defpath ("patrol", ["a", "b", "c"]).',
+    fn: (e, _th, s, b) => {
+      const stars = list('defpath', s[b + 1], 'the stars').map((v) => star(e, 'defpath', v).name);
+      if (stars.length === 0) throw new ScriptError('defpath needs at least one star');
+      e.state.paths[name('defpath', s[b], 'the path')] = stars;
+      return null;
+    },
+  },
+  {
+    name: 'walktostar', params: ['actor', 'star'], area: 'world',
+    doc: 'Starts a walk to a star: turn first, then move, serviced on the heartbeat; endwalk on arrival.',
+    fn: (e, _th, s, b) => {
+      const a = actor(e, 'walktostar', s[b]);
+      const st = star(e, 'walktostar', s[b + 1]);
+      beginWalk(e, a, 'defer', [{ x: st.x, y: st.y, z: st.z, star: st.name }], st.name);
+      return null;
+    },
+  },
+  {
+    name: 'walktoxyz', params: ['actor', 'x', 'y', 'z'], area: 'world',
+    doc: 'Starts a walk to a point.',
+    fn: (e, _th, s, b) => {
+      const a = actor(e, 'walktoxyz', s[b]);
+      const leg = { x: num('walktoxyz', s[b + 1], 'x'), y: num('walktoxyz', s[b + 2], 'y'), z: num('walktoxyz', s[b + 3], 'z'), star: null };
+      beginWalk(e, a, 'walktoxyz', [leg], `${leg.x},${leg.y},${leg.z}`);
+      return null;
+    },
+  },
+  {
+    name: 'walkonpath', params: ['actor', 'path'], area: 'world',
+    doc: 'Starts a walk along a path defined with defpath; endwalk at its last star.',
+    fn: (e, _th, s, b) => {
+      const a = actor(e, 'walkonpath', s[b]);
+      const p = name('walkonpath', s[b + 1], 'the path');
+      const stars = e.state.paths[p];
+      if (!stars) throw new ScriptError(`walkonpath: there is no path "${p}" (define it with defpath)`);
+      beginWalk(e, a, 'walkonpath', stars.map((n) => ({ ...e.state.stars[n], star: n })), p);
+      return null;
+    },
+  },
+  {
+    name: 'iswalk', params: ['actor'], area: 'world',
+    doc: 'Whether the actor is walking.',
+    fn: (e, _th, s, b) => actor(e, 'iswalk', s[b]).walk !== null,
+  },
+  {
+    name: 'walkdest', params: ['actor'], area: 'world',
+    doc: 'Where the current walk goes: a star or path name, or "x,y,z"; "" when not walking.',
+    fn: (e, _th, s, b) => actor(e, 'walkdest', s[b]).walk?.dest ?? '',
+  },
+  {
+    name: 'stopwalk', params: ['actor'], area: 'world',
+    doc: 'Stops a walk where the actor stands (mid-turn too); no endwalk.',
+    fn: (e, _th, s, b) => {
+      const a = actor(e, 'stopwalk', s[b]);
+      if (a.walk) e.trace({ ev: 'stopwalk', actor: a.name });
+      stopWalk(a);
+      return null;
+    },
+  },
+  {
+    name: 'pausewalk', params: ['actor', 'flag'], area: 'world',
+    doc: 'Pauses (true) or resumes (false) a walk.',
+    fn: (e, _th, s, b) => {
+      pauseWalk(actor(e, 'pausewalk', s[b]), flag(s[b + 1]));
+      return null;
+    },
+  },
+  // ---- poses
+  {
+    name: 'defpose', params: ['pose', 'frames'], area: 'world',
+    doc: 'Defines a pose animation of n frames; every actor steps one frame per heartbeat.',
+    fn: (e, _th, s, b) => {
+      const frames = num('defpose', s[b + 1], 'the frames');
+      if (frames < 1 || !Number.isInteger(frames)) throw new ScriptError(`defpose needs a whole number of frames, 1 or more, not ${frames}`);
+      e.state.poses[name('defpose', s[b], 'the pose')] = frames;
+      return null;
+    },
+  },
+  {
+    name: 'pose', params: ['actor', 'pose?'], area: 'world',
+    doc: "Gets or sets an actor's pose (setting a new one restarts its animation).",
+    fn: (e, _th, s, b, n) => {
+      const a = actor(e, 'pose', s[b]);
+      if (n > 1) setPose(a, name('pose', s[b + 1], 'the pose'));
+      return a.pose;
+    },
+  },
+  {
+    name: 'poseframe', params: ['actor'], area: 'world',
+    doc: "The frame of its pose an actor shows (from 0).",
+    fn: (e, _th, s, b) => actor(e, 'poseframe', s[b]).poseFrame,
+  },
+  // ---- sound
+  {
+    name: 'defsound', params: ['sound', 'ms'], area: 'world',
+    doc: 'Defines a sound and how long it plays, in ms.',
+    fn: (e, _th, s, b) => {
+      const ms = num('defsound', s[b + 1], 'the length in ms');
+      if (ms < 0) throw new ScriptError(`defsound needs a length of 0 ms or more, not ${ms}`);
+      e.state.sounds[name('defsound', s[b], 'the sound')] = ms;
+      return null;
+    },
+  },
+  {
+    name: 'playsound', params: ['sound'], area: 'world',
+    doc: 'Plays a sound in slot 1, or in slot 2 when slot 1 is still sounding.',
+    fn: (e, _th, s, b) => {
+      const n = sound(e, 'playsound', s[b]);
+      const r = playSound(e.state.sound, e.state.sounds, n, e.now);
+      if (r.replaced) traceEnd(e, r.slot, r.replaced);
+      e.trace({ ev: 'sound', slot: r.slot, sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
+      return r.slot;
+    },
+  },
+  {
+    name: 'voice', params: ['sound'], area: 'world',
+    doc: 'Speaks a line on the voice channel (poll voicedone () to wait for it).',
+    fn: (e, _th, s, b) => {
+      const n = sound(e, 'voice', s[b]);
+      const prev = e.state.sound.voice;
+      const r = playVoice(e.state.sound, e.state.sounds, n, e.now);
+      if (prev && prev.end > e.now) traceEnd(e, 'voice', prev);
+      e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
+      return null;
+    },
+  },
+  {
+    name: 'currentsound', params: ['slot'], area: 'world',
+    doc: 'The sound sounding in slot 1 or 2, or "".',
+    fn: (e, _th, s, b) => currentSound(e.state.sound, num('currentsound', s[b], 'the slot'), e.now),
+  },
+  {
+    name: 'voicedone', params: [], area: 'world', waits: 'a display frame (polled)',
+    doc: 'Polled: yields one rendered frame, then tells whether the voice channel is silent.',
+    fn: (e, th) => e.waitDisplayFrame(th, e.builtinIndex('voicedone')),
+    resume: (e) => voiceDone(e.state.sound, e.now),
+  },
+  // ---- crickets
+  {
+    name: 'cricket', params: ['name', 'sound', 'x', 'z', 'radius', 'base', 'jitter'], area: 'world',
+    doc: 'A positional ambient one-shot bound to the current set: fires into slot 2 every base + random (jitter) heartbeat steps once its last shot ended (jitter 0: seamless; negative: once). At most 16.',
+    fn: (e, _th, s, b) => {
+      const st = e.state;
+      if (st.set === '') throw new ScriptError('cricket needs a current set: call gotoset first');
+      const ok = addCricket(st.crickets, {
+        name: name('cricket', s[b], 'the name'),
+        sound: sound(e, 'cricket', s[b + 1]),
+        set: st.set,
+        x: num('cricket', s[b + 2], 'x'),
+        z: num('cricket', s[b + 3], 'z'),
+        radius: num('cricket', s[b + 4], 'the radius'),
+        base: num('cricket', s[b + 5], 'the base steps'),
+        jitter: num('cricket', s[b + 6], 'the jitter'),
+      });
+      if (!ok) e.warn(`too many crickets (${MAX_CRICKETS}): cricket "${String(s[b])}" was refused`);
+      return ok;
+    },
+  },
+  {
+    name: 'soundloop', params: ['cricket'], area: 'world',
+    doc: 'Makes a cricket loop its sample in place instead of re-firing.',
+    fn: (e, _th, s, b) => soundLoop(e.state.crickets, name('soundloop', s[b], 'the cricket')),
+  },
+  {
+    name: 'stopcricket', params: ['cricket'], area: 'world',
+    doc: 'Removes a cricket.',
+    fn: (e, _th, s, b) => stopCricket(e.state.crickets, name('stopcricket', s[b], 'the cricket')),
+  },
+  {
+    name: 'countcrickets', params: [], area: 'world',
+    doc: 'How many crickets exist (0..16).',
+    fn: (e) => countCrickets(e.state.crickets),
+  },
+  // ---- input
+  {
+    name: 'stilldown', params: [], area: 'world', waits: 'a display frame (polled)',
+    doc: 'Polled: yields one rendered frame, then tells whether the mouse button is held.',
+    fn: (e, th) => e.waitDisplayFrame(th, e.builtinIndex('stilldown')),
+    resume: (e) => e.state.mouseDown,
+  },
+];
+
+function positive(fn: string, v: Value): number {
+  const n = num(fn, v, 'the amount');
+  if (n <= 0) throw new ScriptError(`${fn} needs an amount above 0, not ${n}`);
+  return n;
+}
+
+function beginWalk(e: Engine, a: ActorState, kind: 'defer' | 'walktoxyz' | 'walkonpath', legs: WalkLeg[], dest: string): void {
+  startWalk(a, kind, legs, dest);
+  e.trace({ ev: 'walk', actor: a.name, kind, dest });
+}
+
+/** Actors exist once their block is loaded. */
+export function ensureActors(e: Engine): void {
+  for (const o of e.program.objects) if (o.kind === 'actor' && !e.state.actors[o.name]) e.state.actors[o.name] = createActor(o.name);
+}

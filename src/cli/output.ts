@@ -1,0 +1,49 @@
+// Buffered writes to stdout/stderr and files: a run that prints a million lines must
+// not make a million system calls. Flushed before exit.
+import { writeSync, openSync, closeSync } from 'node:fs';
+
+export class Sink {
+  private chunks: string[] = [];
+  private size = 0;
+  constructor(private readonly fd: number, private readonly owned = false) {}
+
+  static file(path: string): Sink {
+    return new Sink(openSync(path, 'w'), true);
+  }
+
+  write(text: string): void {
+    this.chunks.push(text);
+    this.size += text.length;
+    if (this.size > 1 << 16) this.flush();
+  }
+
+  line(text: string): void {
+    this.write(text + '\n');
+  }
+
+  flush(): void {
+    if (this.chunks.length === 0) return;
+    const data = this.chunks.join('');
+    this.chunks = [];
+    this.size = 0;
+    let buf = Buffer.from(data, 'utf8');
+    while (buf.length > 0) {
+      try {
+        const n = writeSync(this.fd, buf);
+        buf = buf.subarray(n);
+      } catch (err) {
+        if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
+        if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
+        throw err;
+      }
+    }
+  }
+
+  close(): void {
+    this.flush();
+    if (this.owned) closeSync(this.fd);
+  }
+}
+
+export const stdout = new Sink(1);
+export const stderr = new Sink(2);

@@ -1,0 +1,59 @@
+// The disassembler: every handler's instructions with their operands decoded and
+// the source line each came from.
+import { OPS, type Op } from '../vm/opcodes.ts';
+import { repr, type Value } from '../vm/value.ts';
+import type { Builtin } from '../builtins/registry.ts';
+import type { HandlerCode, Program } from './program.ts';
+
+export function disassembleProgram(p: Program, builtins: readonly Builtin[], onlyFiles?: Set<string>): string {
+  const out: string[] = [];
+  p.handlers.forEach((h, i) => {
+    if (onlyFiles && !onlyFiles.has(h.file)) return;
+    out.push(disassembleHandler(p, h, i, builtins));
+  });
+  return out.join('\n');
+}
+
+export function disassembleHandler(p: Program, h: HandlerCode, index: number, builtins: readonly Builtin[]): string {
+  const owner = h.object >= 0 ? `${p.objects[h.object].kind} ${p.objects[h.object].spelled} / ` : '';
+  const lines = [`== ${owner}${h.spelled} (#${index}, ${h.params} params, ${h.registers} registers) ${h.file}:${h.line}`];
+  const src = (p.sources[h.file] ?? '').split(/\r?\n/);
+  let lastLine = -1;
+  for (let pc = 0; pc < h.code.length; ) {
+    const line = h.lines[pc];
+    if (line !== lastLine) {
+      lines.push(`  ${String(line).padStart(4)} | ${(src[line - 1] ?? '').trim()}`);
+      lastLine = line;
+    }
+    lines.push('       ' + formatInstruction(p, h, pc, builtins));
+    pc += 1 + OPS[h.code[pc] as Op].operands.length;
+  }
+  return lines.join('\n');
+}
+
+export function formatInstruction(p: Program, h: HandlerCode, pc: number, builtins: readonly Builtin[]): string {
+  const op = h.code[pc] as Op;
+  const info = OPS[op];
+  const parts = info.operands.map((kind, i) => {
+    const v = h.code[pc + 1 + i];
+    switch (kind) {
+      case 'r':
+        return `r${v}${h.localNames[v] ? `(${h.localNames[v]})` : ''}`;
+      case 'k':
+        return repr(h.consts[v] as Value);
+      case 'g':
+        return `$${p.globals[v]}`;
+      case 'p':
+        return `.${h.object >= 0 ? p.objects[h.object].properties[v] : v}`;
+      case 'h':
+        return `${p.handlers[v]?.spelled ?? '?'}#${v}`;
+      case 'b':
+        return builtins[v]?.name ?? `builtin#${v}`;
+      case 'j':
+        return `->${v}`;
+      case 'n':
+        return String(v);
+    }
+  });
+  return `${String(pc).padStart(4, '0')} ${info.name.padEnd(8)} ${parts.join(' ')}`;
+}

@@ -1,0 +1,226 @@
+// Whole-program compilation: collect every object, handler and global across the
+// loaded files first (so calls may go forward and across files), then compile bodies.
+import type * as A from '../../grammar/ast.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { CompileErrors } from '../errors/diagnostic.ts';
+import type { Builtin } from '../builtins/registry.ts';
+import { HandlerCompiler, globalIndex, type CompileContext } from './compile.ts';
+import type { HandlerCode, ObjectInfo, Program } from './program.ts';
+import { objectKey } from './program.ts';
+
+export function emptyProgram(): Program {
+  return {
+    handlers: [],
+    objects: [],
+    objectIndex: {},
+    globalHandlers: {},
+    startups: [],
+    globals: [],
+    sources: {},
+    fingerprint: '',
+  };
+}
+
+/** A copy that new code can be added to without touching the original (the REPL extends programs). */
+function extend(p: Program): Program {
+  return {
+    handlers: p.handlers.slice(),
+    objects: p.objects.map((o) => ({ ...o, handlers: { ...o.handlers }, properties: o.properties.slice() })),
+    objectIndex: { ...p.objectIndex },
+    globalHandlers: { ...p.globalHandlers },
+    startups: p.startups.slice(),
+    globals: p.globals.slice(),
+    sources: { ...p.sources },
+    fingerprint: p.fingerprint,
+  };
+}
+
+export interface BuiltinTable {
+  list: readonly Builtin[];
+  index: ReadonlyMap<string, number>;
+}
+
+interface Pending {
+  file: A.ScriptFile;
+  handler: A.Handler;
+  object: number;
+  index: number;
+}
+
+/**
+ * Compile files on top of `base` (an empty program, or the running one for the REPL).
+ * Returns the new program and the indices of the handlers added, or throws CompileErrors.
+ */
+export function compileFiles(
+  files: A.ScriptFile[],
+  builtins: BuiltinTable,
+  base: Program = emptyProgram(),
+  options: { replace?: boolean } = {},
+): { program: Program; added: number[]; newObjects: number[] } {
+  const program = extend(base);
+  const diagnostics: Diagnostic[] = [];
+  const cx: CompileContext = {
+    builtins: builtins.list,
+    builtinIndex: builtins.index,
+    diagnostics,
+    program,
+    paramCounts: program.handlers.map((h) => h.params),
+  };
+  const pending: Pending[] = [];
+  const inits: { file: A.ScriptFile; block: A.ObjectBlock; object: number }[] = [];
+  const newObjects: number[] = [];
+  const fileGlobals = new Map<A.ScriptFile, Set<string>>();
+  const err = (file: A.ScriptFile, pos: A.Pos, message: string): void => {
+    diagnostics.push({ kind: 'error', file: file.file, line: pos.line, col: pos.col, length: 1, message });
+  };
+
+  const declareHandler = (file: A.ScriptFile, h: A.Handler, object: number, table: Record<string, number>, where: string): void => {
+    if (builtins.index.has(h.name)) {
+      err(file, h.namePos, `"${h.spelled}" is the name of a builtin; a handler cannot take it`);
+      return;
+    }
+    const existing = table[h.name];
+    let index: number;
+    if (existing !== undefined && h.name !== 'startup') {
+      const prev = program.handlers[existing];
+      const fromThisBatch = pending.some((p) => p.index === existing);
+      if (fromThisBatch || !options.replace) {
+        const at = prev ? `${prev.file}:${prev.line}` : 'earlier';
+        err(file, h.namePos, `handler "${h.spelled}" is already defined ${where} (at ${at})`);
+        return;
+      }
+      index = existing; // the REPL redefines a handler in place
+    } else {
+      index = program.handlers.length;
+      program.handlers.push(placeholder(h, file, object));
+    }
+    cx.paramCounts[index] = h.params.length;
+    if (h.name === 'startup' && object < 0) program.startups.push(index);
+    else table[h.name] = index;
+    pending.push({ file, handler: h, object, index });
+  };
+
+  for (const file of files) {
+    program.sources[file.file] = file.source;
+    const globals = new Set<string>();
+    fileGlobals.set(file, globals);
+    for (const item of file.items) {
+      if (item.type === 'global') {
+        for (const n of item.names) {
+          globals.add(n.name);
+          globalIndex(program, n.name);
+        }
+      }
+    }
+    for (const item of file.items) {
+      if (item.type === 'handler') {
+        declareHandler(file, item, -1, program.globalHandlers, 'as a global handler');
+      } else if (item.type === 'object') {
+        const key = objectKey(item.kind, item.name);
+        let index = program.objectIndex[key];
+        if (index !== undefined && !options.replace) {
+          const o = program.objects[index];
+          err(file, item.pos, `${item.kind} "${item.spelled}" is already defined (at ${o.file}:${o.line})`);
+          continue;
+        }
+        const info: ObjectInfo = { kind: item.kind, name: item.name, spelled: item.spelled, file: file.file, line: item.pos.line, properties: [], handlers: {}, init: -1 };
+        if (index === undefined) {
+          index = program.objects.length;
+          program.objects.push(info);
+          program.objectIndex[key] = index;
+        } else {
+          program.objects[index] = info;
+        }
+        newObjects.push(index);
+        for (const p of item.properties) {
+          if (info.properties.includes(p.name)) err(file, p.pos, `property "${p.spelled}" is declared twice`);
+          else info.properties.push(p.name);
+        }
+        for (const h of item.handlers) declareHandler(file, h, index, info.handlers, `in ${item.kind} ${item.spelled}`);
+        inits.push({ file, block: item, object: index });
+      }
+    }
+  }
+
+  const added: number[] = [];
+  for (const p of pending) {
+    const obj = p.object >= 0 ? program.objects[p.object] : null;
+    const hc = new HandlerCompiler(cx, p.file, fileGlobals.get(p.file)!, obj, p.object);
+    program.handlers[p.index] = hc.compileHandler(p.handler);
+    added.push(p.index);
+  }
+  for (const init of inits) {
+    if (!init.block.properties.some((p) => p.init)) continue;
+    const obj = program.objects[init.object];
+    const hc = new HandlerCompiler(cx, init.file, fileGlobals.get(init.file)!, obj, init.object);
+    obj.init = program.handlers.length;
+    program.handlers.push(hc.compileInit(init.block.properties, init.block.pos));
+  }
+  if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
+  program.fingerprint = fingerprint(program);
+  return { program, added, newObjects };
+}
+
+/** Compile REPL statements as a one-off handler `(repl)` that returns the last expression's value. */
+export function compileSnippet(
+  file: A.ScriptFile,
+  stmts: A.Stmt[],
+  builtins: BuiltinTable,
+  program: Program,
+): { program: Program; handler: number } {
+  const p = extend(program);
+  const diagnostics: Diagnostic[] = [];
+  const cx: CompileContext = { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program: p, paramCounts: p.handlers.map((h) => h.params) };
+  // Every name the REPL assigns at top level is a global, so it survives between lines.
+  const globals = new Set<string>(p.globals);
+  collectAssigned(stmts, globals);
+  for (const g of globals) globalIndex(p, g);
+  const pos = stmts[0]?.pos ?? { line: 1, col: 1 };
+  const h: A.Handler = { type: 'handler', name: '(repl)', spelled: '(repl)', params: [], body: stmts, pos, namePos: pos, noLoopCheck: false };
+  const hc = new HandlerCompiler(cx, file, globals, null, -1);
+  const code = hc.compileHandler(h, true);
+  if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
+  p.sources[file.file] = file.source;
+  const index = p.handlers.length;
+  p.handlers.push(code);
+  return { program: p, handler: index };
+}
+
+function collectAssigned(stmts: A.Stmt[], into: Set<string>): void {
+  for (const s of stmts) {
+    if (s.type === 'assign') into.add(s.name);
+    else if (s.type === 'for') {
+      into.add(s.var.name);
+      collectAssigned(s.body, into);
+    } else if (s.type === 'while') collectAssigned(s.body, into);
+    else if (s.type === 'if') {
+      for (const b of s.branches) collectAssigned(b.body, into);
+      if (s.elseBody) collectAssigned(s.elseBody, into);
+    }
+  }
+}
+
+function placeholder(h: A.Handler, file: A.ScriptFile, object: number): HandlerCode {
+  return {
+    name: h.name, spelled: h.spelled, object, params: h.params.length, registers: 1,
+    code: new Int32Array(0), consts: [], lines: new Int32Array(0), cols: new Int32Array(0),
+    file: file.file, line: h.pos.line, col: h.pos.col, localNames: [], noLoopCheck: h.noLoopCheck,
+  };
+}
+
+export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
+  return ds.slice().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+}
+
+/** FNV-1a over the sources, in load order: cheap and stable. */
+function fingerprint(p: Program): string {
+  let h = 0x811c9dc5;
+  for (const [name, src] of Object.entries(p.sources)) {
+    const text = name + '\u0000' + src + '\u0000';
+    for (let i = 0; i < text.length; i++) {
+      h ^= text.charCodeAt(i);
+      h = Math.imul(h, 0x01000193) >>> 0;
+    }
+  }
+  return h.toString(16).padStart(8, '0');
+}

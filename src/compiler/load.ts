@@ -1,0 +1,93 @@
+// Loading scripts: the boot library first, then the author's files, parsed and
+// compiled together as one program. Every syntax and compile error is collected.
+import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
+import { dirname, join, relative, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { parseFile } from '../../grammar/parser.ts';
+import type { ScriptFile } from '../../grammar/ast.ts';
+import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
+import { BUILTIN_TABLE } from '../builtins/index.ts';
+import { compileFiles, sortDiagnostics } from './link.ts';
+import type { Program } from './program.ts';
+
+export interface SourceText {
+  file: string;
+  source: string;
+}
+
+/** The project root (where stdlib/ lives), found from this module's location in src/ or dist/. */
+export function projectRoot(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 6; i++) {
+    if (existsSync(join(dir, 'stdlib')) && existsSync(join(dir, 'package.json'))) return dir;
+    dir = dirname(dir);
+  }
+  throw new Error('cannot find the stdlib folder');
+}
+
+function pwFilesIn(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.toLowerCase().endsWith('.pw'))
+    .sort()
+    .map((f) => join(dir, f));
+}
+
+export function stdlibSources(): SourceText[] {
+  const root = projectRoot();
+  return pwFilesIn(join(root, 'stdlib')).map((f) => ({ file: relative(root, f), source: readFileSync(f, 'utf8') }));
+}
+
+/** Expands folders to their .pw files (sorted) and reads everything. Throws a plain Error for a missing file. */
+export function readSources(paths: string[]): SourceText[] {
+  const out: SourceText[] = [];
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new UsageError(`cannot read "${p}": no such file or folder`);
+    }
+    const files = st.isDirectory() ? pwFilesIn(p) : [p];
+    for (const f of files) {
+      const shown = relative(process.cwd(), resolve(f)) || f;
+      out.push({ file: shown.startsWith('..') ? f : shown, source: readFileSync(f, 'utf8') });
+    }
+  }
+  return out;
+}
+
+export class UsageError extends Error {}
+
+/** Parses every source; returns the ASTs and every syntax error (sorted). */
+export function parseSources(sources: SourceText[]): { files: ScriptFile[]; errors: Diagnostic[] } {
+  const files: ScriptFile[] = [];
+  const errors: Diagnostic[] = [];
+  for (const s of sources) {
+    const r = parseFile(s.source, s.file);
+    files.push(r.ast);
+    for (const e of r.errors) errors.push({ kind: 'syntax error', file: e.file, line: e.pos.line, col: e.pos.col, length: e.length, message: e.message });
+  }
+  return { files, errors };
+}
+
+export interface LoadResult {
+  program: Program | null;
+  diagnostics: Diagnostic[];
+  sources: Record<string, string>;
+}
+
+/** Boot library + the given sources → a program, or every diagnostic found. */
+export function loadProgram(sources: SourceText[], withStdlib = true): LoadResult {
+  const all = withStdlib ? [...stdlibSources(), ...sources] : sources;
+  const texts: Record<string, string> = {};
+  for (const s of all) texts[s.file] = s.source;
+  const { files, errors } = parseSources(all);
+  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts };
+  try {
+    const { program } = compileFiles(files, BUILTIN_TABLE);
+    return { program, diagnostics: [], sources: texts };
+  } catch (err) {
+    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts };
+    throw err;
+  }
+}

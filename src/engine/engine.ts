@@ -1,0 +1,534 @@
+// The engine runs a program in a world: it owns the threads, delivers events, and
+// drives everything from one place — a host hands it display frames with a wall-clock
+// reading, and the engine turns them into heartbeat steps, thread wake-ups and game
+// frames, each processed at its own exact time.
+import type { Program, HandlerCode } from '../compiler/program.ts';
+import { objectKey } from '../compiler/program.ts';
+import type { Builtin } from '../builtins/registry.ts';
+import { SUSPEND } from '../builtins/registry.ts';
+import { execute, CALLED, MAX_CALL_DEPTH } from '../vm/interpreter.ts';
+import { FRAME_WORDS, newThread, type Thread } from '../vm/thread.ts';
+import type { Value } from '../vm/value.ts';
+import { repr } from '../vm/value.ts';
+import { ScriptError, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
+import { createClock, manageTime } from '../time/clock.ts';
+import { createStepper, advance, nextDueAt } from '../time/stepper.ts';
+import { STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
+import { frameLoops, stepLoops, type LoopSlot } from '../time/loops.ts';
+import { SleeperHeap } from './sleepers.ts';
+import { STATE_VERSION, type WorldState } from './state.ts';
+import { createStreams } from '../world/random.ts';
+import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo } from '../world/service.ts';
+import type { TraceEvent } from '../trace/events.ts';
+import { ensureActors } from '../builtins/world.ts';
+
+export interface EngineOptions {
+  /** Loop iterations allowed between real frames; 0 disables the guard. */
+  loopGuard: number;
+  seed: number;
+  /** Most heartbeat steps one display frame may catch up. */
+  maxCatchUp: number;
+  maxString: number;
+  maxList: number;
+  maxThreads: number;
+  /** True when display frames are real (drawn by the live host): they reset the runaway guard. */
+  realFrames: boolean;
+}
+
+export const DEFAULT_OPTIONS: EngineOptions = {
+  loopGuard: 100_000,
+  seed: 1,
+  maxCatchUp: 64,
+  maxString: 1_000_000,
+  maxList: 1_000_000,
+  maxThreads: 20_000,
+  realFrames: false,
+};
+
+export interface EngineHost {
+  print(text: string): void;
+  /** A script error or warning, already formatted for a terminal without colour. */
+  diagnostic(d: Diagnostic, formatted: string): void;
+  trace?(ev: TraceEvent): void;
+}
+
+export class Engine {
+  program: Program;
+  readonly builtins: readonly Builtin[];
+  readonly options: EngineOptions;
+  state: WorldState;
+  globals: (Value | undefined)[];
+  props: (Value | undefined)[][];
+  /** Execution trace of every instruction, for debugging the VM (pw run --trace-vm). */
+  traceVm: ((th: Thread, h: HandlerCode, pc: number, base: number) => void) | null = null;
+  /** Set after a script error when the host wants to stop at the first one. */
+  halted = false;
+  stopOnError = true;
+  errors = 0;
+  /** Result of the last thread that finished, for the REPL's echo. */
+  lastResult: Value = null;
+
+  private live = new Map<number, Thread>();
+  private builtinByName = new Map<string, number>();
+  private sleepers = new SleeperHeap();
+  private ready: Thread[] = [];
+  private displayWaiters: Thread[] = [];
+  private frameWaiters: Thread[] = [];
+  private running: Thread | null = null;
+  private draining = false;
+
+  constructor(
+    program: Program,
+    builtins: readonly Builtin[],
+    readonly host: EngineHost,
+    options: Partial<EngineOptions> = {},
+  ) {
+    this.program = program;
+    this.builtins = builtins;
+    this.options = { ...DEFAULT_OPTIONS, ...options };
+    this.state = createWorldState(this.options.seed, this.options.maxCatchUp, program);
+    this.globals = this.state.globals;
+    this.props = this.state.props;
+    builtins.forEach((b, i) => this.builtinByName.set(b.name, i));
+  }
+
+  builtinIndex(name: string): number {
+    const i = this.builtinByName.get(name);
+    if (i === undefined) throw new Error(`internal: no builtin ${name}`);
+    return i;
+  }
+
+  // ---- time ---------------------------------------------------------------
+
+  get now(): number {
+    return this.state.now;
+  }
+
+  /** Starts the world at wall time `wall`: property initialisers, then every startup handler, in load order. */
+  boot(wall = 0): void {
+    manageTime(this.state.clock, wall);
+    advance(this.state.stepper, this.state.clock.game); // anchor the heartbeat
+    this.state.frame.stamp = ticksAt(wall);
+    this.initObjects(this.program.objects.map((_, i) => i));
+    for (const h of this.program.startups) this.spawn(h, [], 'startup');
+    this.drain();
+  }
+
+  /** Runs property initialisers of the given objects, synchronously, at load time. */
+  initObjects(objects: number[]): void {
+    ensureActors(this);
+    for (const i of objects) {
+      this.props[i] ??= [];
+      const init = this.program.objects[i].init;
+      if (init >= 0) {
+        this.spawn(init, [], `properties of ${this.program.objects[i].spelled}`);
+        this.drain();
+      }
+    }
+  }
+
+  /**
+   * One display frame at wall time `wall` (units). Everything due up to the game clock
+   * runs at its own time, in order; then the frame itself: period-1 loops, input, the
+   * game frame if one is due (camera turns, forceupdate), polled builtins.
+   */
+  displayFrame(wall: number): void {
+    const st = this.state;
+    manageTime(st.clock, wall);
+    this.advanceTo(st.clock.game);
+    if (this.halted) return;
+    st.frame.display++;
+    // frame-bound work happens at the current game time
+    const frameLoopsDue = frameLoops(st.loops);
+    for (const l of frameLoopsDue) this.fireLoop(l);
+    const f = st.frame;
+    const tick = ticksAt(wall);
+    const gameFrame = tick - f.stamp >= f.framerate;
+    if (gameFrame) {
+      f.count++;
+      f.stamp = tick;
+      serviceGameFrame(this);
+      const waiting = this.frameWaiters;
+      this.frameWaiters = [];
+      for (const th of waiting) this.makeReady(th, true);
+    }
+    const polling = this.displayWaiters;
+    this.displayWaiters = [];
+    for (const th of polling) this.makeReady(th, true);
+    this.drain();
+  }
+
+  /** Process heartbeat steps and thread wake-ups due up to game time `target`, in time order. */
+  advanceTo(target: number): void {
+    const st = this.state;
+    const adv = advance(st.stepper, target);
+    if (adv.dropped > 0) this.trace({ ev: 'dropped', ms: round3(unitsToMs(adv.dropped)) });
+    let i = 0;
+    const steps = adv.steps;
+    for (;;) {
+      if (this.halted) return;
+      const step = i < steps.length ? steps[i] : Infinity;
+      const wake = this.sleepers.peekTime();
+      const t = Math.min(step, wake);
+      if (t > target || t === Infinity) break;
+      st.now = t;
+      expireSoundsUpTo(this, t);
+      if (step <= wake) {
+        i++;
+        this.servicePass();
+      }
+      while (this.sleepers.peekTime() === t) this.makeReady(this.sleepers.pop()!, false);
+      this.drain();
+    }
+    if (!this.halted && target > st.now) {
+      st.now = target;
+      expireSoundsUpTo(this, target);
+    }
+  }
+
+  /** One heartbeat step: walks, crickets, due loops, poses; then calctime if no thread is mid-flight. */
+  private servicePass(): void {
+    const st = this.state;
+    st.steps++;
+    this.drainInput();
+    serviceHeartbeatWorld(this); // walks, then crickets (each event runs as it is dispatched)
+    const due = stepLoops(st.loops);
+    for (const l of due) this.fireLoop(l);
+    serviceHeartbeatPoses(this);
+    if (this.live.size === 0 && !this.halted) {
+      const h = this.program.globalHandlers['calctime'];
+      if (h !== undefined) {
+        this.spawn(h, [], 'calctime');
+        this.drain();
+      }
+    }
+  }
+
+  fireLoop(l: LoopSlot): void {
+    this.trace({ ev: 'loop', kind: l.kind, event: l.event, target: l.kind === 'scene' ? this.state.set : l.target });
+    if (l.kind === 'scene') this.deliver('set', this.state.set, l.event, [], `loop ${l.kind} ${l.event}`);
+    else this.deliver(l.kind, l.target, l.event, [], `loop ${l.kind} ${l.event}`);
+  }
+
+  // ---- threads ------------------------------------------------------------
+
+  /** Starts a thread running handler h; it runs when the engine next drains the ready queue. */
+  spawn(h: number, args: Value[], origin: string): Thread | null {
+    if (this.live.size >= this.options.maxThreads) {
+      this.warn(`too many live threads (${this.options.maxThreads}): "${origin}" was not started`);
+      return null;
+    }
+    const st = this.state;
+    const th = newThread(st.nextThreadId++, origin);
+    const code = this.program.handlers[h];
+    for (let i = 0; i < code.registers; i++) th.stack.push(i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined);
+    th.frames.push(h, 0, 0, -1);
+    th.since = st.now;
+    this.live.set(th.id, th);
+    this.makeReady(th, false);
+    return th;
+  }
+
+  /** Delivers an event to an object: a new thread runs its handler; no handler → ignored (traced). */
+  deliver(kind: string, name: string, event: string, args: Value[], origin: string): boolean {
+    const h = this.findHandler(kind, name, event);
+    if (h < 0) {
+      this.trace({ ev: 'ignored', to: `${kind} ${name}`, event });
+      return false;
+    }
+    this.trace({ ev: 'event', to: `${kind} ${name}`, event });
+    this.spawn(h, args, origin);
+    if (!this.running) this.drain();
+    return true;
+  }
+
+  /** Delivers to a global handler, if there is one. */
+  deliverGlobal(event: string, args: Value[], origin: string): boolean {
+    const h = this.program.globalHandlers[event];
+    if (h === undefined) return false;
+    this.spawn(h, args, origin);
+    if (!this.running) this.drain();
+    return true;
+  }
+
+  findHandler(kind: string, name: string, event: string): number {
+    const oi = this.program.objectIndex[objectKey(kind as never, name.toLowerCase())];
+    if (oi === undefined) return -1;
+    const h = this.program.objects[oi].handlers[event.toLowerCase()];
+    return h === undefined ? -1 : h;
+  }
+
+  /**
+   * For builtins: run handler h inside the calling thread (sendtoactor and friends).
+   * The arguments come from the caller's registers s[b] … s[b+n-1]. Returns CALLED.
+   */
+  callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
+    if (th.frames.length >= MAX_CALL_DEPTH * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
+    const fp = th.frames.length - FRAME_WORDS;
+    const caller = this.program.handlers[th.frames[fp]];
+    const nb = th.frames[fp + 2] + caller.registers;
+    const code = this.program.handlers[h];
+    for (let i = 0; i < code.registers; i++) {
+      th.stack[nb + i] = i < code.params ? (i < n ? s[b + i] : null) : undefined;
+    }
+    th.frames.push(h, 0, nb, -1); // the interpreter fills in the destination
+    return CALLED;
+  }
+
+  private makeReady(th: Thread, fromRealFrame: boolean): void {
+    if (fromRealFrame && this.options.realFrames) th.backEdges = 0;
+    th.wait = { kind: 'ready' };
+    th.sleepSeq = this.state.sleepSeq++;
+    this.ready.push(th);
+  }
+
+  /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
+  drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      let i = 0;
+      while (i < this.ready.length && !this.halted) {
+        const th = this.ready[i++];
+        if (th.done) continue;
+        this.resume(th);
+      }
+      this.ready.length = 0;
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  private resume(th: Thread): void {
+    if (th.resumeWith >= 0) {
+      const b = this.builtins[th.resumeWith];
+      th.resumeWith = -1;
+      try {
+        const v = b.resume!(this, th);
+        th.stack[th.resumeDst] = v;
+      } catch (err) {
+        if (err instanceof ScriptError) {
+          this.threadFailed(th, err.message);
+          return;
+        }
+        throw err;
+      }
+    } else if (th.resumeDst >= 0) {
+      th.stack[th.resumeDst] = null;
+    }
+    th.resumeDst = -1;
+    th.wait = null;
+    const prev = this.running;
+    this.running = th;
+    const outcome = execute(this, th);
+    this.running = prev;
+    if (outcome === 'done') {
+      this.live.delete(th.id);
+      this.lastResult = th.result;
+    } else if (outcome === 'failed') {
+      this.live.delete(th.id);
+    }
+  }
+
+  // ---- suspension (for builtins) ---------------------------------------------
+
+  sleepUntil(th: Thread, until: number): typeof SUSPEND {
+    th.wait = { kind: 'time', until };
+    th.since = this.state.now;
+    th.sleepSeq = this.state.sleepSeq++;
+    if (until <= this.state.now) {
+      // delay (0): yield to the other threads ready now
+      this.ready.push(th);
+    } else {
+      this.sleepers.push(th);
+    }
+    return SUSPEND;
+  }
+
+  waitDisplayFrame(th: Thread, resumeWith: number): typeof SUSPEND {
+    th.wait = { kind: 'display' };
+    th.since = this.state.now;
+    th.resumeWith = resumeWith;
+    this.displayWaiters.push(th);
+    return SUSPEND;
+  }
+
+  waitGameFrame(th: Thread): typeof SUSPEND {
+    th.wait = { kind: 'gameframe' };
+    th.since = this.state.now;
+    this.frameWaiters.push(th);
+    return SUSPEND;
+  }
+
+  // ---- input --------------------------------------------------------------
+
+  /** Hosts post input here; it is drained once per heartbeat service pass, never lost or repeated. */
+  post(ev: WorldState['mailbox'][number]): void {
+    this.state.mailbox.push(ev);
+  }
+
+  private drainInput(): void {
+    const box = this.state.mailbox;
+    if (box.length === 0) return;
+    // only what has arrived by this pass's time; the rest waits for a later pass
+    const now = this.state.now;
+    const due = box.filter((ev) => ev.at <= now);
+    if (due.length === 0) return;
+    this.state.mailbox = box.filter((ev) => ev.at > now);
+    for (const ev of due) {
+      if (ev.kind === 'mouse') {
+        this.state.mouseDown = ev.down;
+        this.trace({ ev: 'mouse', down: ev.down });
+      } else {
+        this.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });
+        this.deliver(ev.objectKind, ev.target, 'click', [], `click on ${ev.objectKind} ${ev.target}`);
+      }
+    }
+  }
+
+  // ---- state queries ------------------------------------------------------
+
+  liveThreads(): Thread[] {
+    return [...this.live.values()];
+  }
+
+  get threadCount(): number {
+    return this.live.size;
+  }
+
+  /** Nothing left that could ever happen: no thread, loop, walk or cricket alive. */
+  isQuiet(): boolean {
+    const st = this.state;
+    if (this.live.size > 0 || st.loops.length > 0) return false;
+    for (const a of Object.values(st.actors)) if (a.walk) return false;
+    for (const c of st.crickets) if (!c.dead && c.set === st.set) return false;
+    return true;
+  }
+
+  /** Earliest game time at which something is scheduled (for hosts that skip idle time). */
+  nextEventAt(): number {
+    return Math.min(nextDueAt(this.state.stepper), this.sleepers.peekTime());
+  }
+
+  /** Whether anything waits on display or game frames (so frames cannot be skipped). */
+  frameBound(): boolean {
+    return this.displayWaiters.length > 0 || this.frameWaiters.length > 0 || this.state.camera.turnLeft > 0 || this.state.loops.some((l) => l.steps === 1);
+  }
+
+  stopThread(id: number): boolean {
+    const th = this.live.get(id);
+    if (!th) return false;
+    this.removeThread(th);
+    return true;
+  }
+
+  stopAllThreads(): number {
+    const n = this.live.size;
+    for (const th of [...this.live.values()]) this.removeThread(th);
+    return n;
+  }
+
+  private removeThread(th: Thread): void {
+    th.done = true;
+    this.live.delete(th.id);
+    if (th.wait?.kind === 'time') this.sleepers.remove(th);
+    this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
+    this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
+  }
+
+  // ---- reporting ----------------------------------------------------------
+
+  trace(ev: Omit<TraceEvent, 't'> & { ev: string }): void {
+    if (this.host.trace) this.host.trace({ t: round3(unitsToMs(this.state.now)), ...ev } as TraceEvent);
+  }
+
+  /** A trace event that happened at an earlier time than now (a sound that ended between two passes). */
+  traceAt(units: number, ev: Omit<TraceEvent, 't'> & { ev: string }): void {
+    if (this.host.trace) this.host.trace({ t: round3(unitsToMs(units)), ...ev } as TraceEvent);
+  }
+
+  print(text: string): void {
+    if (this.halted) return;
+    this.host.print(text);
+    this.trace({ ev: 'print', text });
+  }
+
+  warn(message: string): void {
+    const th = this.running;
+    const d: Diagnostic = th ? { ...this.where(th), kind: 'warning', message, stack: this.callStack(th) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
+    this.trace({ ev: 'warning', message });
+    this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.program.sources[d.file]) : `warning: ${message}`);
+  }
+
+  /** A script error stops its thread; it is reported with position, code frame and script call stack. */
+  threadFailed(th: Thread, message: string): void {
+    th.done = true;
+    this.live.delete(th.id);
+    this.errors++;
+    const d: Diagnostic = { ...this.where(th), kind: 'runtime error', message, stack: this.callStack(th) };
+    this.trace({ ev: 'error', message, at: `${d.file}:${d.line}:${d.col}` });
+    this.host.diagnostic(d, formatDiagnostic(d, this.program.sources[d.file]));
+    if (this.stopOnError) this.halted = true;
+  }
+
+  private where(th: Thread): Pick<Diagnostic, 'file' | 'line' | 'col' | 'length'> {
+    const fp = th.frames.length - FRAME_WORDS;
+    if (fp < 0) return { file: '', line: 0, col: 0, length: 1 };
+    const h = this.program.handlers[th.frames[fp]];
+    const pc = th.frames[fp + 1];
+    return { file: h.file, line: h.lines[pc] ?? h.line, col: h.cols[pc] ?? h.col, length: 1 };
+  }
+
+  callStack(th: Thread): string[] {
+    const out: string[] = [];
+    for (let fp = th.frames.length - FRAME_WORDS; fp >= 0; fp -= FRAME_WORDS) {
+      const h = this.program.handlers[th.frames[fp]];
+      let pc = th.frames[fp + 1];
+      // a caller's saved pc points after its call instruction: name the call itself
+      if (fp !== th.frames.length - FRAME_WORDS) pc = Math.max(0, pc - 5);
+      const obj = h.object >= 0 ? ` (${this.program.objects[h.object].kind} ${this.program.objects[h.object].spelled})` : '';
+      out.push(`${h.spelled}${obj} at ${h.file}:${h.lines[pc] ?? h.line}:${h.cols[pc] ?? h.col}`);
+    }
+    out.push(`in a thread started by ${th.origin} at ${round3(unitsToMs(th.since))} ms`);
+    return out;
+  }
+
+  describeValue(v: Value): string {
+    return repr(v);
+  }
+}
+
+export function round3(x: number): number {
+  return Math.round(x * 1000) / 1000;
+}
+
+export function createWorldState(seed: number, maxCatchUp: number, program: Program): WorldState {
+  return {
+    version: STATE_VERSION,
+    clock: createClock(0),
+    stepper: createStepper({ step: STEP_UNITS, maxCatchUp }),
+    now: 0,
+    globals: program.globals.map(() => undefined),
+    props: program.objects.map(() => []),
+    threads: [],
+    nextThreadId: 1,
+    sleepSeq: 0,
+    loops: [],
+    loopSeq: 0,
+    frame: { count: 0, stamp: 0, framerate: 3, display: 0 },
+    set: '',
+    camera: { x: 0, z: 0, facing: 90, view: 'front', target: '', turnLeft: 0 },
+    actors: {},
+    stars: {},
+    paths: {},
+    poses: {},
+    sounds: {},
+    sound: { slots: [null, null], voice: null },
+    crickets: [],
+    views: {},
+    random: createStreams(seed),
+    mailbox: [],
+    mouseDown: false,
+    steps: 0,
+  };
+}

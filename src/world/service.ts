@@ -1,0 +1,75 @@
+// Where the heartbeat meets the world: each service step walks the actors, then
+// services the crickets; after the loops, every actor steps its pose. Game frames
+// advance camera turns. Events found here are dispatched at once, in order.
+import type { Engine } from '../engine/engine.ts';
+import { stepWalk } from './walk.ts';
+import { stepPoses } from './pose.ts';
+import { serviceCrickets, cricketSource } from './cricket.ts';
+import { expireSounds, playOverlap, soundDuration, type SoundSlot } from './sound.ts';
+import { unitsToMs } from '../time/units.ts';
+
+/** Walks first, then crickets — the master service order. */
+export function serviceHeartbeatWorld(e: Engine): void {
+  const st = e.state;
+  for (const name of Object.keys(st.actors)) {
+    const a = st.actors[name];
+    if (!a.walk) continue;
+    for (const ev of stepWalk(a)) {
+      switch (ev.type) {
+        case 'turn':
+          break; // every turning step would flood the trace; endturn marks the landing
+        case 'endturn':
+          e.trace({ ev: 'endturn', actor: a.name, facing: ev.facing });
+          e.deliver('actor', a.name, 'endturn', [], `endturn of ${a.name}`);
+          break;
+        case 'leg':
+          e.trace({ ev: 'leg', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
+          break;
+        case 'endwalk':
+          e.trace({ ev: 'endwalk', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
+          e.deliver('actor', a.name, 'endwalk', [], `endwalk of ${a.name}`);
+          break;
+      }
+    }
+  }
+  if (st.set === '') return;
+  const fires = serviceCrickets(st.crickets, st.set, st.camera, st.now, st.random.ambient, (sound, now) => now + soundDuration(st.sounds, sound));
+  for (const f of fires) {
+    const r = playOverlap(st.sound, st.sounds, f.sound, st.now, f.volume, f.pan, cricketSource(f.name), f.loop);
+    if (r.replaced) traceEnd(e, 2, r.replaced);
+    e.trace({ ev: 'sound', slot: 2, sound: f.sound, cricket: f.name, volume: f.volume, pan: f.pan, ms: endMs(r.end, st.now) });
+  }
+}
+
+export function serviceHeartbeatPoses(e: Engine): void {
+  stepPoses(Object.values(e.state.actors), e.state.poses);
+}
+
+/** A game frame: camera turns advance only here, so a poll on currentview ends because frames happen. */
+export function serviceGameFrame(e: Engine): void {
+  const cam = e.state.camera;
+  if (cam.turnLeft > 0 && --cam.turnLeft === 0) {
+    cam.view = cam.target;
+    cam.target = '';
+    const facing = e.state.views[cam.view];
+    if (facing !== undefined) cam.facing = facing;
+    e.trace({ ev: 'view', view: cam.view });
+  }
+}
+
+/** Traces every sound that ended by time t, each stamped with its own end time. */
+export function expireSoundsUpTo(e: Engine, t: number): void {
+  const s = e.state.sound;
+  if (s.slots[0] === null && s.slots[1] === null && s.voice === null) return;
+  for (const end of expireSounds(s, t)) e.traceAt(end.end, { ev: 'soundend', slot: end.slot, sound: end.name });
+}
+
+export function traceEnd(e: Engine, slot: 1 | 2 | 'voice', replaced: SoundSlot): void {
+  // a play that displaces a sound still sounding cuts it off now
+  const at = Math.min(replaced.end, e.now);
+  e.traceAt(at, { ev: 'soundend', slot, sound: replaced.name });
+}
+
+function endMs(end: number, now: number): number | string {
+  return end >= Number.MAX_SAFE_INTEGER ? 'loop' : Math.round(unitsToMs(end - now) * 1000) / 1000;
+}
