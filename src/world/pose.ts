@@ -1,0 +1,32 @@
+// Pose animation: every actor steps one frame of its pose per heartbeat pass,
+// walking or standing. How fast the feet move is the pose's frame count, never the
+// walk speed; the two are independent.
+
+import type { ActorState } from './walk.ts';
+
+// Pose name -> frame count, from `defpose (name, frames)`.
+export type PoseTable = Record<string, number>;
+
+// An undefined pose, or a nonsensical count, animates as a single frame.
+export function poseFrames(poses: PoseTable, name: string): number {
+  const n = Object.prototype.hasOwnProperty.call(poses, name) ? poses[name]! : 1;
+  return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1;
+}
+
+// Changing the pose restarts its animation; naming the pose already shown keeps the
+// frame, so an endturn handler that re-asserts "walk" on every leg does not stutter.
+export function setPose(a: ActorState, name: string): void {
+  if (a.pose === name) return;
+  a.pose = name;
+  a.poseFrame = 0;
+}
+
+export function stepPose(a: ActorState, poses: PoseTable): void {
+  const n = poseFrames(poses, a.pose);
+  // Modulo also repairs a frame left out of range by a pose redefined shorter.
+  a.poseFrame = (a.poseFrame + 1) % n;
+}
+
+export function stepPoses(actors: Iterable<ActorState>, poses: PoseTable): void {
+  for (const a of actors) stepPose(a, poses);
+}

@@ -1,0 +1,93 @@
+// Seeded pseudo-random streams for `random (n)` and for crickets.
+// The generator is sfc32 (four 32-bit words); its whole state is four plain numbers,
+// so a world saved to JSON mid-run resumes the exact same sequence.
+
+export interface RandomState {
+  a: number;
+  b: number;
+  c: number;
+  d: number;
+}
+
+export interface RandomStreams {
+  script: RandomState; // what `random (n)` draws from
+  ambient: RandomState; // crickets only, so script draws never shift their timing
+}
+
+const TWO_32 = 4294967296;
+const TWO_53 = 9007199254740992;
+
+// Reduces any finite number to a uint32 seed. The high part of seeds beyond 2^32 is
+// folded in so that, say, 1 and 2^32 + 1 do not give the same stream.
+function seedWord(seed: number): number {
+  if (!Number.isFinite(seed)) return 0;
+  const whole = Math.trunc(seed);
+  const low = whole >>> 0;
+  const high = Math.floor(whole / TWO_32) >>> 0;
+  return (low ^ Math.imul(high, 0x85ebca6b)) >>> 0;
+}
+
+// splitmix32: turns one seed word into well-spread words for the generator state.
+function splitmix32(state: { s: number }): number {
+  state.s = (state.s + 0x9e3779b9) >>> 0;
+  let z = state.s;
+  z = Math.imul(z ^ (z >>> 16), 0x85ebca6b);
+  z = Math.imul(z ^ (z >>> 13), 0xc2b2ae35);
+  return (z ^ (z >>> 16)) >>> 0;
+}
+
+export function createRandom(seed: number): RandomState {
+  const mix = { s: seedWord(seed) };
+  const r: RandomState = { a: splitmix32(mix), b: splitmix32(mix), c: splitmix32(mix), d: splitmix32(mix) };
+  // sfc32's authors recommend discarding the first outputs so close seeds diverge.
+  for (let i = 0; i < 12; i++) nextUint32(r);
+  return r;
+}
+
+// The ambient seed goes through a different hash of the same --seed, so the two
+// streams are unrelated even for neighbouring seeds.
+export function ambientSeed(seed: number): number {
+  let z = (seedWord(seed) ^ 0x9e3779b9) >>> 0;
+  z = Math.imul(z ^ (z >>> 15), 0x2c1b3c6d);
+  z = Math.imul(z ^ (z >>> 12), 0x297a2d39);
+  return (z ^ (z >>> 15)) >>> 0;
+}
+
+export function createStreams(seed: number): RandomStreams {
+  return { script: createRandom(seed), ambient: createRandom(ambientSeed(seed)) };
+}
+
+export function nextUint32(r: RandomState): number {
+  const t = (((r.a + r.b) | 0) + r.d) | 0;
+  r.d = (r.d + 1) >>> 0;
+  r.a = (r.b ^ (r.b >>> 9)) >>> 0;
+  r.b = (r.c + (r.c << 3)) >>> 0;
+  const rot = ((r.c << 21) | (r.c >>> 11)) >>> 0;
+  r.c = (rot + t) >>> 0;
+  return t >>> 0;
+}
+
+// An integer uniformly in 0..n inclusive. Rejection sampling keeps it free of modulo
+// bias. n = 0 returns 0 without drawing, so `random (0)` never advances the stream.
+export function randomInt(r: RandomState, n: number): number {
+  if (!Number.isInteger(n) || n < 0 || n >= TWO_53) {
+    throw new RangeError(`randomInt: n must be an integer in 0..2^53-1, got ${n}`);
+  }
+  if (n === 0) return 0;
+  const range = n + 1;
+  if (range <= TWO_32) {
+    const limit = TWO_32 - (TWO_32 % range);
+    for (;;) {
+      const x = nextUint32(r);
+      if (x < limit) return x % range;
+    }
+  }
+  // Wider ranges take 53 bits from two draws.
+  const limit = TWO_53 - (TWO_53 % range);
+  for (;;) {
+    const hi = nextUint32(r) >>> 11;
+    const lo = nextUint32(r);
+    const x = hi * TWO_32 + lo;
+    if (x < limit) return x % range;
+  }
+}
