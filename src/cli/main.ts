@@ -71,6 +71,23 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'repl [files..]',
+      'an interactive REPL on a live world (a plain line mode when stdin is piped)',
+      (y) =>
+        y
+          .positional('files', { type: 'string', array: true, describe: '.pw files or folders to load' })
+          .option('seed', { type: 'number', default: 1, describe: 'seed of the random streams' })
+          .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' }),
+      async (a) => {
+        const { replCommand } = await import('../repl/index.ts');
+        code = await replCommand({
+          files: (a.files as string[] | undefined) ?? [],
+          seed: nonNegativeInt('seed', a.seed),
+          loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
+        });
+      },
+    )
+    .command(
       'disasm <files..>',
       'print the compiled form of scripts with their source lines',
       (y) => y.positional('files', { type: 'string', array: true }).option('stdlib', { type: 'boolean', default: false, describe: 'include the boot library' }),

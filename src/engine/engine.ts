@@ -489,13 +489,26 @@ export class Engine {
       const obj = h.object >= 0 ? ` (${this.program.objects[h.object].kind} ${this.program.objects[h.object].spelled})` : '';
       out.push(`${h.spelled}${obj} at ${h.file}:${h.lines[pc] ?? h.line}:${h.cols[pc] ?? h.col}`);
     }
-    out.push(`in a thread started by ${th.origin} at ${round3(unitsToMs(th.since))} ms`);
-    return out;
+    out.push(`in a thread started by ${th.origin}`);
+    return collapseRepeats(out);
   }
 
   describeValue(v: Value): string {
     return repr(v);
   }
+}
+
+/** Deep recursion would print hundreds of identical lines: fold runs of the same frame. */
+function collapseRepeats(lines: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < lines.length; ) {
+    let j = i;
+    while (j + 1 < lines.length && lines[j + 1] === lines[i]) j++;
+    out.push(lines[i]);
+    if (j > i) out.push(`  … the same call ${j - i} more time${j - i === 1 ? '' : 's'}`);
+    i = j + 1;
+  }
+  return out;
 }
 
 export function round3(x: number): number {

@@ -3,7 +3,7 @@
 // advance camera turns. Events found here are dispatched at once, in order.
 import type { Engine } from '../engine/engine.ts';
 import { stepWalk } from './walk.ts';
-import { stepPoses } from './pose.ts';
+import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
 import { expireSounds, playOverlap, soundDuration, type SoundSlot } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -26,6 +26,9 @@ export function serviceHeartbeatWorld(e: Engine): void {
           e.trace({ ev: 'leg', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
           break;
         case 'endwalk':
+          // arrival puts the pose back to stand — after an endturn handler of this same
+          // step (already facing, one-step walk) has chosen its walk pose
+          setPose(a, 'stand');
           e.trace({ ev: 'endwalk', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
           e.deliver('actor', a.name, 'endwalk', [], `endwalk of ${a.name}`);
           break;

@@ -1,0 +1,69 @@
+// :help, generated from the builtin registry (so it never goes out of date) and from
+// the REPL's own command table.
+import type { Builtin } from '../builtins/registry.ts';
+import { signature } from '../builtins/registry.ts';
+import { closest } from '../errors/suggest.ts';
+import { table } from './inspect.ts';
+
+export interface CommandInfo {
+  name: string;
+  args: string;
+  doc: string;
+}
+
+export const COMMANDS: readonly CommandInfo[] = [
+  { name: 'help', args: '[name]', doc: 'this list; with a name, the whole description of a builtin or command' },
+  { name: 'load', args: 'FILE|FOLDER', doc: 'load scripts into the running world (handlers and objects are added or redefined; its startup handlers run)' },
+  { name: 'loops', args: '', doc: 'the armed loop slots and how many steps each has left' },
+  { name: 'crickets', args: '', doc: 'the crickets, their countdowns and whether they sound' },
+  { name: 'actors', args: '', doc: 'every actor: position, facing, pose, walk' },
+  { name: 'threads', args: '', doc: 'every live thread, what it waits for and since when' },
+  { name: 'pause', args: '', doc: 'freeze the world where it is (the game clock is saved; nothing moves)' },
+  { name: 'resume', args: '', doc: 'go on from exactly where :pause stopped' },
+  { name: 'step', args: '[N]', doc: 'while paused, advance N heartbeats (50 ms of game time each; default 1)' },
+  { name: 'click', args: '[KIND] NAME', doc: 'click an object, e.g. :click prop faucet (delivered on the next heartbeat)' },
+  { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },
+  { name: 'trace', args: 'on|off', doc: 'show or hide world events in the log (prints and errors always show)' },
+  { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },
+];
+
+function firstSentence(doc: string): string {
+  const m = /^(.*?[.;:])(\s|$)/.exec(doc);
+  return m ? m[1] : doc;
+}
+
+const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world' };
+
+export function helpText(builtins: readonly Builtin[], topic?: string): string[] {
+  if (topic) return topicHelp(builtins, topic.toLowerCase().replace(/^:/, ''));
+  const out: string[] = [];
+  out.push('Type a statement to run it in the live world, or an expression to see its value.');
+  out.push('A block (on, if, while, for, set, actor, prop, flat) waits for its closing keyword.');
+  out.push('Ctrl-C stops the script you started; Ctrl-C twice or Ctrl-D quits. Up/down: history.');
+  out.push('');
+  out.push('Commands:');
+  out.push(...table(COMMANDS.map((c) => [`  :${c.name}${c.args ? ' ' + c.args : ''}`, c.doc])));
+  const areas = [...new Set(builtins.map((b) => b.area))];
+  for (const area of areas) {
+    out.push('');
+    out.push(`Builtins — ${AREA_TITLES[area] ?? area}:`);
+    out.push(...table(builtins.filter((b) => b.area === area).map((b) => [`  ${signature(b)}`, firstSentence(b.doc)])));
+  }
+  out.push('');
+  out.push('":help NAME" shows one builtin in full. Parameters ending in ? are optional.');
+  return out;
+}
+
+function topicHelp(builtins: readonly Builtin[], topic: string): string[] {
+  const b = builtins.find((x) => x.name === topic);
+  if (b) {
+    const out = [signature(b), `  ${b.doc}`];
+    if (b.waits) out.push(`  The calling thread waits for ${b.waits}.`);
+    out.push(`  (${AREA_TITLES[b.area] ?? b.area})`);
+    return out;
+  }
+  const c = COMMANDS.find((x) => x.name === topic);
+  if (c) return [`:${c.name}${c.args ? ' ' + c.args : ''}`, `  ${c.doc}`];
+  const guess = closest(topic, [...builtins.map((x) => x.name), ...COMMANDS.map((x) => x.name)]);
+  return [`no builtin or command "${topic}"${guess ? ` — did you mean "${guess}"?` : ''}`];
+}

@@ -1,0 +1,19 @@
+// `pw repl [FILE…]`: the interactive REPL on a terminal, or the plain line mode when
+// stdin is piped. ink and react are loaded only for the interactive one.
+import { ReplSession } from './session.ts';
+import { runLineMode } from './lines.ts';
+import { stderr, stdout } from '../cli/output.ts';
+
+export interface ReplArgs {
+  files: string[];
+  seed: number;
+  loopGuard: number;
+}
+
+export async function replCommand(a: ReplArgs): Promise<number> {
+  const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
+  const session = new ReplSession({ files: a.files, seed: a.seed, loopGuard: a.loopGuard, trace: interactive });
+  if (!interactive) return runLineMode(session, { input: process.stdin, out: stdout, err: stderr });
+  const { runInteractive } = await import('./ui.tsx');
+  return runInteractive(session);
+}

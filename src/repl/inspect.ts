@@ -1,0 +1,119 @@
+// Text for the inspection commands (:loops, :crickets, :actors, :threads), read
+// straight from the engine's plain-data world state.
+import type { Engine } from '../engine/engine.ts';
+import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
+import { Op } from '../vm/opcodes.ts';
+import type { Builtin } from '../builtins/registry.ts';
+import { MAX_LOOPS } from '../time/loops.ts';
+import { MAX_CRICKETS } from '../world/cricket.ts';
+import { STEP_UNITS, unitsToMs } from '../time/units.ts';
+import { stamp } from './events.ts';
+
+/** Left-aligned columns, two spaces apart. */
+export function table(rows: string[][]): string[] {
+  const widths: number[] = [];
+  for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
+  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+}
+
+function n3(x: number): string {
+  return String(Math.round(x * 1000) / 1000);
+}
+
+export function loopsText(e: Engine): string[] {
+  const loops = e.state.loops;
+  if (loops.length === 0) return [`no loops armed (0/${MAX_LOOPS})`];
+  const rows = [['#', 'kind', 'event', 'target', 'left', 'of', 'fires in', '']];
+  loops.forEach((l, i) => {
+    const target = l.kind === 'scene' ? `set ${e.state.set || '(none)'}` : `${l.kind} ${l.target}`;
+    const due = l.steps === 1 ? 'next frame' : `${n3(unitsToMs(l.left * STEP_UNITS))} ms`;
+    rows.push([String(i + 1), l.kind, l.event, target, String(l.left), String(l.steps), due, l.paused ? 'paused' : '']);
+  });
+  return [`${loops.length}/${MAX_LOOPS} loops armed (counting down heartbeat steps of 50 ms):`, ...table(rows)];
+}
+
+export function cricketsText(e: Engine): string[] {
+  const st = e.state;
+  const list = st.crickets.filter((c) => !c.dead);
+  if (list.length === 0) return [`no crickets (0/${MAX_CRICKETS})`];
+  const rows = [['name', 'sound', 'set', 'x', 'z', 'radius', 'base', 'jitter', 'next in', 'state']];
+  for (const c of list) {
+    let state: string;
+    if (c.set !== st.set) state = 'silent (not the current set)';
+    else if (c.loop && c.busyUntil > st.now) state = 'looping in place';
+    else if (c.busyUntil > st.now) state = 'sounding';
+    else state = 'waiting';
+    const next = c.set !== st.set ? '-' : `${c.countdown} steps`;
+    rows.push([c.name, c.sound, c.set, n3(c.x), n3(c.z), n3(c.radius), String(c.base), String(c.jitter), next, state]);
+  }
+  return [`${list.length}/${MAX_CRICKETS} crickets:`, ...table(rows)];
+}
+
+export function actorsText(e: Engine): string[] {
+  const actors = Object.values(e.state.actors);
+  if (actors.length === 0) return ['no actors (an actor exists once its actor block is loaded)'];
+  const rows = [['actor', 'position', 'facing', 'speed', 'turn', 'pose', 'owner', 'star', 'walk']];
+  for (const a of actors) {
+    let walk = '-';
+    if (a.walk) {
+      const w = a.walk;
+      const leg = w.legs.length > 1 ? ` leg ${w.leg + 1}/${w.legs.length}` : '';
+      walk = `${w.kind} to ${w.dest}${leg}${w.turning ? ', turning' : ''}${w.paused ? ', paused' : ''}`;
+    }
+    rows.push([a.name, `(${n3(a.x)}, ${n3(a.y)}, ${n3(a.z)})`, n3(a.facing), n3(a.speed), n3(a.turn), `${a.pose}:${a.poseFrame}`, a.owner || '""', a.star || '""', walk]);
+  }
+  return [`${actors.length} actor${actors.length === 1 ? '' : 's'}:`, ...table(rows)];
+}
+
+/** The builtin a suspended thread is parked in: its innermost frame's last instruction is that call. */
+export function waitingBuiltin(e: Engine, th: Thread): Builtin | null {
+  const fp = th.frames.length - FRAME_WORDS;
+  if (fp < 0) return null;
+  const code = e.program.handlers[th.frames[fp]]?.code;
+  const pc = th.frames[fp + 1];
+  if (!code || pc < 5 || code[pc - 5] !== Op.CALLB) return null;
+  return e.builtins[code[pc - 3]] ?? null;
+}
+
+export function describeWait(e: Engine, th: Thread): string {
+  const w = th.wait;
+  const b = waitingBuiltin(e, th);
+  const call = b ? `${b.name} (): ` : '';
+  if (w === null) return 'running';
+  switch (w.kind) {
+    case 'time':
+      return `${call}${b?.waits ?? 'game time'} until ${stamp(unitsToMs(w.until))} (in ${n3(Math.max(0, unitsToMs(w.until - e.now)))} ms)`;
+    case 'display':
+      return `${call}${b?.waits ?? 'the next display frame'}`;
+    case 'gameframe':
+      return `${call}${b?.waits ?? 'the next game frame'}`;
+    case 'ready':
+      return 'ready to run';
+  }
+}
+
+/** Where a thread is parked: its innermost handler and the line of the call it waits in. */
+export function threadWhere(e: Engine, th: Thread): string {
+  const fp = th.frames.length - FRAME_WORDS;
+  if (fp < 0) return '';
+  const h = e.program.handlers[th.frames[fp]];
+  if (!h) return '';
+  let pc = th.frames[fp + 1];
+  if (waitingBuiltin(e, th)) pc -= 5;
+  const o = h.object >= 0 ? e.program.objects[h.object] : null;
+  return `${h.spelled}${o ? ` (${o.kind} ${o.spelled})` : ''} at ${h.file}:${h.lines[pc] ?? h.line}`;
+}
+
+export function threadsText(e: Engine, foreground: ReadonlySet<number>): string[] {
+  const threads = e.liveThreads().sort((a, b) => a.id - b.id);
+  if (threads.length === 0) return ['no live threads'];
+  const rows = [['id', 'started by', 'waits for', 'since', 'in']];
+  for (const th of threads) {
+    const where = threadWhere(e, th);
+    const since = `${stamp(unitsToMs(th.since))} (${n3(unitsToMs(e.now - th.since) / 1000)} s ago)`;
+    rows.push([`${th.id}${foreground.has(th.id) ? '*' : ''}`, th.origin, describeWait(e, th), since, where]);
+  }
+  const lines = [`${threads.length} live thread${threads.length === 1 ? '' : 's'}:`, ...table(rows)];
+  if (threads.some((t) => foreground.has(t.id))) lines.push('* started from the REPL: Ctrl-C stops these');
+  return lines;
+}

@@ -1,0 +1,453 @@
+// The REPL's core, with no terminal in sight: a live world, the code typed into it,
+// the commands, and the event log. The ink UI and the plain line mode both drive it.
+import { parseRepl } from '../../grammar/parser.ts';
+import type * as A from '../../grammar/ast.ts';
+import { loadProgram, parseSources, readSources, type SourceText } from '../compiler/load.ts';
+import { compileFiles, compileSnippet } from '../compiler/link.ts';
+import type { Program } from '../compiler/program.ts';
+import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
+import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
+import { closest } from '../errors/suggest.ts';
+import type { EngineHost } from '../engine/engine.ts';
+import type { Engine } from '../engine/engine.ts';
+import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
+import { repr } from '../vm/value.ts';
+import type { TraceEvent } from '../trace/events.ts';
+import { unitsToMs } from '../time/units.ts';
+import { ReplWorld, type WallSource } from './world.ts';
+import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
+import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
+import { COMMANDS, helpText } from './help.ts';
+import { statusInfo, statusText } from './status.ts';
+
+export interface SessionOptions {
+  /** Files and folders to load after the boot library. */
+  files?: string[];
+  /** In-memory sources instead of (or after) files, for tests. */
+  sources?: SourceText[];
+  seed?: number;
+  loopGuard?: number;
+  wall?: WallSource;
+  /** False: no frame timer; the caller drives world.frame() (tests). */
+  timer?: boolean;
+  /** Whether world events (loops, walks, sounds…) go to the log; prints and errors always do. */
+  trace?: boolean;
+}
+
+// trace events the log gets from the host's print/diagnostic calls instead
+const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
+
+export class ReplSession {
+  readonly world: ReplWorld;
+  filter: Set<WorldKind> = new Set(DEFAULT_FILTER);
+  traceOn: boolean;
+  /** Script errors seen so far: in loaded files, typed code and running threads. */
+  errorCount = 0;
+  quitRequested = false;
+  private listeners: ((e: LogEntry) => void)[] = [];
+  private quitListeners: (() => void)[] = [];
+  private group = 0;
+  /** Threads started from the REPL (and what they started while running): Ctrl-C stops these. */
+  private foreground = new Map<number, Thread>();
+  /** REPL threads whose value is echoed when they finish. */
+  private awaitingEcho: Thread[] = [];
+  private capturing = false;
+  private started = false;
+
+  constructor(opts: SessionOptions = {}) {
+    this.traceOn = opts.trace ?? true;
+    const early: LogEntry[] = [];
+    const program = this.initialProgram(opts, early);
+    const host: EngineHost = {
+      print: (text) => this.emitWorld('print', text, this.engine.now),
+      diagnostic: (d, formatted) => this.diagnostic(d, formatted),
+      trace: (ev) => this.trace(ev),
+    };
+    this.world = new ReplWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer });
+    this.world.onFrame = () => this.afterFrame();
+    this.watchSpawns();
+    this.pendingEarly = early;
+  }
+
+  private pendingEarly: LogEntry[];
+
+  get engine(): Engine {
+    return this.world.engine;
+  }
+
+  /** Starts the world (boot, startup handlers, frame timer). Load problems are reported first. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    for (const e of this.pendingEarly) this.emit(e);
+    this.pendingEarly = [];
+    this.world.start();
+  }
+
+  close(): void {
+    this.world.stop();
+  }
+
+  onLog(fn: (e: LogEntry) => void): () => void {
+    this.listeners.push(fn);
+    return () => {
+      this.listeners = this.listeners.filter((f) => f !== fn);
+    };
+  }
+
+  onQuit(fn: () => void): void {
+    this.quitListeners.push(fn);
+  }
+
+  status(): string {
+    return statusText(statusInfo(this.world));
+  }
+
+  /** True while a thread started from the REPL is alive. */
+  foregroundAlive(): boolean {
+    this.prune();
+    return this.foreground.size > 0;
+  }
+
+  foregroundIds(): Set<number> {
+    this.prune();
+    return new Set(this.foreground.keys());
+  }
+
+  /** Runs one complete group: a `:command` or code (statements, blocks, definitions). */
+  submit(text: string): void {
+    const trimmed = text.trim();
+    if (trimmed === '') return;
+    if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
+    else this.evaluate(text);
+  }
+
+  /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */
+  interrupt(): number {
+    this.prune();
+    let n = 0;
+    for (const id of [...this.foreground.keys()]) if (this.engine.stopThread(id)) n++;
+    this.foreground.clear();
+    this.awaitingEcho = [];
+    if (n > 0) this.emit({ kind: 'info', text: `stopped ${n} thread${n === 1 ? '' : 's'} started from the REPL` });
+    return n;
+  }
+
+  quit(): void {
+    if (this.quitRequested) return;
+    this.quitRequested = true;
+    for (const f of this.quitListeners) f();
+  }
+
+  // ---- code ---------------------------------------------------------------
+
+  evaluate(text: string): void {
+    const file = `<repl ${++this.group}>`;
+    const { items, errors } = parseRepl(text, file);
+    if (errors.length > 0) {
+      for (const p of errors) this.reportDiagnostic({ kind: 'syntax error', file, line: p.pos.line, col: p.pos.col, length: p.length, message: p.message }, text);
+      return;
+    }
+    const tops = items.filter((i): i is A.TopItem => i.type === 'handler' || i.type === 'object' || i.type === 'global');
+    const stmts = items.filter((i): i is A.Stmt => i.type !== 'handler' && i.type !== 'object' && i.type !== 'global');
+    const source: A.ScriptFile = { file, source: text, items: tops };
+    if (tops.length > 0 && !this.define([source])) return;
+    if (stmts.length === 0) return;
+    let compiled: { program: Program; handler: number };
+    try {
+      compiled = compileSnippet(source, stmts, BUILTIN_TABLE, this.engine.program);
+    } catch (err) {
+      if (err instanceof CompileErrors) {
+        for (const d of err.diagnostics) this.reportDiagnostic(d, d.file === file ? text : this.engine.program.sources[d.file]);
+        return;
+      }
+      throw err;
+    }
+    this.engine.program = compiled.program;
+    const th = this.spawnForeground(compiled.handler, 'repl');
+    if (th) {
+      this.awaitingEcho.push(th);
+      this.checkEchoes();
+    }
+  }
+
+  /**
+   * Adds or redefines handlers and objects in the running world. Threads parked in a
+   * handler that is redefined are stopped: their place in the old code means nothing
+   * in the new. New startup handlers run, as they would when the world boots.
+   */
+  private define(files: A.ScriptFile[]): boolean {
+    const e = this.engine;
+    const before = e.program;
+    let result: ReturnType<typeof compileFiles>;
+    try {
+      result = compileFiles(files, BUILTIN_TABLE, before, { replace: true });
+    } catch (err) {
+      if (err instanceof CompileErrors) {
+        const texts = Object.fromEntries(files.map((f) => [f.file, f.source]));
+        for (const d of err.diagnostics) this.reportDiagnostic(d, texts[d.file] ?? before.sources[d.file]);
+        return false;
+      }
+      throw err;
+    }
+    const { program, added, newObjects } = result;
+    const replaced = new Set(added.filter((h) => h < before.handlers.length));
+    for (const o of newObjects) if (o < before.objects.length && before.objects[o].init >= 0) replaced.add(before.objects[o].init);
+    if (replaced.size > 0) this.stopThreadsIn(replaced);
+    e.program = program;
+    e.initObjects(newObjects);
+    // an object's handlers come with it; name the objects and the global handlers
+    const objects = newObjects.map((o) => `${program.objects[o].kind} ${program.objects[o].spelled}`);
+    const handlers = added.filter((h) => program.handlers[h].object < 0 && program.handlers[h].name !== 'startup').map((h) => `on ${program.handlers[h].spelled}`);
+    const what = [...objects, ...handlers];
+    if (what.length > 0) this.emit({ kind: 'info', text: `defined ${what.join(', ')}` });
+    for (const h of program.startups.slice(before.startups.length)) this.spawnForeground(h, 'startup');
+    return true;
+  }
+
+  private stopThreadsIn(handlers: Set<number>): void {
+    let n = 0;
+    for (const th of this.engine.liveThreads()) {
+      for (let fp = 0; fp < th.frames.length; fp += FRAME_WORDS) {
+        if (handlers.has(th.frames[fp])) {
+          this.engine.stopThread(th.id);
+          n++;
+          break;
+        }
+      }
+    }
+    if (n > 0) this.emit({ kind: 'info', text: `stopped ${n} thread${n === 1 ? '' : 's'} running code that was just redefined` });
+  }
+
+  private spawnForeground(handler: number, origin: string): Thread | null {
+    this.capturing = true;
+    let th: Thread | null;
+    try {
+      th = this.engine.spawn(handler, [], origin);
+    } finally {
+      this.capturing = false;
+    }
+    this.engine.drain();
+    return th;
+  }
+
+  /**
+   * Every thread spawned while a REPL thread is running belongs to the REPL too (a
+   * gotoset's openset, a deliver). The running thread is the one whose wait is null:
+   * the engine clears it when it resumes a thread and sets it whenever one parks.
+   */
+  private watchSpawns(): void {
+    const e = this.engine;
+    const spawn = e.spawn.bind(e);
+    e.spawn = (h, args, origin) => {
+      const fromRepl = this.capturing || this.replThreadRunning();
+      const th = spawn(h, args, origin);
+      if (th && fromRepl) this.foreground.set(th.id, th);
+      return th;
+    };
+  }
+
+  private replThreadRunning(): boolean {
+    for (const th of this.foreground.values()) if (!th.done && th.wait === null) return true;
+    return false;
+  }
+
+  private prune(): void {
+    for (const [id, th] of this.foreground) if (th.done) this.foreground.delete(id);
+  }
+
+  private checkEchoes(): void {
+    if (this.awaitingEcho.length === 0) return;
+    const still: Thread[] = [];
+    for (const th of this.awaitingEcho) {
+      if (!th.done) still.push(th);
+      // a failed thread keeps result void, so only real values echo
+      else if (th.result !== null && th.result !== undefined) this.emit({ kind: 'echo', text: repr(th.result) });
+    }
+    this.awaitingEcho = still;
+  }
+
+  private afterFrame(): void {
+    this.checkEchoes();
+    if (this.foreground.size > 0) this.prune();
+  }
+
+  // ---- loading ------------------------------------------------------------
+
+  private initialProgram(opts: SessionOptions, early: LogEntry[]): Program {
+    let sources: SourceText[] = [];
+    for (const f of opts.files ?? []) {
+      try {
+        sources.push(...readSources([f]));
+      } catch (err) {
+        this.errorCount++;
+        early.push({ kind: 'error', text: `cannot load ${f}: ${(err as Error).message}` });
+      }
+    }
+    sources = [...sources, ...(opts.sources ?? [])];
+    const loaded = loadProgram(sources);
+    if (loaded.program) {
+      if (sources.length > 0) early.push({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+      return loaded.program;
+    }
+    for (const d of loaded.diagnostics) {
+      this.errorCount++;
+      early.push({ kind: 'error', text: formatDiagnostic(d, loaded.sources[d.file]) });
+    }
+    early.push({ kind: 'info', text: 'the world starts without those files: fix them, then :load them' });
+    const bare = loadProgram([]);
+    if (!bare.program) throw new Error('the boot library does not compile');
+    return bare.program;
+  }
+
+  /** :load — parse and compile files into the running world. */
+  load(paths: string[]): void {
+    let sources: SourceText[];
+    try {
+      sources = readSources(paths);
+    } catch (err) {
+      this.errorCount++;
+      this.emit({ kind: 'error', text: (err as Error).message });
+      return;
+    }
+    if (sources.length === 0) {
+      this.emit({ kind: 'info', text: `no .pw files in ${paths.join(', ')}` });
+      return;
+    }
+    const { files, errors } = parseSources(sources);
+    if (errors.length > 0) {
+      const texts = Object.fromEntries(sources.map((s) => [s.file, s.source]));
+      for (const d of errors) this.reportDiagnostic(d, texts[d.file]);
+      return;
+    }
+    if (this.define(files)) this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+  }
+
+  // ---- commands -----------------------------------------------------------
+
+  command(line: string): void {
+    const [head, ...args] = line.trim().slice(1).split(/\s+/);
+    const name = head.toLowerCase();
+    const out = (lines: string[]): void => this.emit({ kind: 'output', text: lines.join('\n') });
+    const e = this.engine;
+    switch (name) {
+      case 'help':
+      case 'h':
+      case '?':
+        return out(helpText(BUILTINS, args[0]));
+      case 'load':
+        if (args.length === 0) return this.replError(':load needs a file or folder, e.g. :load scripts/engine.pw');
+        return this.load(args);
+      case 'loops':
+        return out(loopsText(e));
+      case 'crickets':
+        return out(cricketsText(e));
+      case 'actors':
+        return out(actorsText(e));
+      case 'threads':
+        return out(threadsText(e, this.foregroundIds()));
+      case 'pause':
+        if (!this.world.pause()) return this.info('already paused (:resume goes on)');
+        return this.info(`paused at game time ${stamp(unitsToMs(e.now))}: nothing moves until :resume (:step N advances N heartbeats)`);
+      case 'resume':
+        if (!this.world.resume()) return this.info('not paused');
+        return this.info(`resumed from game time ${stamp(unitsToMs(e.now))}`);
+      case 'step':
+        return this.step(args);
+      case 'click':
+        return this.click(args);
+      case 'filter':
+        return this.setFilter(args);
+      case 'trace':
+        if (args[0] === 'on' || args[0] === 'off') {
+          this.traceOn = args[0] === 'on';
+          return this.info(this.traceOn ? `world events shown (${[...this.filter].join(' ')})` : 'world events hidden; prints and errors still show');
+        }
+        if (args.length === 0) return this.info(`trace is ${this.traceOn ? 'on' : 'off'}`);
+        return this.replError(':trace takes on or off');
+      case 'status':
+        return out([this.status()]);
+      case 'quit':
+      case 'q':
+      case 'exit':
+        return this.quit();
+      default: {
+        const guess = closest(name, COMMANDS.map((c) => c.name));
+        return this.replError(`unknown command :${name}${guess ? ` — did you mean :${guess}?` : ''} (:help lists the commands)`);
+      }
+    }
+  }
+
+  private step(args: string[]): void {
+    const n = args.length === 0 ? 1 : Number(args[0]);
+    if (!Number.isInteger(n) || n < 1 || n > 72_000) return this.replError(`:step needs a whole number of heartbeats from 1 to 72000, not "${args[0]}"`);
+    const autoPaused = this.world.pause();
+    this.world.step(n);
+    this.prune();
+    const note = autoPaused ? ' (paused first; :resume goes on)' : '';
+    this.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(this.engine.now))}${note}`);
+  }
+
+  private click(args: string[]): void {
+    const e = this.engine;
+    if (args.length === 0 || args.length > 2) return this.replError(':click needs an object: :click prop faucet, or :click faucet');
+    const kinds = ['set', 'actor', 'prop', 'flat'];
+    const wanted = args.length === 2 ? args[0].toLowerCase() : null;
+    const target = args[args.length - 1].toLowerCase();
+    if (wanted && !kinds.includes(wanted)) return this.replError(`:click: the kind must be set, actor, prop or flat, not "${wanted}"`);
+    const matches = e.program.objects.filter((o) => o.name === target && (wanted === null || o.kind === wanted));
+    if (matches.length === 0) {
+      const guess = closest(target, e.program.objects.filter((o) => wanted === null || o.kind === wanted).map((o) => o.name));
+      return this.replError(`there is no ${wanted ?? 'object'} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+    }
+    if (matches.length > 1) return this.replError(`"${target}" names more than one object: say which, e.g. :click ${matches[0].kind} ${target}`);
+    const o = matches[0];
+    e.post({ at: e.now, kind: 'click', objectKind: o.kind, target: o.name });
+    this.info(`click on ${o.kind} ${o.name} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  private setFilter(args: string[]): void {
+    if (args.length === 0) return this.info(`showing ${[...this.filter].join(' ') || 'no world events'} (kinds: ${WORLD_KINDS.join(' ')}; errors always show)`);
+    const next = parseFilter(args.map((a) => a.toLowerCase()), this.filter);
+    if (typeof next === 'string') return this.replError(next);
+    this.filter = next;
+    this.info(`showing ${[...next].join(' ') || 'no world events'}${this.traceOn ? '' : ' (trace is off: :trace on shows them)'}`);
+  }
+
+  // ---- the log --------------------------------------------------------------
+
+  private emit(entry: LogEntry): void {
+    for (const f of this.listeners) f(entry);
+  }
+
+  private info(text: string): void {
+    this.emit({ kind: 'info', text });
+  }
+
+  private replError(text: string): void {
+    this.emit({ kind: 'error', text });
+  }
+
+  private emitWorld(kind: WorldKind, text: string, units: number): void {
+    if (!this.filter.has(kind)) return;
+    this.emit({ kind, text, t: unitsToMs(units) });
+  }
+
+  private trace(ev: TraceEvent): void {
+    if (!this.traceOn || REPORTED_ELSEWHERE.has(ev.ev)) return;
+    const kind = kindOfTrace(ev);
+    if (!this.filter.has(kind)) return;
+    this.emit({ kind, text: describeTrace(ev), t: ev.t });
+  }
+
+  private diagnostic(d: Diagnostic, formatted: string): void {
+    const kind: LogKind = d.kind === 'warning' ? 'warning' : 'error';
+    if (kind === 'error') this.errorCount++;
+    this.emit({ kind, text: formatted });
+  }
+
+  private reportDiagnostic(d: Diagnostic, source: string | undefined): void {
+    if (d.kind !== 'warning') this.errorCount++;
+    this.emit({ kind: d.kind === 'warning' ? 'warning' : 'error', text: formatDiagnostic(d, source) });
+  }
+}

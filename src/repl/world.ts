@@ -1,0 +1,167 @@
+// The REPL's live world: the wall clock drives the engine at about 60 display frames a
+// second, like the live host, and the REPL can also pause it (save/restore semantics),
+// step it heartbeat by heartbeat, and resume it without booting it again. The clock
+// and the timer are injectable so tests can drive a world on virtual time.
+import { performance } from 'node:perf_hooks';
+import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
+import type { Program } from '../compiler/program.ts';
+import { BUILTINS } from '../builtins/index.ts';
+import { LIVE_FRAME_MS } from '../hosts/live.ts';
+import { manageTime, restoreTimer, saveTimer } from '../time/clock.ts';
+import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
+import { nextDueAt } from '../time/stepper.ts';
+
+export interface WallSource {
+  /** Milliseconds from an arbitrary origin; never goes backwards. */
+  now(): number;
+}
+
+export interface ReplWorldOptions extends Partial<EngineOptions> {
+  wall?: WallSource;
+  /** False: no frame timer at all; the caller calls frame() itself (tests). */
+  timer?: boolean;
+}
+
+const FPS_WINDOW_MS = 250;
+
+export class ReplWorld {
+  readonly engine: Engine;
+  /** Called after every display frame and every step. */
+  onFrame: (() => void) | null = null;
+  private readonly wallSource: WallSource;
+  private readonly useTimer: boolean;
+  private origin = 0;
+  private started = false;
+  private timer: NodeJS.Timeout | null = null;
+  private nextFrame = 0;
+  private frameTimes: number[] = [];
+  private pausedAt: number | null = null;
+  /** True when our :pause holds the outermost savetimer, so :step may move its saved value. */
+  private ownsSave = false;
+
+  constructor(program: Program, host: EngineHost, opts: ReplWorldOptions = {}) {
+    const { wall, timer, ...engineOpts } = opts;
+    this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true });
+    // the world goes on after a script error, whoever's thread it was
+    this.engine.stopOnError = false;
+    this.wallSource = wall ?? performance;
+    this.useTimer = timer ?? true;
+  }
+
+  /** Wall clock in units since the world started. */
+  wall(): number {
+    return Math.floor((this.wallSource.now() - this.origin) * UNITS_PER_MS);
+  }
+
+  get paused(): boolean {
+    return this.pausedAt !== null;
+  }
+
+  /** Boots the world (property initialisers, startup handlers) and starts the frame timer. */
+  start(): void {
+    if (this.started) return;
+    this.started = true;
+    this.origin = this.wallSource.now();
+    this.engine.boot(0);
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
+    this.schedule();
+  }
+
+  /** Ends the frame timer for good (the REPL is quitting). */
+  stop(): void {
+    this.unschedule();
+    this.started = false;
+  }
+
+  /**
+   * Freezes the world where it is: no more display frames, and the game clock is
+   * saved so the paused span never happened as far as scripts can tell.
+   */
+  pause(): boolean {
+    if (this.paused) return false;
+    this.unschedule();
+    const c = this.engine.state.clock;
+    // no clock reading here: the world stays exactly as the last frame left it
+    this.ownsSave = c.saveDepth === 0;
+    saveTimer(c);
+    this.pausedAt = this.wall();
+    return true;
+  }
+
+  /** Restores the clock saved by pause() and restarts the frame timer. */
+  resume(): boolean {
+    if (!this.paused) return false;
+    const c = this.engine.state.clock;
+    // the restore re-anchors on the latest wall reading: read the wall first
+    manageTime(c, this.wall());
+    restoreTimer(c);
+    this.pausedAt = null;
+    this.ownsSave = false;
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
+    this.schedule();
+    return true;
+  }
+
+  /**
+   * n heartbeats while paused: each moves the game clock to the next heartbeat
+   * boundary (50 ms apart), serves it, and draws one display frame. The saved clock
+   * moves with the steps so resuming does not rewind them.
+   */
+  step(n: number): void {
+    const e = this.engine;
+    const c = e.state.clock;
+    for (let i = 0; i < n; i++) {
+      let target = nextDueAt(e.state.stepper);
+      if (!(target > c.game)) target = c.game + STEP_UNITS;
+      if (this.ownsSave) c.savedGame += target - c.game;
+      c.game = target;
+      this.displayFrame();
+    }
+    this.onFrame?.();
+  }
+
+  /** Display frames counted over the last 250 ms, as frames per second. */
+  fps(): number {
+    if (this.paused) return 0;
+    const now = this.wallSource.now();
+    const times = this.frameTimes;
+    let drop = 0;
+    while (drop < times.length && times[drop] < now - FPS_WINDOW_MS) drop++;
+    if (drop > 0) times.splice(0, drop);
+    return Math.round((times.length * 1000) / FPS_WINDOW_MS);
+  }
+
+  /** One display frame now (the timer calls this; tests call it on virtual time). */
+  frame(): void {
+    if (this.paused) return;
+    this.frameTimes.push(this.wallSource.now());
+    if (this.frameTimes.length > 512) this.frameTimes.splice(0, 256);
+    this.displayFrame();
+    this.onFrame?.();
+  }
+
+  private displayFrame(): void {
+    this.engine.displayFrame(this.wall());
+  }
+
+  private schedule(): void {
+    if (!this.useTimer || !this.started || this.paused) return;
+    const delay = Math.max(0, this.nextFrame - this.wallSource.now());
+    this.timer = setTimeout(() => this.tick(), delay);
+  }
+
+  private unschedule(): void {
+    if (this.timer) clearTimeout(this.timer);
+    this.timer = null;
+  }
+
+  private tick(): void {
+    this.timer = null;
+    const now = this.wallSource.now();
+    this.frame();
+    // keep a 60 Hz grid; after a stall start again from now instead of bursting
+    this.nextFrame += LIVE_FRAME_MS;
+    if (this.nextFrame < now) this.nextFrame = now + LIVE_FRAME_MS;
+    this.schedule();
+  }
+}

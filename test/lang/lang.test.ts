@@ -1,0 +1,64 @@
+// Language tests as script files: each .pw file under test/lang carries its expected
+// output in comments, the Wren way:
+//   -- expect: TEXT                  a line of stdout, in order
+//   -- expect error: TEXT            a compile/syntax error on this line whose message contains TEXT
+//   -- expect runtime error: TEXT    a runtime error on this line whose message contains TEXT
+//   -- run: --until 10s --fps 30 --seed 4 --loop-guard 0   options for the run
+import { describe, it, expect } from 'vitest';
+import { readdirSync, readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { runScript } from '../support/run.ts';
+import { parseDuration } from '../../src/time/units.ts';
+
+const dir = new URL('.', import.meta.url).pathname;
+const files = readdirSync(dir).filter((f) => f.endsWith('.pw')).sort();
+
+interface Expected {
+  out: string[];
+  errors: { line: number; text: string; runtime: boolean }[];
+  opts: Record<string, string>;
+}
+
+function expectations(source: string): Expected {
+  const ex: Expected = { out: [], errors: [], opts: {} };
+  source.split('\n').forEach((line, i) => {
+    let m = line.match(/--\s*expect:\s?(.*)$/);
+    if (m) ex.out.push(m[1]);
+    m = line.match(/--\s*expect (runtime )?error:\s*(.*)$/);
+    if (m) ex.errors.push({ line: i + 1, text: m[2].trim(), runtime: !!m[1] });
+    m = line.match(/--\s*run:\s*(.*)$/);
+    if (m) {
+      const parts = m[1].trim().split(/\s+/);
+      for (let j = 0; j < parts.length; j += 2) ex.opts[parts[j].replace(/^--/, '')] = parts[j + 1];
+    }
+  });
+  return ex;
+}
+
+describe('language tests (test/lang/*.pw)', () => {
+  for (const f of files) {
+    it(f, () => {
+      const source = readFileSync(join(dir, f), 'utf8');
+      const ex = expectations(source);
+      const r = runScript(
+        { [`test/lang/${f}`]: source },
+        {
+          until: ex.opts.until ? parseDuration(ex.opts.until) : undefined,
+          fps: ex.opts.fps ? Number(ex.opts.fps) : 60,
+          seed: ex.opts.seed ? Number(ex.opts.seed) : 1,
+          loopGuard: ex.opts['loop-guard'] !== undefined ? Number(ex.opts['loop-guard']) : 100000,
+        },
+      );
+      expect(r.stdout).toEqual(ex.out);
+      const got = r.errors.filter((d) => d.kind !== 'warning').map((d) => ({ line: d.line, text: d.message, runtime: d.kind === 'runtime error' }));
+      expect(got.length, `errors: ${r.stderr}`).toBe(ex.errors.length);
+      ex.errors.forEach((want, i) => {
+        expect(got[i].line, r.stderr).toBe(want.line);
+        expect(got[i].runtime, r.stderr).toBe(want.runtime);
+        expect(got[i].text).toContain(want.text);
+      });
+      expect(r.exit).toBe(ex.errors.length > 0 ? 1 : 0);
+      expect(r.stderr).not.toMatch(/\n\s+at .*\.(ts|js):\d+/); // never a JavaScript stack
+    });
+  }
+});
