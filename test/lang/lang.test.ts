@@ -10,8 +10,16 @@ import { join } from 'node:path';
 import { runScript } from '../support/run.ts';
 import { parseDuration } from '../../src/time/units.ts';
 
-const dir = new URL('.', import.meta.url).pathname;
-const files = readdirSync(dir).filter((f) => f.endsWith('.pw')).sort();
+// Script tests live beside this runner and in the other suites' folders.
+const root = new URL('..', import.meta.url).pathname;
+const SUITES = ['lang', 'timing', 'world-scripts'];
+const files = SUITES.flatMap((suite) => {
+  try {
+    return readdirSync(join(root, suite)).filter((f) => f.endsWith('.pw')).sort().map((f) => `${suite}/${f}`);
+  } catch {
+    return [];
+  }
+});
 
 interface Expected {
   out: string[];
@@ -35,13 +43,13 @@ function expectations(source: string): Expected {
   return ex;
 }
 
-describe('language tests (test/lang/*.pw)', () => {
+describe('script tests (test/{lang,timing,world-scripts}/*.pw)', () => {
   for (const f of files) {
     it(f, () => {
-      const source = readFileSync(join(dir, f), 'utf8');
+      const source = readFileSync(join(root, f), 'utf8');
       const ex = expectations(source);
       const r = runScript(
-        { [`test/lang/${f}`]: source },
+        { [`test/${f}`]: source },
         {
           until: ex.opts.until ? parseDuration(ex.opts.until) : undefined,
           fps: ex.opts.fps ? Number(ex.opts.fps) : 60,

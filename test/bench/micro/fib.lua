@@ -1,0 +1,9 @@
+-- fib(n), recursive: function calls and returns.
+local function fib(n)
+  if n < 2 then return n end
+  return fib(n - 1) + fib(n - 2)
+end
+
+function bench(n)
+  return fib(n)
+end
