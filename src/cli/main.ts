@@ -40,7 +40,7 @@ async function main(argv: string[]): Promise<number> {
       throw err instanceof ExitError ? err : new UsageError(msg || err?.message || 'bad usage');
     })
     .command(
-      'run <files..>',
+      'run [files..]',
       'run scripts headless on a virtual clock (or --live on the wall clock)',
       (y) =>
         y
@@ -52,13 +52,17 @@ async function main(argv: string[]): Promise<number> {
           .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' })
           .option('live', { type: 'boolean', default: false, describe: 'run on the wall clock' })
           .option('keep-going', { type: 'boolean', default: false, describe: 'carry on after a script error' })
-          .option('trace-vm', { type: 'boolean', default: false, describe: 'print every executed instruction to stderr' }),
+          .option('trace-vm', { type: 'boolean', default: false, describe: 'print every executed instruction to stderr' })
+          .option('save', { type: 'string', describe: 'at the end (--until), save the running world to this file' })
+          .option('restore', { type: 'string', describe: 'continue a world saved with --save' }),
       async (a) => {
         const fps = Number(a.fps);
         if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
         const { runCommand } = await import('./run.ts');
         code = await runCommand({
-          files: a.files as string[],
+          files: (a.files as string[] | undefined) ?? [],
+          save: a.save,
+          restore: a.restore,
           until: duration(a.until),
           fps,
           seed: nonNegativeInt('seed', a.seed),

@@ -1,8 +1,10 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { loadProgram, readSources } from '../compiler/load.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { loadProgram, readSources, UsageError } from '../compiler/load.ts';
+import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
+import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
-import { runHeadless } from '../hosts/headless.ts';
 import { traceLine } from '../trace/events.ts';
 import { Sink, stderr, stdout } from './output.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
@@ -17,10 +19,38 @@ export interface RunArgs {
   live: boolean;
   keepGoing: boolean;
   traceVm: boolean;
+  save?: string;
+  restore?: string;
+}
+
+/** Reads a snapshot file; a missing file is bad usage, a bad one a refused restore (exit 1). */
+function readSnapshotText(path: string): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch {
+    throw new UsageError(`cannot read snapshot "${path}"`);
+  }
 }
 
 export async function runCommand(a: RunArgs): Promise<number> {
-  const loaded = loadProgram(readSources(a.files));
+  let snapshotText: string | null = null;
+  let files = a.files;
+  if (a.restore) {
+    snapshotText = readSnapshotText(a.restore);
+    if (files.length === 0) {
+      try {
+        files = readSnapshot(snapshotText, null).host.files;
+      } catch (err) {
+        if (err instanceof SnapshotError) {
+          stderr.line(`pw: cannot restore "${a.restore}": ${err.message}`);
+          return 1;
+        }
+        throw err;
+      }
+    }
+  }
+  if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
+  const loaded = loadProgram(readSources(files));
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was run`);
@@ -44,17 +74,41 @@ export async function runCommand(a: RunArgs): Promise<number> {
   } else {
     const started = process.hrtime.bigint();
     const showProgress = process.stderr.isTTY === true;
-    const r = runHeadless(loaded.program, host, {
+    const headlessOpts = {
       ...opts,
       progress: showProgress
-        ? (wall) => {
+        ? (wall: number) => {
             const secs = Number(process.hrtime.bigint() - started) / 1e9;
             process.stderr.write(`\r${formatUnits(wall)} of game time, ${Math.round(unitsToMs(wall) / 1000 / Math.max(secs, 1e-3))}× real time `);
           }
         : undefined,
-    });
+    };
+    let r: HeadlessResult;
+    if (snapshotText !== null) {
+      let restored;
+      try {
+        restored = readSnapshot(snapshotText, loaded.program);
+      } catch (err) {
+        if (err instanceof SnapshotError) {
+          stderr.line(`pw: cannot restore "${a.restore}": ${err.message}`);
+          traceSink?.close();
+          return 1;
+        }
+        throw err;
+      }
+      const h = restored.host;
+      const e = createHeadlessEngine(loaded.program, host, { ...headlessOpts, seed: h.seed, loopGuard: a.loopGuard });
+      e.adopt(restored.state, restored.threads);
+      r = continueHeadless(e, { ...headlessOpts, fps: h.fps, input: h.input as never }, h.nextFrame);
+    } else {
+      r = runHeadless(loaded.program, host, headlessOpts);
+    }
     if (showProgress) process.stderr.write('\r\x1b[K');
     exit = r.exit;
+    if (a.save && !r.engine.halted) {
+      const info: HostInfo = { kind: 'headless', fps: snapshotText !== null ? readSnapshot(snapshotText, null).host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
+      writeFileSync(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), loaded.program, info));
+    }
   }
   stdout.flush();
   traceSink?.close();

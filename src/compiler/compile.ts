@@ -213,9 +213,11 @@ export class HandlerCompiler {
   // ---- statements ---------------------------------------------------------
 
   private block(stmts: A.Stmt[]): void {
+    // temporaries live across the block (a for loop's counter) must survive its statements
+    const base = this.temps();
     for (const s of stmts) {
       this.stmt(s);
-      this.freeTemps(0);
+      this.freeTemps(base);
     }
   }
 

@@ -386,6 +386,43 @@ export class Engine {
     }
   }
 
+  // ---- save and restore ---------------------------------------------------
+
+  /** Takes over a restored world: its state and threads, with every wait re-registered. */
+  adopt(state: WorldState, threads: Thread[]): void {
+    this.state = state;
+    this.globals = state.globals;
+    this.props = state.props;
+    while (this.globals.length < this.program.globals.length) this.globals.push(undefined);
+    this.live.clear();
+    this.sleepers.clear();
+    this.ready = [];
+    this.displayWaiters = [];
+    this.frameWaiters = [];
+    // waiters are re-registered in the order they went to sleep
+    for (const th of threads.slice().sort((a, b) => a.sleepSeq - b.sleepSeq)) {
+      this.live.set(th.id, th);
+      switch (th.wait?.kind) {
+        case 'time':
+          this.sleepers.push(th);
+          break;
+        case 'display':
+          this.displayWaiters.push(th);
+          break;
+        case 'gameframe':
+          this.frameWaiters.push(th);
+          break;
+        default:
+          this.ready.push(th);
+      }
+    }
+  }
+
+  /** Live threads in a stable order, for a snapshot. */
+  threadsForSave(): Thread[] {
+    return [...this.live.values()].sort((a, b) => a.id - b.id);
+  }
+
   // ---- state queries ------------------------------------------------------
 
   liveThreads(): Thread[] {

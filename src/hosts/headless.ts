@@ -29,6 +29,10 @@ export interface HeadlessResult {
   exit: 0 | 1;
   /** Virtual wall time the run ended at, in units. */
   endedAt: number;
+  /** The display frame a continued run starts with. */
+  nextFrame: number;
+  /** Timed input not delivered yet. */
+  pendingInput: TimedInput[];
 }
 
 /** Display frame k happens at wall time floor(k × 1000 / fps) ms, in units: no drift. */
@@ -55,11 +59,8 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
   let k = firstFrame;
   let wall = 0;
   const fps = opts.fps;
-  while (!e.halted) {
-    if (e.isQuiet() && !e.frameBound() && nextInput >= inputs.length) break;
-    wall = displayTime(k, fps);
-    if (wall > opts.until) break;
-    while (nextInput < inputs.length && Math.round(inputs[nextInput].at * UNITS_PER_MS) <= wall) {
+  const postUpTo = (t: number): void => {
+    while (nextInput < inputs.length && Math.round(inputs[nextInput].at * UNITS_PER_MS) <= t) {
       const inp = inputs[nextInput++];
       const at = Math.round(inp.at * UNITS_PER_MS);
       if (inp.click) {
@@ -68,14 +69,21 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
       }
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
     }
+  };
+  while (!e.halted) {
+    if (e.isQuiet() && !e.frameBound() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
+    wall = displayTime(k, fps);
+    if (wall > opts.until) break;
+    postUpTo(wall);
     e.displayFrame(wall);
     if (opts.progress && (k & 1023) === 0) opts.progress(wall);
     k++;
   }
   if (!e.halted && wall > opts.until) {
     // finish exactly at the limit, whatever the display rate
+    postUpTo(opts.until);
     manageTime(e.state.clock, opts.until);
     e.advanceTo(e.state.clock.game);
   }
-  return { engine: e, exit: e.errors > 0 ? 1 : 0, endedAt: Math.min(wall, opts.until) };
+  return { engine: e, exit: e.errors > 0 ? 1 : 0, endedAt: Math.min(wall, opts.until), nextFrame: k, pendingInput: inputs.slice(nextInput) };
 }

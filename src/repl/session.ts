@@ -425,6 +425,7 @@ export class ReplSession {
   }
 
   private replError(text: string): void {
+    this.errorCount++;
     this.emit({ kind: 'error', text });
   }
 

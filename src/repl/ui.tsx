@@ -49,15 +49,15 @@ function LogLine({ entry }: { entry: LogEntry }): React.ReactElement {
 }
 
 function StatusLine({ fields, paused }: { fields: StatusField[]; paused: boolean }): React.ReactElement {
+  // one box per field, so a narrow terminal wraps between fields, never inside one
   return (
-    <Text wrap="truncate-end" backgroundColor={paused ? 'yellow' : 'blue'} color="white">
-      {fields.map((f, i) => (
-        <Text key={f.label}>
-          {i === 0 ? ' ' : '  '}
-          {f.label} <Text bold>{f.value}</Text>
+    <Box flexWrap="wrap" columnGap={2}>
+      {fields.map((f) => (
+        <Text key={f.label} color={f.label === 'clock' && paused ? 'yellow' : undefined}>
+          <Text color="gray">{f.label}</Text> <Text bold>{f.value}</Text>
         </Text>
-      ))}{' '}
-    </Text>
+      ))}
+    </Box>
   );
 }
 
@@ -106,6 +106,7 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
 
   useEffect(() => {
     const off = session.onLog((e) => pending.current.push(e));
+    pending.current.push({ kind: 'info', text: 'Pocketwatch REPL — type a statement or an expression; :help lists commands and builtins; Ctrl-C twice quits' });
     session.onQuit(() => exit());
     session.start();
     flush();

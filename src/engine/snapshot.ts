@@ -1,0 +1,160 @@
+// Saving and restoring a running world. The world state is plain data already; this
+// module turns it into versioned JSON and back. Script values are encoded so that a
+// list shared by two variables (or containing itself) is still one list afterwards,
+// and so that values JSON cannot spell (unassigned, Infinity, NaN) survive.
+// A snapshot carries a checksum and the program's fingerprint: a damaged file, a
+// hand-edited one or one taken with other scripts is refused whole, never half-loaded.
+import { createHash } from 'node:crypto';
+import type { Value } from '../vm/value.ts';
+import type { Thread, Wait } from '../vm/thread.ts';
+import { FRAME_WORDS } from '../vm/thread.ts';
+import type { Program } from '../compiler/program.ts';
+import { STATE_VERSION, type WorldState } from './state.ts';
+
+export const SNAPSHOT_FORMAT = 'pocketwatch-world';
+
+export class SnapshotError extends Error {}
+
+/** How the host was driving the world, so a restored run carries on the same way. */
+export interface HostInfo {
+  kind: 'headless' | 'live';
+  fps: number;
+  /** Index of the next display frame to draw. */
+  nextFrame: number;
+  /** Script files the world was loaded from (after the boot library). */
+  files: string[];
+  seed: number;
+  loopGuard: number;
+  /** Timed input not delivered yet. */
+  input: unknown[];
+}
+
+interface Body {
+  format: string;
+  version: number;
+  program: string;
+  host: HostInfo;
+  state: unknown;
+}
+
+type Encoded = number | string | boolean | null | { $unset: 1 } | { $num: string } | { $list: number; items: Encoded[] } | { $ref: number };
+
+class ValueEncoder {
+  private ids = new Map<Value[], number>();
+  encode(v: Value | undefined): Encoded {
+    if (v === undefined) return { $unset: 1 };
+    if (typeof v === 'number') return Number.isFinite(v) ? v : { $num: String(v) };
+    if (!Array.isArray(v)) return v;
+    const seen = this.ids.get(v);
+    if (seen !== undefined) return { $ref: seen };
+    const id = this.ids.size;
+    this.ids.set(v, id);
+    return { $list: id, items: v.map((x) => this.encode(x)) };
+  }
+}
+
+class ValueDecoder {
+  private lists = new Map<number, Value[]>();
+  decode(e: unknown, where: string): Value | undefined {
+    if (e === null || typeof e === 'number' || typeof e === 'string' || typeof e === 'boolean') return e;
+    if (typeof e !== 'object') throw new SnapshotError(`bad value at ${where}`);
+    const o = e as Record<string, unknown>;
+    if (o.$unset === 1) return undefined;
+    if (typeof o.$num === 'string') {
+      const n = Number(o.$num);
+      if (!Number.isNaN(n) || o.$num === 'NaN') return n;
+      throw new SnapshotError(`bad number at ${where}`);
+    }
+    if (typeof o.$ref === 'number') {
+      const l = this.lists.get(o.$ref);
+      if (!l) throw new SnapshotError(`bad list reference at ${where}`);
+      return l;
+    }
+    if (typeof o.$list === 'number' && Array.isArray(o.items)) {
+      const l: Value[] = [];
+      this.lists.set(o.$list, l);
+      o.items.forEach((x, i) => l.push(this.decode(x, `${where}[${i + 1}]`) as Value));
+      return l;
+    }
+    throw new SnapshotError(`bad value at ${where}`);
+  }
+}
+
+function checksum(text: string): string {
+  return createHash('sha256').update(text).digest('hex');
+}
+
+/** The world as JSON text: `{ "checksum": …, "body": … }`. */
+export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
+  const enc = new ValueEncoder();
+  const { globals, props, ...rest } = state;
+  const encodedState = {
+    ...rest,
+    globals: globals.map((v) => enc.encode(v)),
+    props: props.map((p) => (p ?? []).map((v) => enc.encode(v))),
+    threads: threads.map((t) => ({ ...t, stack: t.stack.map((v) => enc.encode(v)), result: enc.encode(t.result) })),
+  };
+  const body: Body = { format: SNAPSHOT_FORMAT, version: STATE_VERSION, program: program.fingerprint, host, state: encodedState };
+  const text = JSON.stringify(body);
+  return `{"checksum":"${checksum(text)}","body":${text}}\n`;
+}
+
+export interface RestoredWorld {
+  state: WorldState;
+  threads: Thread[];
+  host: HostInfo;
+}
+
+/** Reads a snapshot for `program`; throws SnapshotError naming what is wrong. */
+export function readSnapshot(text: string, program: Program | null): RestoredWorld {
+  let outer: unknown;
+  try {
+    outer = JSON.parse(text);
+  } catch (err) {
+    throw new SnapshotError(`not a snapshot: the file is not valid JSON (${(err as Error).message})`);
+  }
+  const o = outer as { checksum?: unknown; body?: unknown };
+  if (!o || typeof o !== 'object' || typeof o.checksum !== 'string' || typeof o.body !== 'object' || o.body === null) {
+    throw new SnapshotError('not a snapshot: it has no checksum and body');
+  }
+  // The checksum covers the body exactly as written.
+  const start = text.indexOf('"body":');
+  const bodyText = start >= 0 ? text.slice(start + 7).replace(/\}\s*$/, '') : '';
+  if (checksum(bodyText) !== o.checksum) throw new SnapshotError('the snapshot was changed or damaged after it was saved (its checksum does not match)');
+  const body = o.body as Body;
+  if (body.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format "${String(body.format)}")`);
+  if (body.version !== STATE_VERSION) throw new SnapshotError(`the snapshot is version ${String(body.version)}, this Pocketwatch reads version ${STATE_VERSION}`);
+  if (program && body.program !== program.fingerprint) {
+    throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${String(body.program)}, these are ${program.fingerprint}): ${body.host?.files?.join(', ') ?? ''}`);
+  }
+  const raw = body.state as Record<string, unknown>;
+  const dec = new ValueDecoder();
+  const globals = (raw.globals as unknown[]).map((v, i) => dec.decode(v, `global ${program?.globals[i] ?? i}`));
+  const props = (raw.props as unknown[][]).map((p, i) => p.map((v, j) => dec.decode(v, `property ${j} of object ${i}`)));
+  const threads = (raw.threads as Record<string, unknown>[]).map((t) => ({
+    ...(t as unknown as Thread),
+    stack: (t.stack as unknown[]).map((v, i) => dec.decode(v, `thread ${String(t.id)} register ${i}`)),
+    result: dec.decode(t.result, `thread ${String(t.id)} result`) as Value,
+  })) as Thread[];
+  const state = { ...(raw as unknown as WorldState), globals, props, threads: [] };
+  if (program) validate(state, threads, program);
+  return { state, threads, host: body.host };
+}
+
+function validate(state: WorldState, threads: Thread[], program: Program): void {
+  if (state.globals.length > program.globals.length) throw new SnapshotError('the snapshot has more globals than the scripts declare');
+  for (const t of threads) {
+    if (!Array.isArray(t.frames) || t.frames.length === 0 || t.frames.length % FRAME_WORDS !== 0) throw new SnapshotError(`thread ${t.id} has no valid call frames`);
+    for (let fp = 0; fp < t.frames.length; fp += FRAME_WORDS) {
+      const h = program.handlers[t.frames[fp]];
+      if (!h || t.frames[fp + 1] < 0 || t.frames[fp + 1] > h.code.length) throw new SnapshotError(`thread ${t.id} points outside the compiled scripts`);
+    }
+    if (!isWait(t.wait)) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
+  }
+}
+
+function isWait(w: unknown): w is Wait {
+  if (!w || typeof w !== 'object') return false;
+  const k = (w as Wait).kind;
+  return k === 'time' ? typeof (w as { until: unknown }).until === 'number' : k === 'display' || k === 'gameframe' || k === 'ready';
+}
