@@ -7,6 +7,7 @@ import { objectKey } from '../compiler/program.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import { execute, CALLED, MAX_CALL_DEPTH } from '../vm/interpreter.ts';
+import { executeCompiled, type FrameFn } from '../vm/jit.ts';
 import { FRAME_WORDS, newThread, type Thread } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
 import { repr } from '../vm/value.ts';
@@ -33,6 +34,8 @@ export interface EngineOptions {
   maxThreads: number;
   /** True when display frames are real (drawn by the live host): they reset the runaway guard. */
   realFrames: boolean;
+  /** Run handlers as generated JavaScript (false: the bytecode interpreter). */
+  jit: boolean;
 }
 
 export const DEFAULT_OPTIONS: EngineOptions = {
@@ -43,6 +46,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxList: 1_000_000,
   maxThreads: 20_000,
   realFrames: false,
+  jit: true,
 };
 
 export interface EngineHost {
@@ -53,7 +57,9 @@ export interface EngineHost {
 }
 
 export class Engine {
-  program: Program;
+  private current: Program;
+  /** Generated code per handler index, for the current program (see vm/jit.ts). */
+  jitFns: (FrameFn | undefined)[] = [];
   readonly builtins: readonly Builtin[];
   readonly options: EngineOptions;
   state: WorldState;
@@ -83,13 +89,23 @@ export class Engine {
     readonly host: EngineHost,
     options: Partial<EngineOptions> = {},
   ) {
-    this.program = program;
+    this.current = program;
     this.builtins = builtins;
     this.options = { ...DEFAULT_OPTIONS, ...options };
     this.state = createWorldState(this.options.seed, this.options.maxCatchUp, program);
     this.globals = this.state.globals;
     this.props = this.state.props;
     builtins.forEach((b, i) => this.builtinByName.set(b.name, i));
+  }
+
+  get program(): Program {
+    return this.current;
+  }
+
+  /** A new program (the REPL adds and redefines handlers): generated code is rebuilt lazily. */
+  set program(p: Program) {
+    this.current = p;
+    this.jitFns = [];
   }
 
   builtinIndex(name: string): number {
@@ -320,7 +336,8 @@ export class Engine {
     th.wait = null;
     const prev = this.running;
     this.running = th;
-    const outcome = execute(this, th);
+    // the bytecode interpreter when tracing instructions, generated code otherwise: same frames, same results
+    const outcome = this.traceVm !== null || !this.options.jit ? execute(this, th) : executeCompiled(this, th);
     this.running = prev;
     if (outcome === 'done') {
       this.live.delete(th.id);

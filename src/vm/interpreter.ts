@@ -341,23 +341,23 @@ export function execute(e: Engine, th: Thread): RunOutcome {
   }
 }
 
-function arith(verb: string, op: string, a: Value, b: Value): ScriptError {
+export function arith(verb: string, op: string, a: Value, b: Value): ScriptError {
   return new ScriptError(`cannot ${verb} ${describe(a)} and ${describe(b)}: "${op}" needs two numbers`);
 }
 
-function catText(v: Value, other: Value): string {
+export function catText(v: Value, other: Value): string {
   if (typeof v === 'string') return v;
   if (typeof v === 'number' || typeof v === 'boolean') return str(v);
   throw new ScriptError(`cannot join ${describe(v)} with ".." (to ${describe(other)}): ".." joins strings, numbers and booleans`);
 }
 
-function less(a: Value, b: Value, op: string): boolean {
+export function less(a: Value, b: Value, op: string): boolean {
   if (typeof a === 'number' && typeof b === 'number') return a < b;
   if (typeof a === 'string' && typeof b === 'string') return a < b;
   throw new ScriptError(`cannot compare ${describe(a)} and ${describe(b)} with "${op}": both must be numbers or both strings`);
 }
 
-function checkIndex(list: Value[] | string, i: Value, what: string): number {
+export function checkIndex(list: Value[] | string, i: Value, what: string): number {
   if (typeof i !== 'number' || !Number.isInteger(i)) throw new ScriptError(`cannot ${what} item ${describe(i)}: an index is a whole number`);
   if (i < 1 || i > list.length) {
     const kind = typeof list === 'string' ? 'string' : 'list';

@@ -1,0 +1,351 @@
+// The fast path: each handler's bytecode is translated once into a JavaScript function
+// that V8 can optimise. It keeps exactly the interpreter's data layout — registers in
+// the thread's stack, frames as [handler, pc, base, dst] — so a thread can be suspended,
+// saved, restored and resumed by either engine, and errors name the same positions.
+//
+// A generated function runs one frame from a given pc. A script call pushes the callee's
+// frame and calls its function directly (fast); if anything below suspends, every
+// function on the way up returns SUSPENDED, leaving its resume pc in its frame, and the
+// trampoline later resumes the innermost frame and walks back up.
+import { Op, OPS } from './opcodes.ts';
+import { FRAME_WORDS, type Thread } from './thread.ts';
+import type { Value } from './value.ts';
+import { equals, formatNumber, truthy, describe } from './value.ts';
+import { ScriptError } from '../errors/diagnostic.ts';
+import { SUSPEND } from '../builtins/registry.ts';
+import type { HandlerCode } from '../compiler/program.ts';
+import type { Engine } from '../engine/engine.ts';
+import { CALLED, MAX_CALL_DEPTH, arith, catText, less, checkIndex, indexValue, type RunOutcome } from './interpreter.ts';
+
+/**
+ * A generated function returns its frame's result value, or SUSPENDED when the thread
+ * suspended somewhere at or below it (the result then arrives later, via the trampoline).
+ */
+export const SUSPENDED: unique symbol = Symbol('suspended');
+
+export type FrameFn = (e: Engine, th: Thread, s: Value[], base: number, pc: number) => Value | typeof SUSPENDED;
+
+/** Runtime helpers the generated code calls on its slow paths (never on the fast path). */
+const RT = {
+  SUSPEND,
+  SUSPENDED,
+  CALLED,
+  ScriptError,
+  arith,
+  less,
+  catText,
+  checkIndex,
+  indexValue,
+  equals,
+  truthy,
+  describe,
+  formatNumber,
+  MAX_FRAMES: MAX_CALL_DEPTH * FRAME_WORDS,
+  /** Generated code for handler hi of the engine's current program. */
+  load(e: Engine, hi: number): FrameFn {
+    return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers));
+  },
+  depth(): ScriptError {
+    return new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
+  },
+  /** Runs the frame a builtin pushed (sendtoactor and friends), its result going to dst. */
+  callPushed(e: Engine, th: Thread, s: Value[], dst: number): Value | typeof SUSPENDED {
+    const frames = th.frames;
+    const fp = frames.length - FRAME_WORDS;
+    frames[fp + 3] = dst;
+    const hi = frames[fp];
+    return (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, frames[fp + 2], 0);
+  },
+  cat(e: Engine, a: Value, b: Value): string {
+    const r = catText(a, b) + catText(b, a);
+    if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
+    return r;
+  },
+  div(a: Value, b: Value): number {
+    if (typeof a !== 'number' || typeof b !== 'number') throw arith('divide', '/', a, b);
+    if (b === 0) throw new ScriptError(`division by zero: ${formatNumber(a)} / 0`);
+    return a / b;
+  },
+  mod(a: Value, b: Value): number {
+    if (typeof a !== 'number' || typeof b !== 'number') throw arith('take the remainder of', 'mod', a, b);
+    if (b === 0) throw new ScriptError(`division by zero: ${formatNumber(a)} mod 0`);
+    let r = a % b;
+    if (r !== 0 && r < 0 !== b < 0) r += b;
+    return r;
+  },
+  neg(a: Value): number {
+    if (typeof a !== 'number') throw new ScriptError(`cannot negate ${describe(a)}: "-" needs a number`);
+    return -a;
+  },
+  unset(name: Value): never {
+    throw new ScriptError(`"${String(name)}" is read before it is assigned`);
+  },
+  unsetGlobal(e: Engine, g: number): never {
+    throw new ScriptError(`global "${e.program.globals[g]}" is read before it is assigned`);
+  },
+  unsetProperty(e: Engine, obj: number, p: number): never {
+    throw new ScriptError(`property "${e.program.objects[obj].properties[p]}" is read before it is assigned`);
+  },
+  setIndex(list: Value, i: Value, v: Value): void {
+    if (!Array.isArray(list)) throw new ScriptError(`cannot set an item of ${describe(list)}: only lists have items to set`);
+    list[checkIndex(list, i, 'set')] = v;
+  },
+  forPrep(from: Value, to: Value, step: Value): boolean {
+    if (typeof from !== 'number') throw new ScriptError(`a for loop needs a number to start from, not ${describe(from)}`);
+    if (typeof to !== 'number') throw new ScriptError(`a for loop needs a number to count to, not ${describe(to)}`);
+    if (typeof step !== 'number') throw new ScriptError(`a for loop needs a number as its step, not ${describe(step)}`);
+    if (step === 0 || step !== step) throw new ScriptError('a for loop cannot have a step of 0');
+    return step > 0 ? from <= to : from >= to;
+  },
+  runaway(n: number, guard: number): ScriptError {
+    return new ScriptError(`runaway loop: ${n - 1} iterations without a rendered frame (the loop guard is ${guard}; use --loop-guard to change it, or "on noloopcheck" for this handler)`);
+  },
+};
+
+/** Runs a thread with generated code until it suspends, finishes or fails. */
+export function executeCompiled(e: Engine, th: Thread): RunOutcome {
+  const frames = th.frames;
+  const s = th.stack as Value[];
+  try {
+    while (frames.length > 0) {
+      const fp = frames.length - FRAME_WORDS;
+      const hi = frames[fp];
+      const dst = frames[fp + 3];
+      const r = (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, frames[fp + 2], frames[fp + 1]);
+      if (r === SUSPENDED) return 'suspended';
+      // a frame resumed here finished: its caller (if any) is next, and expects the value in dst
+      if (dst >= 0) s[dst] = r;
+      else th.result = r;
+    }
+    th.done = true;
+    s.length = 0;
+    return 'done';
+  } catch (err) {
+    if (err instanceof ScriptError) {
+      e.threadFailed(th, err.message);
+      return 'failed';
+    }
+    if (err instanceof RangeError) {
+      e.threadFailed(th, `out of memory for script values (${err.message})`);
+      return 'failed';
+    }
+    e.threadFailed(th, `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`);
+    return 'failed';
+  }
+}
+
+/**
+ * Generated code is cached per engine and program (Engine.jitFns): a call site bakes in
+ * its callee's register count, and the REPL may redefine handlers.
+ */
+function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
+  const code = h.code;
+  const K = h.consts;
+  // Block starts: entry, jump targets, and the resume point after every call.
+  const starts = new Set<number>([0]);
+  for (let pc = 0; pc < code.length; pc += 1 + OPS[code[pc] as Op].operands.length) {
+    const info = OPS[code[pc] as Op];
+    info.operands.forEach((kind, i) => {
+      if (kind === 'j') starts.add(code[pc + 1 + i]);
+    });
+    const op = code[pc] as Op;
+    if (op === Op.CALL || op === Op.CALLB) starts.add(pc + 5);
+  }
+  // Registers live in JavaScript locals while the frame runs (so V8 keeps them in
+  // machine registers) and are written back to the thread's stack before anything
+  // outside can look: a call, a builtin, a suspension.
+  const nregs = h.registers;
+  const R = (r: number): string => `r${r}`;
+  const regList = Array.from({ length: nregs }, (_, i) => i);
+  const sync = regList.map((i) => `s[base + ${i}] = r${i};`).join(' ') + ' th.backEdges = E;';
+  const load = regList.length > 0 ? 'let ' + regList.map((i) => `r${i} = s[base + ${i}]`).join(', ') + ';' : '';
+  // number, string, boolean and void constants are written as literals so V8 can fold them
+  const k = (i: number): string => {
+    const v = K[i];
+    if (typeof v === 'number') return Number.isFinite(v) ? (Object.is(v, -0) ? '-0' : String(v)) : `K[${i}]`;
+    if (typeof v === 'string' || typeof v === 'boolean' || v === null) return JSON.stringify(v);
+    return `K[${i}]`;
+  };
+  // registers that CHECK reads: a fresh frame must start them unassigned
+  const checked = (hc: HandlerCode): number[] => {
+    const regs = new Set<number>();
+    for (let q = 0; q < hc.code.length; q += 1 + OPS[hc.code[q] as Op].operands.length) if (hc.code[q] === Op.CHECK) regs.add(hc.code[q + 1]);
+    return [...regs].filter((r) => r >= hc.params);
+  };
+  const syncUpTo = (n: number): string => regList.filter((i) => i < n).map((i) => `s[base + ${i}] = r${i};`).join(' ') + ' th.backEdges = E;';
+  const out: string[] = [];
+  const guardCheck = h.noLoopCheck ? '' : `if (++E > G && G > 0) { P = PC; throw RT.runaway(E, G); }`;
+  for (let pc = 0; pc < code.length; ) {
+    const op = code[pc] as Op;
+    const a = code[pc + 1];
+    const b = code[pc + 2];
+    const c = code[pc + 3];
+    const d = code[pc + 4];
+    if (starts.has(pc)) out.push(`case ${pc}:`);
+    const at = `P = ${pc}`;
+    switch (op) {
+      case Op.CONST:
+        out.push(`${R(a)} = ${k(b)};`);
+        break;
+      case Op.MOVE:
+        out.push(`${R(a)} = ${R(b)};`);
+        break;
+      case Op.CHECK:
+        out.push(`if (${R(a)} === undefined) { ${at}; RT.unset(${k(b)}); }`);
+        break;
+      case Op.GETG:
+        out.push(`{ const v = e.globals[${b}]; if (v === undefined) { ${at}; RT.unsetGlobal(e, ${b}); } ${R(a)} = v; }`);
+        break;
+      case Op.SETG:
+        out.push(`e.globals[${a}] = ${R(b)};`);
+        break;
+      case Op.GETP:
+        out.push(`{ const v = e.props[${h.object}][${b}]; if (v === undefined) { ${at}; RT.unsetProperty(e, ${h.object}, ${b}); } ${R(a)} = v; }`);
+        break;
+      case Op.SETP:
+        out.push(`e.props[${h.object}][${a}] = ${R(b)};`);
+        break;
+      case Op.SELF:
+        out.push(`${R(a)} = e.program.objects[${h.object}].name;`);
+        break;
+      case Op.ADD:
+      case Op.SUB:
+      case Op.MUL: {
+        const sym = op === Op.ADD ? '+' : op === Op.SUB ? '-' : '*';
+        const verb = op === Op.ADD ? 'add' : op === Op.SUB ? 'subtract' : 'multiply';
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number') ${R(a)} = x ${sym} y; else { ${at}; throw RT.arith('${verb}', '${sym}', x, y); } }`);
+        break;
+      }
+      case Op.ADDK:
+        out.push(`{ const x = ${R(b)}; if (typeof x === 'number') ${R(a)} = x + ${k(c)}; else { ${at}; throw RT.arith('add', '+', x, ${k(c)}); } }`);
+        break;
+      case Op.DIV:
+        out.push(`${at}; ${R(a)} = RT.div(${R(b)}, ${R(c)});`);
+        break;
+      case Op.MOD:
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number' && y > 0 && x >= 0) ${R(a)} = x % y; else { ${at}; ${R(a)} = RT.mod(x, y); } }`);
+        break;
+      case Op.CAT:
+        out.push(`${at}; ${R(a)} = RT.cat(e, ${R(b)}, ${R(c)});`);
+        break;
+      case Op.EQ:
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = x === y || (typeof x === 'object' && x !== null && RT.equals(x, y)); }`);
+        break;
+      case Op.NE:
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = !(x === y || (typeof x === 'object' && x !== null && RT.equals(x, y))); }`);
+        break;
+      case Op.LT:
+      case Op.LE:
+      case Op.GT:
+      case Op.GE: {
+        const sym = op === Op.LT ? '<' : op === Op.LE ? '<=' : op === Op.GT ? '>' : '>=';
+        const slow = op === Op.LT ? `RT.less(x, y, '<')` : op === Op.LE ? `!RT.less(y, x, '<=')` : op === Op.GT ? `RT.less(y, x, '>')` : `!RT.less(x, y, '>=')`;
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number') ${R(a)} = x ${sym} y; else { ${at}; ${R(a)} = ${slow}; } }`);
+        break;
+      }
+      case Op.NEG:
+        out.push(`{ const x = ${R(b)}; if (typeof x === 'number') ${R(a)} = -x; else { ${at}; ${R(a)} = RT.neg(x); } }`);
+        break;
+      case Op.NOT:
+        out.push(`${R(a)} = !RT.truthy(${R(b)});`);
+        break;
+      case Op.TRUTH:
+        out.push(`${R(a)} = RT.truthy(${R(b)});`);
+        break;
+      case Op.LIST:
+        out.push(`${R(a)} = [${Array.from({ length: c }, (_, i) => R(b + i)).join(', ')}];`);
+        break;
+      case Op.INDEX:
+        out.push(`${at}; ${R(a)} = RT.indexValue(${R(b)}, ${R(c)});`);
+        break;
+      case Op.SETINDEX:
+        out.push(`${at}; RT.setIndex(${R(a)}, ${R(b)}, ${R(c)});`);
+        break;
+      case Op.JMP:
+        out.push(`pc = ${a}; continue;`);
+        break;
+      case Op.JMPF:
+        out.push(`if (!RT.truthy(${R(a)})) { pc = ${b}; continue; }`);
+        break;
+      case Op.JMPT:
+        out.push(`if (RT.truthy(${R(a)})) { pc = ${b}; continue; }`);
+        break;
+      case Op.LTJ:
+        out.push(`{ const x = ${R(a)}, y = ${R(b)}; if (typeof x === 'number' && typeof y === 'number' ? !(x < y) : (${at}, !RT.less(x, y, '<'))) { pc = ${c}; continue; } }`);
+        break;
+      case Op.LEJ:
+        out.push(`{ const x = ${R(a)}, y = ${R(b)}; if (typeof x === 'number' && typeof y === 'number' ? !(x <= y) : (${at}, RT.less(y, x, '<='))) { pc = ${c}; continue; } }`);
+        break;
+      case Op.EQKJ:
+        out.push(`if (${R(a)} !== ${k(b)}) { pc = ${c}; continue; }`);
+        break;
+      case Op.LOOP:
+        out.push(guardCheck.replace('PC', String(pc)) + ` pc = ${a}; continue;`);
+        break;
+      case Op.FORPREP:
+        out.push(`${at}; if (!RT.forPrep(${R(a)}, ${R(a + 1)}, ${R(a + 2)})) { pc = ${b}; continue; }`);
+        break;
+      case Op.FORLOOP:
+        out.push(
+          `{ const st = ${R(a + 2)}, i = ${R(a)} + st; if (st > 0 ? i <= ${R(a + 1)} : i >= ${R(a + 1)}) { ${guardCheck.replace('PC', String(pc))} ${R(a)} = i; pc = ${b}; continue; } }`,
+        );
+        break;
+      case Op.CALL: {
+        // resume point saved first: if the callee suspends, this frame continues there
+        // registers above the arguments are dead temporaries: only the rest is written back
+        const clear = checked(handlers[b]).map((i) => `s[nb + ${i}] = undefined;`);
+        out.push(
+          `{ frames[fp + 1] = ${pc + 5}; ${at}; ${syncUpTo(c + d)} if (frames.length >= ${MAX_CALL_DEPTH * FRAME_WORDS}) throw RT.depth(); ` +
+            `const nb = base + ${c}; frames.push(${b}, 0, nb, base + ${a}); ${clear.join(' ')} ` +
+            `const v = (F[${b}] ?? RT.load(e, ${b}))(e, th, s, nb, 0); if (v === RT.SUSPENDED) return v; ${R(a)} = v; E = th.backEdges; }`,
+        );
+        break;
+      }
+      case Op.CALLB:
+        out.push(
+          `{ frames[fp + 1] = ${pc + 5}; ${at}; ${sync} const r = B[${b}].fn(e, th, s, base + ${c}, ${d}); ` +
+            `if (r === RT.SUSPEND) { th.resumeDst = base + ${a}; return RT.SUSPENDED; } ` +
+            `if (r === RT.CALLED) { const v = RT.callPushed(e, th, s, base + ${a}); if (v === RT.SUSPENDED) return v; ${R(a)} = v; E = th.backEdges; } else ${R(a)} = r; }`,
+        );
+        break;
+      case Op.RET:
+      case Op.RETV: {
+        const v = op === Op.RET ? R(a) : 'null';
+        out.push(`{ const v = ${v}; frames.pop(); frames.pop(); frames.pop(); frames.pop(); th.backEdges = E; return v; }`);
+        break;
+      }
+      default:
+        throw new Error(`internal: cannot compile opcode ${code[pc]}`);
+    }
+    pc += 1 + OPS[op].operands.length;
+  }
+  const body = `
+    const frames = th.frames;
+    const fp = frames.length - ${FRAME_WORDS};
+    const G = e.options.loopGuard;
+    const B = e.builtins;
+    const F = e.jitFns;
+    let P = pc;
+    let E = th.backEdges;
+    ${load}
+    try {
+      for (;;) {
+        switch (pc) {
+          ${out.join('\n          ')}
+          default: throw new Error('internal: bad resume point ' + pc);
+        }
+      }
+    } catch (err) {
+      // only the innermost frame records where it failed; callers keep their call site
+      if (frames.length === fp + ${FRAME_WORDS}) frames[fp + 1] = P;
+      th.backEdges = E;
+      throw err;
+    }`;
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from our own bytecode only
+  const make = new Function('RT', 'K', `return function ${safeName(h.name)}(e, th, s, base, pc) {${body}\n};`);
+  return make(RT, K) as FrameFn;
+}
+
+function safeName(name: string): string {
+  return 'pw_' + name.replace(/[^a-zA-Z0-9_]/g, '_');
+}
