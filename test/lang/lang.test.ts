@@ -48,15 +48,13 @@ describe('script tests (test/{lang,timing,world-scripts}/*.pw)', () => {
     it(f, () => {
       const source = readFileSync(join(root, f), 'utf8');
       const ex = expectations(source);
-      const r = runScript(
-        { [`test/${f}`]: source },
-        {
-          until: ex.opts.until ? parseDuration(ex.opts.until) : undefined,
-          fps: ex.opts.fps ? Number(ex.opts.fps) : 60,
-          seed: ex.opts.seed ? Number(ex.opts.seed) : 1,
-          loopGuard: ex.opts['loop-guard'] !== undefined ? Number(ex.opts['loop-guard']) : 100000,
-        },
-      );
+      const opts = {
+        until: ex.opts.until ? parseDuration(ex.opts.until) : undefined,
+        fps: ex.opts.fps ? Number(ex.opts.fps) : 60,
+        seed: ex.opts.seed ? Number(ex.opts.seed) : 1,
+        loopGuard: ex.opts['loop-guard'] !== undefined ? Number(ex.opts['loop-guard']) : 100000,
+      };
+      const r = runScript({ [`test/${f}`]: source }, opts);
       expect(r.stdout).toEqual(ex.out);
       const got = r.errors.filter((d) => d.kind !== 'warning').map((d) => ({ line: d.line, text: d.message, runtime: d.kind === 'runtime error' }));
       expect(got.length, `errors: ${r.stderr}`).toBe(ex.errors.length);
@@ -67,6 +65,11 @@ describe('script tests (test/{lang,timing,world-scripts}/*.pw)', () => {
       });
       expect(r.exit).toBe(ex.errors.length > 0 ? 1 : 0);
       expect(r.stderr).not.toMatch(/\n\s+at .*\.(ts|js):\d+/); // never a JavaScript stack
+      // the bytecode interpreter and the generated code must agree exactly
+      const slow = runScript({ [`test/${f}`]: source }, { ...opts, jit: false });
+      expect(slow.stdout).toEqual(r.stdout);
+      expect(slow.stderr).toEqual(r.stderr);
+      expect(slow.trace).toEqual(r.trace);
     });
   }
 });
