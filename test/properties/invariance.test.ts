@@ -32,6 +32,21 @@ describe('render-rate invariance', () => {
   });
 });
 
+describe('two engines', () => {
+  it('the bytecode interpreter and the generated code give the same output and trace', () => {
+    fc.assert(
+      fc.property(timingScript, fc.integer({ min: 1, max: 1000 }), (src, seed) => {
+        const fast = runScript(src, { fps: 60, seed, until: 8000 * UNITS });
+        const slow = runScript(src, { fps: 60, seed, until: 8000 * UNITS, jit: false });
+        expect(slow.stdout).toEqual(fast.stdout);
+        expect(slow.stderr).toEqual(fast.stderr);
+        expect(logical(slow.trace)).toEqual(logical(fast.trace));
+      }),
+      { numRuns: 25 },
+    );
+  });
+});
+
 describe('save and restore', () => {
   it('a world saved at a random time and restored runs on exactly like the uninterrupted one', () => {
     fc.assert(
