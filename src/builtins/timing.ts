@@ -32,7 +32,7 @@ function loopKind(fn: string, v: Value): LoopKind {
 function ramp(fnName: string, what: (s: Value[], b: number) => string): Builtin['fn'] {
   return (e, th, s, b, n) => {
     const steps = ticks(fnName, s[b + n - 1]);
-    e.trace({ ev: 'fade', kind: fnName, what: what(s, b), steps: steps / TICK_UNITS, ms: Math.round(unitsToMs(steps) * 1000) / 1000 });
+    e.tracing && e.trace({ ev: 'fade', kind: fnName, what: what(s, b), steps: steps / TICK_UNITS, ms: Math.round(unitsToMs(steps) * 1000) / 1000 });
     return e.sleepUntil(th, e.now + steps);
   };
 }
@@ -166,7 +166,7 @@ export const TIMING: Builtin[] = [
     doc: 'Stops the game clock; the next update after the outermost unlocktimer credits the whole span (transparent). Nests.',
     fn: (e) => {
       lockTimer(e.state.clock);
-      e.trace({ ev: 'clock', op: 'lock', depth: e.state.clock.lockDepth });
+      e.tracing && e.trace({ ev: 'clock', op: 'lock', depth: e.state.clock.lockDepth });
       return null;
     },
   },
@@ -175,7 +175,7 @@ export const TIMING: Builtin[] = [
     doc: 'Ends a locktimer window (only the outermost acts).',
     fn: (e) => {
       if (!unlockTimer(e.state.clock)) e.warn('unlocktimer without a matching locktimer');
-      else e.trace({ ev: 'clock', op: 'unlock', depth: e.state.clock.lockDepth });
+      else e.tracing && e.trace({ ev: 'clock', op: 'unlock', depth: e.state.clock.lockDepth });
       return null;
     },
   },
@@ -184,7 +184,7 @@ export const TIMING: Builtin[] = [
     doc: 'Holds the game clock from now; after the outermost restoretimer it goes on from here as if the span never happened (rewind). Nests.',
     fn: (e) => {
       saveTimer(e.state.clock);
-      e.trace({ ev: 'clock', op: 'save', depth: e.state.clock.saveDepth });
+      e.tracing && e.trace({ ev: 'clock', op: 'save', depth: e.state.clock.saveDepth });
       return null;
     },
   },
@@ -193,7 +193,7 @@ export const TIMING: Builtin[] = [
     doc: 'Ends a savetimer window (only the outermost acts): the span is discarded.',
     fn: (e) => {
       if (!restoreTimer(e.state.clock)) e.warn('restoretimer without a matching savetimer');
-      else e.trace({ ev: 'clock', op: 'restore', depth: e.state.clock.saveDepth });
+      else e.tracing && e.trace({ ev: 'clock', op: 'restore', depth: e.state.clock.saveDepth });
       return null;
     },
   },

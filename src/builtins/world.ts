@@ -63,10 +63,10 @@ function sendEvent(e: Engine, th: Thread, kind: string, target: string, event: s
   }
   const h = e.findHandler(kind, target, event);
   if (h < 0) {
-    e.trace({ ev: 'ignored', to: `${kind} ${target}`, event });
+    e.tracing && e.trace({ ev: 'ignored', to: `${kind} ${target}`, event });
     return null;
   }
-  e.trace({ ev: 'event', to: `${kind} ${target}`, event });
+  e.tracing && e.trace({ ev: 'event', to: `${kind} ${target}`, event });
   return e.callInThread(th, h, s, b, n) as unknown as Value;
 }
 
@@ -90,7 +90,7 @@ export function gotoSet(e: Engine, to: string): void {
   st.set = to;
   st.camera.turnLeft = 0;
   st.camera.target = '';
-  e.trace({ ev: 'set', from, to });
+  e.tracing && e.trace({ ev: 'set', from, to });
   rearmSet(st.crickets, to);
   e.deliver('set', to, 'openset', [], `openset of ${to}`);
 }
@@ -152,7 +152,7 @@ export const WORLD: Builtin[] = [
       }
       cam.target = view;
       cam.turnLeft = frames;
-      e.trace({ ev: 'turn', view, frames });
+      e.tracing && e.trace({ ev: 'turn', view, frames });
       return null;
     },
   },
@@ -168,7 +168,7 @@ export const WORLD: Builtin[] = [
     fn: (e, th, s, b, n) => {
       const event = name('sendtoscene', s[b], 'the event');
       if (e.state.set === '') {
-        e.trace({ ev: 'ignored', to: 'set', event });
+        e.tracing && e.trace({ ev: 'ignored', to: 'set', event });
         return null;
       }
       return sendEvent(e, th, 'set', e.state.set, event, s, b + 1, n - 1);
@@ -290,7 +290,7 @@ export const WORLD: Builtin[] = [
     doc: 'Stops a walk where the actor stands (mid-turn too); no endwalk.',
     fn: (e, _th, s, b) => {
       const a = actor(e, 'stopwalk', s[b]);
-      if (a.walk) e.trace({ ev: 'stopwalk', actor: a.name });
+      if (a.walk) e.tracing && e.trace({ ev: 'stopwalk', actor: a.name });
       stopWalk(a);
       return null;
     },
@@ -346,7 +346,7 @@ export const WORLD: Builtin[] = [
       const n = sound(e, 'playsound', s[b]);
       const r = playSound(e.state.sound, e.state.sounds, n, e.now);
       if (r.replaced) traceEnd(e, r.slot, r.replaced);
-      e.trace({ ev: 'sound', slot: r.slot, sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
+      e.tracing && e.trace({ ev: 'sound', slot: r.slot, sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
       return r.slot;
     },
   },
@@ -358,7 +358,7 @@ export const WORLD: Builtin[] = [
       const prev = e.state.sound.voice;
       const r = playVoice(e.state.sound, e.state.sounds, n, e.now);
       if (prev && prev.end > e.now) traceEnd(e, 'voice', prev);
-      e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
+      e.tracing && e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
       return null;
     },
   },
@@ -426,7 +426,7 @@ function positive(fn: string, v: Value): number {
 
 function beginWalk(e: Engine, a: ActorState, kind: 'defer' | 'walktoxyz' | 'walkonpath', legs: WalkLeg[], dest: string): void {
   startWalk(a, kind, legs, dest);
-  e.trace({ ev: 'walk', actor: a.name, kind, dest });
+  e.tracing && e.trace({ ev: 'walk', actor: a.name, kind, dest });
 }
 
 /** Actors exist once their block is loaded. */

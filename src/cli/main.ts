@@ -75,6 +75,18 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'check [paths..]',
+      'run headless script oracles and compare their traces (default: test/oracles)',
+      (y) =>
+        y
+          .positional('paths', { type: 'string', array: true, describe: '.oracle files or folders (searched recursively)' })
+          .option('update', { type: 'boolean', default: false, describe: 'rewrite each expectation from the actual run' }),
+      async (a) => {
+        const { checkCommand } = await import('./check.ts');
+        code = await checkCommand({ paths: (a.paths as string[] | undefined) ?? [], update: a.update });
+      },
+    )
+    .command(
       'repl [files..]',
       'an interactive REPL on a live world (a plain line mode when stdin is piped)',
       (y) =>

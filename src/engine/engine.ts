@@ -174,11 +174,35 @@ export class Engine {
     this.drain();
   }
 
+  /**
+   * A display frame at which nothing can happen (nothing is frame-bound and nothing is
+   * due): only the frame counters move, exactly as displayFrame would move them. Lets a
+   * headless host skip idle stretches without changing any result.
+   */
+  idleFrame(wall: number): void {
+    const f = this.state.frame;
+    f.display++;
+    const tick = ticksAt(wall);
+    if (tick - f.stamp >= f.framerate) {
+      f.count++;
+      f.stamp = tick;
+    }
+  }
+
+  /** Wall time before which no display frame has anything to do, or -Infinity if one might. */
+  idleUntil(): number {
+    const st = this.state;
+    const c = st.clock;
+    if (this.frameBound() || st.mailbox.length > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
+    // unlocked, the game clock moves with the wall clock from (lastWall, game)
+    return c.lastWall + (this.nextEventAt() - c.game);
+  }
+
   /** Process heartbeat steps and thread wake-ups due up to game time `target`, in time order. */
   advanceTo(target: number): void {
     const st = this.state;
     const adv = advance(st.stepper, target);
-    if (adv.dropped > 0) this.trace({ ev: 'dropped', ms: round3(unitsToMs(adv.dropped)) });
+    if (adv.dropped > 0) this.tracing && this.trace({ ev: 'dropped', ms: round3(unitsToMs(adv.dropped)) });
     let i = 0;
     const steps = adv.steps;
     for (;;) {
@@ -221,7 +245,7 @@ export class Engine {
   }
 
   fireLoop(l: LoopSlot): void {
-    this.trace({ ev: 'loop', kind: l.kind, event: l.event, target: l.kind === 'scene' ? this.state.set : l.target });
+    this.tracing && this.trace({ ev: 'loop', kind: l.kind, event: l.event, target: l.kind === 'scene' ? this.state.set : l.target });
     if (l.kind === 'scene') this.deliver('set', this.state.set, l.event, [], `loop ${l.kind} ${l.event}`);
     else this.deliver(l.kind, l.target, l.event, [], `loop ${l.kind} ${l.event}`);
   }
@@ -249,10 +273,10 @@ export class Engine {
   deliver(kind: string, name: string, event: string, args: Value[], origin: string): boolean {
     const h = this.findHandler(kind, name, event);
     if (h < 0) {
-      this.trace({ ev: 'ignored', to: `${kind} ${name}`, event });
+      this.tracing && this.trace({ ev: 'ignored', to: `${kind} ${name}`, event });
       return false;
     }
-    this.trace({ ev: 'event', to: `${kind} ${name}`, event });
+    this.tracing && this.trace({ ev: 'event', to: `${kind} ${name}`, event });
     this.spawn(h, args, origin);
     if (!this.running) this.drain();
     return true;
@@ -395,9 +419,9 @@ export class Engine {
     for (const ev of due) {
       if (ev.kind === 'mouse') {
         this.state.mouseDown = ev.down;
-        this.trace({ ev: 'mouse', down: ev.down });
+        this.tracing && this.trace({ ev: 'mouse', down: ev.down });
       } else {
-        this.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });
+        this.tracing && this.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });
         this.deliver(ev.objectKind, ev.target, 'click', [], `click on ${ev.objectKind} ${ev.target}`);
       }
     }
@@ -492,6 +516,11 @@ export class Engine {
 
   // ---- reporting ----------------------------------------------------------
 
+  /** Whether anyone listens: callers check it first so an untraced run builds no event objects. */
+  get tracing(): boolean {
+    return this.host.trace !== undefined;
+  }
+
   trace(ev: Omit<TraceEvent, 't'> & { ev: string }): void {
     if (this.host.trace) this.host.trace({ t: round3(unitsToMs(this.state.now)), ...ev } as TraceEvent);
   }
@@ -504,13 +533,13 @@ export class Engine {
   print(text: string): void {
     if (this.halted) return;
     this.host.print(text);
-    this.trace({ ev: 'print', text });
+    this.tracing && this.trace({ ev: 'print', text });
   }
 
   warn(message: string): void {
     const th = this.running;
     const d: Diagnostic = th ? { ...this.where(th), kind: 'warning', message, stack: this.callStack(th) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
-    this.trace({ ev: 'warning', message });
+    this.tracing && this.trace({ ev: 'warning', message });
     this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.program.sources[d.file]) : `warning: ${message}`);
   }
 
@@ -520,7 +549,7 @@ export class Engine {
     this.live.delete(th.id);
     this.errors++;
     const d: Diagnostic = { ...this.where(th), kind: 'runtime error', message, stack: this.callStack(th) };
-    this.trace({ ev: 'error', message, at: `${d.file}:${d.line}:${d.col}` });
+    this.tracing && this.trace({ ev: 'error', message, at: `${d.file}:${d.line}:${d.col}` });
     this.host.diagnostic(d, formatDiagnostic(d, this.program.sources[d.file]));
     if (this.stopOnError) this.halted = true;
   }

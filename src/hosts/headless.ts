@@ -74,6 +74,13 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     if (e.isQuiet() && !e.frameBound() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
     wall = displayTime(k, fps);
     if (wall > opts.until) break;
+    // skip idle stretches: frames before the next due event (or input) only count
+    const idle = Math.min(e.idleUntil(), nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity);
+    if (wall < idle) {
+      e.idleFrame(wall);
+      k++;
+      continue;
+    }
     postUpTo(wall);
     e.displayFrame(wall);
     if (opts.progress && (k & 1023) === 0) opts.progress(wall);

@@ -14,6 +14,8 @@ export async function replCommand(a: ReplArgs): Promise<number> {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const session = new ReplSession({ files: a.files, seed: a.seed, loopGuard: a.loopGuard, trace: interactive });
   if (!interactive) return runLineMode(session, { input: process.stdin, out: stdout, err: stderr });
+  // React's development build checks every render; an author's terminal wants the fast one
+  process.env.NODE_ENV ??= 'production';
   const { runInteractive } = await import('./ui.tsx');
   return runInteractive(session);
 }

@@ -34,6 +34,8 @@ export interface SessionOptions {
   trace?: boolean;
 }
 
+const LOOP_LINE_MS = 1000;
+
 // trace events the log gets from the host's print/diagnostic calls instead
 const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
 
@@ -52,6 +54,8 @@ export class ReplSession {
   /** REPL threads whose value is echoed when they finish. */
   private awaitingEcho: Thread[] = [];
   private capturing = false;
+  /** When each loop was last written to the log, and how many firings were left out since. */
+  private loopsShown = new Map<string, { t: number; skipped: number }>();
   private started = false;
 
   constructor(opts: SessionOptions = {}) {
@@ -438,7 +442,19 @@ export class ReplSession {
     if (!this.traceOn || REPORTED_ELSEWHERE.has(ev.ev)) return;
     const kind = kindOfTrace(ev);
     if (!this.filter.has(kind)) return;
-    this.emit({ kind, text: describeTrace(ev), t: ev.t });
+    let text = describeTrace(ev);
+    if (ev.ev === 'loop') {
+      // a loop re-armed every step or two would bury everything else: one line a second each
+      const key = `${ev.kind} ${ev.event} ${ev.target}`;
+      const seen = this.loopsShown.get(key);
+      if (seen && ev.t >= seen.t && ev.t - seen.t < LOOP_LINE_MS) {
+        seen.skipped++;
+        return;
+      }
+      if (seen && seen.skipped > 0) text += ` (and ${seen.skipped} more time${seen.skipped === 1 ? '' : 's'} since ${stamp(seen.t)})`;
+      this.loopsShown.set(key, { t: ev.t, skipped: 0 });
+    }
+    this.emit({ kind, text, t: ev.t });
   }
 
   private diagnostic(d: Diagnostic, formatted: string): void {

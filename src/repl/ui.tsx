@@ -2,7 +2,7 @@
 // (<Static>), and only the prompt and the status line are redrawn — the status at
 // most ten times a second — so a breathing world costs little to show.
 import React, { useCallback, useEffect, useRef, useState } from 'react';
-import { Box, Static, Text, render, useApp, useInput, type Key } from 'ink';
+import { Box, Static, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
 import type { ReplSession } from './session.ts';
 import { LineEditor } from './editor.ts';
 import { LineGrouper } from './input.ts';
@@ -48,17 +48,33 @@ function LogLine({ entry }: { entry: LogEntry }): React.ReactElement {
   );
 }
 
-function StatusLine({ fields, paused }: { fields: StatusField[]; paused: boolean }): React.ReactElement {
-  // one box per field, so a narrow terminal wraps between fields, never inside one
+// memoised: a status refresh must not re-render the log or the prompt
+const LogBatch = React.memo(function LogBatch({ batch }: { batch: Batch }): React.ReactElement {
+  // a new key makes a new <Static>, which writes exactly these entries once
   return (
-    <Box flexWrap="wrap" columnGap={2}>
-      {fields.map((f) => (
-        <Text key={f.label} color={f.label === 'clock' && paused ? 'yellow' : undefined}>
-          <Text color="gray">{f.label}</Text> <Text bold>{f.value}</Text>
-        </Text>
-      ))}
-    </Box>
+    <Static key={batch.id} items={batch.entries}>
+      {(e, i) => <LogLine key={i} entry={e} />}
+    </Static>
   );
+});
+
+// one plain Text, redrawn ten times a second, so it is cheap to lay out; a narrow
+// terminal breaks it between fields, never inside one
+function StatusLine({ fields, paused, width }: { fields: StatusField[]; paused: boolean; width: number }): React.ReactElement {
+  return <Text color={paused ? 'yellow' : 'cyan'}>{packFields(fields.map((f) => `${f.label} ${f.value}`), width)}</Text>;
+}
+
+export function packFields(parts: string[], width: number): string {
+  const lines: string[] = [];
+  let line = '';
+  for (const p of parts) {
+    if (line !== '' && line.length + 2 + p.length > width) {
+      lines.push(line);
+      line = p;
+    } else line = line === '' ? p : `${line}  ${p}`;
+  }
+  if (line !== '') lines.push(line);
+  return lines.join('\n');
 }
 
 function Prompt({ prompt, editor }: { prompt: string; editor: LineEditor }): React.ReactElement {
@@ -76,6 +92,7 @@ function Prompt({ prompt, editor }: { prompt: string; editor: LineEditor }): Rea
 
 export function ReplApp({ session }: { session: ReplSession }): React.ReactElement {
   const { exit } = useApp();
+  const { stdout } = useStdout();
   const editor = useRef(new LineEditor()).current;
   const grouper = useRef(new LineGrouper()).current;
   const pending = useRef<LogEntry[]>([]);
@@ -100,7 +117,6 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
       entries = [{ kind: 'info', text: `… ${dropped.current} more events not shown (:filter narrows the log)` }, ...entries];
       dropped.current = 0;
     }
-    // a new key makes a new <Static>, which writes exactly these entries once
     setBatch((b) => ({ id: b.id + 1, entries }));
   }, [session]);
 
@@ -173,11 +189,9 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
 
   return (
     <Box flexDirection="column">
-      <Static key={batch.id} items={batch.entries}>
-        {(e, i) => <LogLine key={i} entry={e} />}
-      </Static>
+      <LogBatch batch={batch} />
       <Prompt prompt={grouper.pending ? '... ' : 'pw> '} editor={editor} />
-      <StatusLine fields={statusFields(status)} paused={status.paused} />
+      <StatusLine fields={statusFields(status)} paused={status.paused} width={Math.max(20, (stdout.columns || 80) - 1)} />
     </Box>
   );
 }

@@ -19,17 +19,17 @@ export function serviceHeartbeatWorld(e: Engine): void {
         case 'turn':
           break; // every turning step would flood the trace; endturn marks the landing
         case 'endturn':
-          e.trace({ ev: 'endturn', actor: a.name, facing: ev.facing });
+          e.tracing && e.trace({ ev: 'endturn', actor: a.name, facing: ev.facing });
           e.deliver('actor', a.name, 'endturn', [], `endturn of ${a.name}`);
           break;
         case 'leg':
-          e.trace({ ev: 'leg', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
+          e.tracing && e.trace({ ev: 'leg', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
           break;
         case 'endwalk':
           // arrival puts the pose back to stand — after an endturn handler of this same
           // step (already facing, one-step walk) has chosen its walk pose
           setPose(a, 'stand');
-          e.trace({ ev: 'endwalk', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
+          e.tracing && e.trace({ ev: 'endwalk', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
           e.deliver('actor', a.name, 'endwalk', [], `endwalk of ${a.name}`);
           break;
       }
@@ -40,7 +40,7 @@ export function serviceHeartbeatWorld(e: Engine): void {
   for (const f of fires) {
     const r = playOverlap(st.sound, st.sounds, f.sound, st.now, f.volume, f.pan, cricketSource(f.name), f.loop);
     if (r.replaced) traceEnd(e, 2, r.replaced);
-    e.trace({ ev: 'sound', slot: 2, sound: f.sound, cricket: f.name, volume: f.volume, pan: f.pan, ms: endMs(r.end, st.now) });
+    e.tracing && e.trace({ ev: 'sound', slot: 2, sound: f.sound, cricket: f.name, volume: f.volume, pan: f.pan, ms: endMs(r.end, st.now) });
   }
 }
 
@@ -56,7 +56,7 @@ export function serviceGameFrame(e: Engine): void {
     cam.target = '';
     const facing = e.state.views[cam.view];
     if (facing !== undefined) cam.facing = facing;
-    e.trace({ ev: 'view', view: cam.view });
+    e.tracing && e.trace({ ev: 'view', view: cam.view });
   }
 }
 

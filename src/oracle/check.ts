@@ -1,0 +1,241 @@
+// Running oracles: load an oracle's scripts, run them headless with its settings,
+// and compare the trace with the expectation — or rewrite the expectation from it.
+import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
+import { basename, dirname, join, posix, relative, resolve } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { loadProgram, UsageError, type SourceText } from '../compiler/load.ts';
+import { formatDiagnostic } from '../errors/diagnostic.ts';
+import { runHeadless } from '../hosts/headless.ts';
+import { parseDuration } from '../time/units.ts';
+import type { TraceEvent } from '../trace/events.ts';
+import { ORACLE_EXTENSION, OracleFormatError, parseOracle, withExpected, type ExpectedLine, type Oracle } from './format.ts';
+
+export interface OracleRun {
+  /** The trace, already narrowed to the oracle's kinds. */
+  events: TraceEvent[];
+  /** Script errors and warnings as the terminal would show them. */
+  diagnostics: string[];
+  exit: number;
+}
+
+export interface Divergence {
+  /** Position in the compared traces (0-based). */
+  index: number;
+  /** The expected event there, or null when the expectation ended first. */
+  expected: ExpectedLine | null;
+  /** The event the run produced there, or null when the run ended first. */
+  actual: TraceEvent | null;
+}
+
+export interface CheckResult {
+  /** The oracle file, as found. */
+  file: string;
+  about: string;
+  /** The kinds compared, or null for every event. */
+  kinds: string[] | null;
+  ok: boolean;
+  /** Why the oracle could not be run at all (bad format, missing script, compile errors). */
+  problem: string | null;
+  divergence: Divergence | null;
+  expected: ExpectedLine[];
+  actual: TraceEvent[];
+  diagnostics: string[];
+  /** Wall time the check took, in ms. */
+  ms: number;
+}
+
+export type UpdateStatus = 'updated' | 'unchanged' | 'broken';
+
+export interface UpdateResult {
+  file: string;
+  status: UpdateStatus;
+  problem: string | null;
+  events: number;
+  ms: number;
+}
+
+/** A problem with the oracle itself rather than with the behaviour it pins. */
+export class OracleProblem extends Error {}
+
+function pwFiles(dir: string): string[] {
+  return readdirSync(dir)
+    .filter((f) => f.toLowerCase().endsWith('.pw'))
+    .sort();
+}
+
+/** The scripts an oracle runs: its loads in order, then its inline script. */
+export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
+  const dir = dirname(oracleFile);
+  const out: SourceText[] = [];
+  for (const load of o.settings.loads) {
+    const full = resolve(dir, load);
+    let isDir: boolean;
+    try {
+      isDir = statSync(full).isDirectory();
+    } catch {
+      throw new OracleProblem(`-- load: ${load}: no such file or folder (paths are relative to the oracle file)`);
+    }
+    // names as written in the oracle, so error positions in the trace do not depend on
+    // the folder pw check was started from
+    const files = isDir ? pwFiles(full).map((f) => ({ full: join(full, f), name: posix.join(load, f) })) : [{ full, name: load }];
+    for (const f of files) out.push({ file: f.name, source: readFileSync(f.full, 'utf8') });
+  }
+  if (o.hasScript) out.push({ file: basename(oracleFile), source: o.script });
+  if (out.length === 0) throw new OracleProblem('nothing to run: write a script above "== expect" or load one with "-- load: FILE"');
+  return out;
+}
+
+/** Runs an oracle headless with its own settings; throws OracleProblem when it cannot run. */
+export function runOracle(o: Oracle, oracleFile: string): OracleRun {
+  const loaded = loadProgram(oracleSources(o, oracleFile));
+  if (!loaded.program) {
+    const text = loaded.diagnostics.map((d) => formatDiagnostic(d, loaded.sources[d.file])).join('\n\n');
+    throw new OracleProblem(`the scripts do not compile:\n${text}`);
+  }
+  const s = o.settings;
+  const kinds = s.kinds ? new Set(s.kinds) : null;
+  const events: TraceEvent[] = [];
+  const diagnostics: string[] = [];
+  const r = runHeadless(
+    loaded.program,
+    {
+      print: () => {}, // prints are in the trace
+      diagnostic: (_d, formatted) => diagnostics.push(formatted),
+      trace: (ev) => {
+        if (!kinds || kinds.has(ev.ev)) events.push(ev);
+      },
+    },
+    {
+      until: parseDuration(s.until),
+      fps: s.fps,
+      seed: s.seed,
+      loopGuard: s.loopGuard,
+      keepGoing: s.keepGoing,
+      input: s.input,
+    },
+  );
+  return { events, diagnostics, exit: r.exit };
+}
+
+/** Field order does not matter when comparing: a hand-edited line may list them in any order. */
+function canonical(v: unknown): string {
+  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
+  if (v !== null && typeof v === 'object') {
+    const o = v as Record<string, unknown>;
+    return `{${Object.keys(o)
+      .sort()
+      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
+      .join(',')}}`;
+  }
+  return JSON.stringify(v) ?? 'undefined';
+}
+
+export function sameEvent(a: unknown, b: unknown): boolean {
+  return canonical(a) === canonical(b);
+}
+
+/** The first place where the run and the expectation part ways, or null if they agree. */
+export function firstDivergence(expected: readonly ExpectedLine[], actual: readonly TraceEvent[]): Divergence | null {
+  const n = Math.max(expected.length, actual.length);
+  for (let i = 0; i < n; i++) {
+    const e = i < expected.length ? expected[i] : null;
+    const a = i < actual.length ? actual[i] : null;
+    if (e === null || a === null || !sameEvent(e.event, a)) return { index: i, expected: e, actual: a };
+  }
+  return null;
+}
+
+function problemText(err: unknown, file: string): string {
+  // file:line first, so an editor or terminal can jump to it
+  if (err instanceof OracleFormatError) return err.line > 0 ? `${displayName(file)}:${err.line}: ${err.reason}` : err.reason;
+  if (err instanceof OracleProblem) return err.message;
+  throw err;
+}
+
+function readOracle(file: string, ignoreExpected = false): { text: string; oracle: Oracle } {
+  let text: string;
+  try {
+    text = readFileSync(file, 'utf8');
+  } catch {
+    throw new OracleProblem('cannot read the file');
+  }
+  return { text, oracle: parseOracle(text, { ignoreExpected }) };
+}
+
+export function checkOracleFile(file: string): CheckResult {
+  const started = performance.now();
+  const result: CheckResult = { file, about: '', kinds: null, ok: false, problem: null, divergence: null, expected: [], actual: [], diagnostics: [], ms: 0 };
+  try {
+    const { oracle } = readOracle(file);
+    result.about = oracle.settings.about;
+    result.kinds = oracle.settings.kinds;
+    result.expected = oracle.expected;
+    if (!oracle.hasSeparator) throw new OracleProblem(`no "== expect" line yet: record the expectation with pw check --update ${file}`);
+    const run = runOracle(oracle, file);
+    result.actual = run.events;
+    result.diagnostics = run.diagnostics;
+    result.divergence = firstDivergence(oracle.expected, run.events);
+    result.ok = result.divergence === null;
+  } catch (err) {
+    result.problem = problemText(err, file);
+  }
+  result.ms = performance.now() - started;
+  return result;
+}
+
+/** Rewrites the oracle's expectation from a fresh run; the text above "== expect" is kept byte for byte. */
+export function updateOracleFile(file: string): UpdateResult {
+  const started = performance.now();
+  const result: UpdateResult = { file, status: 'broken', problem: null, events: 0, ms: 0 };
+  try {
+    // the old expectation may be hand-broken; it is replaced, so it is not read
+    const { text, oracle } = readOracle(file, true);
+    const run = runOracle(oracle, file);
+    const next = withExpected(oracle, run.events);
+    result.events = run.events.length;
+    result.status = next === text ? 'unchanged' : 'updated';
+    if (next !== text) writeFileSync(file, next);
+  } catch (err) {
+    result.problem = problemText(err, file);
+  }
+  result.ms = performance.now() - started;
+  return result;
+}
+
+function oraclesUnder(dir: string, out: string[]): void {
+  for (const name of readdirSync(dir).sort()) {
+    if (name.startsWith('.') || name === 'node_modules') continue;
+    const full = join(dir, name);
+    const st = statSync(full);
+    if (st.isDirectory()) oraclesUnder(full, out);
+    else if (name.endsWith(ORACLE_EXTENSION)) out.push(full);
+  }
+}
+
+/** Oracle files named, or found recursively in the folders named, in a stable order without repeats. */
+export function findOracles(paths: readonly string[]): string[] {
+  const out: string[] = [];
+  for (const p of paths) {
+    let st;
+    try {
+      st = statSync(p);
+    } catch {
+      throw new UsageError(`cannot read "${p}": no such file or folder`);
+    }
+    if (st.isDirectory()) oraclesUnder(p, out);
+    else out.push(p);
+  }
+  const seen = new Set<string>();
+  return out.filter((f) => {
+    const key = resolve(f);
+    if (seen.has(key)) return false;
+    seen.add(key);
+    return true;
+  });
+}
+
+/** How a file is named in reports: relative to the current folder when that is shorter. */
+export function displayName(file: string): string {
+  const rel = relative(process.cwd(), resolve(file));
+  return rel !== '' && !rel.startsWith('..') ? rel : file;
+}
