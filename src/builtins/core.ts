@@ -1,12 +1,14 @@
 // Core builtins: printing, random numbers, lists and strings.
 import type { Builtin } from './registry.ts';
+import type { Engine } from '../engine/engine.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { describe, equals, formatNumber, str } from '../vm/value.ts';
 import { randomInt } from '../world/random.ts';
 import { int, list, num, text } from './args.ts';
 
-function checkSize(e: { options: { maxList: number } }, n: number): void {
+function checkSize(e: Engine, n: number): void {
   if (n > e.options.maxList) throw new ScriptError(`list too long: ${n} items (the limit is ${e.options.maxList})`);
+  if ((n & 4095) === 0) e.checkMemory();
 }
 
 export const CORE: Builtin[] = [

@@ -32,6 +32,8 @@ export interface EngineOptions {
   maxString: number;
   maxList: number;
   maxThreads: number;
+  /** Heap the script values may fill, in bytes (checked when big strings and lists grow). */
+  maxHeap: number;
   /** True when display frames are real (drawn by the live host): they reset the runaway guard. */
   realFrames: boolean;
   /** Run handlers as generated JavaScript (false: the bytecode interpreter). */
@@ -45,6 +47,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxString: 1_000_000,
   maxList: 1_000_000,
   maxThreads: 20_000,
+  maxHeap: 1024 * 1024 * 1024,
   realFrames: false,
   jit: true,
 };
@@ -106,6 +109,17 @@ export class Engine {
   set program(p: Program) {
     this.current = p;
     this.jitFns = [];
+  }
+
+  /**
+   * The last line of defence against a script that fills memory with values: called
+   * (rarely) when a big string or list grows, it stops the thread before the host dies.
+   */
+  checkMemory(): void {
+    const used = process.memoryUsage().heapUsed;
+    if (used > this.options.maxHeap) {
+      throw new ScriptError(`script values use too much memory (${Math.round(used / 1048576)} MB; the limit is ${Math.round(this.options.maxHeap / 1048576)} MB)`);
+    }
   }
 
   builtinIndex(name: string): number {

@@ -128,7 +128,11 @@ export class ReplWorld {
     let drop = 0;
     while (drop < times.length && times[drop] < now - FPS_WINDOW_MS) drop++;
     if (drop > 0) times.splice(0, drop);
-    return Math.round((times.length * 1000) / FPS_WINDOW_MS);
+    // frames per elapsed time between the first and last in the window: a plain count
+    // would flicker between 60 and 64 as a 250 ms window catches 15 or 16 frames
+    if (times.length < 2) return times.length * (1000 / FPS_WINDOW_MS);
+    const span = times[times.length - 1] - times[0];
+    return span > 0 ? Math.round(((times.length - 1) * 1000) / span) : 0;
   }
 
   /** One display frame now (the timer calls this; tests call it on virtual time). */

@@ -131,7 +131,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           const a = s[base + code[pc + 2]];
           const b = s[base + code[pc + 3]];
           const r = (catText(a, b) as string) + (catText(b, a) as string);
-          if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
+          if (r.length > 4096) checkString(e, r);
           s[base + code[pc + 1]] = r;
           pc += 4;
           break;
@@ -339,6 +339,12 @@ export function execute(e: Engine, th: Thread): RunOutcome {
   function runaway(n: number): ScriptError {
     return new ScriptError(`runaway loop: ${n - 1} iterations without a rendered frame (the loop guard is ${guard}; use --loop-guard to change it, or "on noloopcheck" for this handler)`);
   }
+}
+
+/** Big strings are where memory goes: check the length limit and, now and then, the heap. */
+export function checkString(e: Engine, r: string): void {
+  if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
+  e.checkMemory();
 }
 
 export function arith(verb: string, op: string, a: Value, b: Value): ScriptError {

@@ -15,7 +15,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import type { HandlerCode } from '../compiler/program.ts';
 import type { Engine } from '../engine/engine.ts';
-import { CALLED, MAX_CALL_DEPTH, arith, catText, less, checkIndex, indexValue, type RunOutcome } from './interpreter.ts';
+import { CALLED, MAX_CALL_DEPTH, arith, catText, less, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
 
 /**
  * A generated function returns its frame's result value, or SUSPENDED when the thread
@@ -58,7 +58,7 @@ const RT = {
   },
   cat(e: Engine, a: Value, b: Value): string {
     const r = catText(a, b) + catText(b, a);
-    if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
+    if (r.length > 4096) checkString(e, r);
     return r;
   },
   div(a: Value, b: Value): number {
