@@ -40,8 +40,10 @@ function star(e: Engine, fn: string, v: Value): { name: string; x: number; y: nu
 function sound(e: Engine, fn: string, v: Value): string {
   const n = name(fn, v, 'the sound');
   if (!hasSound(e.state.sounds, n)) {
+    // A missing sound is not worth stopping a scene for: warn once, then it plays as silence.
     const guess = closest(n, Object.keys(e.state.sounds));
-    throw new ScriptError(`${fn}: there is no sound "${n}"${guess ? ` — did you mean "${guess}"?` : ' (define it with defsound)'}`);
+    e.warn(`${fn}: there is no sound "${n}"${guess ? ` — did you mean "${guess}"?` : ''}; define it with defsound (it plays as silence)`);
+    e.state.sounds[n] = 0;
   }
   return n;
 }

@@ -552,7 +552,8 @@ export class Engine {
 
   warn(message: string): void {
     const th = this.running;
-    const d: Diagnostic = th ? { ...this.where(th), kind: 'warning', message, stack: this.callStack(th) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
+    // a warning comes from inside a builtin call: the frame's saved pc is already past it
+    const d: Diagnostic = th ? { ...this.where(th, CALLB_WORDS), kind: 'warning', message, stack: this.callStack(th, CALLB_WORDS) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
     this.tracing && this.trace({ ev: 'warning', message });
     this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.program.sources[d.file]) : `warning: ${message}`);
   }
@@ -568,21 +569,21 @@ export class Engine {
     if (this.stopOnError) this.halted = true;
   }
 
-  private where(th: Thread): Pick<Diagnostic, 'file' | 'line' | 'col' | 'length'> {
+  private where(th: Thread, back = 0): Pick<Diagnostic, 'file' | 'line' | 'col' | 'length'> {
     const fp = th.frames.length - FRAME_WORDS;
     if (fp < 0) return { file: '', line: 0, col: 0, length: 1 };
     const h = this.program.handlers[th.frames[fp]];
-    const pc = th.frames[fp + 1];
+    const pc = Math.max(0, th.frames[fp + 1] - back);
     return { file: h.file, line: h.lines[pc] ?? h.line, col: h.cols[pc] ?? h.col, length: 1 };
   }
 
-  callStack(th: Thread): string[] {
+  callStack(th: Thread, back = 0): string[] {
     const out: string[] = [];
     for (let fp = th.frames.length - FRAME_WORDS; fp >= 0; fp -= FRAME_WORDS) {
       const h = this.program.handlers[th.frames[fp]];
       let pc = th.frames[fp + 1];
       // a caller's saved pc points after its call instruction: name the call itself
-      if (fp !== th.frames.length - FRAME_WORDS) pc = Math.max(0, pc - 5);
+      pc = Math.max(0, pc - (fp !== th.frames.length - FRAME_WORDS ? CALLB_WORDS : back));
       const obj = h.object >= 0 ? ` (${this.program.objects[h.object].kind} ${this.program.objects[h.object].spelled})` : '';
       out.push(`${h.spelled}${obj} at ${h.file}:${h.lines[pc] ?? h.line}:${h.cols[pc] ?? h.col}`);
     }
@@ -607,6 +608,9 @@ function collapseRepeats(lines: string[]): string[] {
   }
   return out;
 }
+
+/** Words in a call instruction (call and callb alike): a saved resume pc is this far past it. */
+const CALLB_WORDS = 5;
 
 export function round3(x: number): number {
   return Math.round(x * 1000) / 1000;

@@ -82,7 +82,7 @@ export function describeWait(e: Engine, th: Thread): string {
   if (w === null) return 'running';
   switch (w.kind) {
     case 'time':
-      return `${call}${b?.waits ?? 'game time'} until ${stamp(unitsToMs(w.until))} (in ${n3(Math.max(0, unitsToMs(w.until - e.now)))} ms)`;
+      return `${call}${b?.waits ?? 'game time'} until ${stamp(unitsToMs(w.until))} (in ${Math.round(Math.max(0, unitsToMs(w.until - e.now)))} ms)`;
     case 'display':
       return `${call}${b?.waits ?? 'the next display frame'}`;
     case 'gameframe':
@@ -110,7 +110,7 @@ export function threadsText(e: Engine, foreground: ReadonlySet<number>): string[
   const rows = [['id', 'started by', 'waits for', 'since', 'in']];
   for (const th of threads) {
     const where = threadWhere(e, th);
-    const since = `${stamp(unitsToMs(th.since))} (${n3(unitsToMs(e.now - th.since) / 1000)} s ago)`;
+    const since = `${stamp(unitsToMs(th.since))} (${(unitsToMs(e.now - th.since) / 1000).toFixed(1)} s ago)`;
     rows.push([`${th.id}${foreground.has(th.id) ? '*' : ''}`, th.origin, describeWait(e, th), since, where]);
   }
   const lines = [`${threads.length} live thread${threads.length === 1 ? '' : 's'}:`, ...table(rows)];
