@@ -75,7 +75,7 @@ export const TIMING: Builtin[] = [
           target = obj.name;
         }
       }
-      const ok = armLoop(e.state.loops, { kind, event, target, steps, left: steps, paused: false });
+      const ok = armLoop(e.state.loops, { kind, event, target, steps, left: steps, paused: false, armedIn: e.state.steps });
       if (!ok) {
         e.warn(`the loop table is full (${MAX_LOOPS} slots): makeloop ("${kind}", "${event}") was refused`);
         return false;

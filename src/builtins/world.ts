@@ -87,7 +87,9 @@ export function gotoSet(e: Engine, to: string): void {
       const playing = st.sound.slots[1];
       if (playing && slotsPlayedBy(st.sound, cricketSource(c.name)).includes(2) && stopSound(st.sound, 2, st.now)) traceEnd(e, 2, playing);
     }
-    e.deliver('set', from, 'closeset', [], `closeset of ${from}`);
+    // closeset runs while the set is still current, so its sendtoscene and stoploop mean the old set
+    e.deliverNow('set', from, 'closeset', `closeset of ${from}`);
+    if (e.halted) return;
   }
   st.set = to;
   st.camera.turnLeft = 0;
@@ -404,7 +406,13 @@ export const WORLD: Builtin[] = [
   {
     name: 'stopcricket', params: ['cricket'], area: 'world',
     doc: 'Removes a cricket.',
-    fn: (e, _th, s, b) => stopCricket(e.state.crickets, name('stopcricket', s[b], 'the cricket')),
+    fn: (e, _th, s, b) => {
+      const n = name('stopcricket', s[b], 'the cricket');
+      // its shot stops with it (a soundloop cricket would otherwise sound forever)
+      const playing = e.state.sound.slots[1];
+      if (playing && playing.source === cricketSource(n) && stopSound(e.state.sound, 2, e.now)) traceEnd(e, 2, playing);
+      return stopCricket(e.state.crickets, n);
+    },
   },
   {
     name: 'countcrickets', params: [], area: 'world',

@@ -246,7 +246,7 @@ export class Engine {
     st.steps++;
     this.drainInput();
     serviceHeartbeatWorld(this); // walks, then crickets (each event runs as it is dispatched)
-    const due = stepLoops(st.loops);
+    const due = stepLoops(st.loops, st.steps);
     for (const l of due) this.fireLoop(l);
     serviceHeartbeatPoses(this);
     if (this.live.size === 0 && !this.halted) {
@@ -281,6 +281,23 @@ export class Engine {
     this.live.set(th.id, th);
     this.makeReady(th, false);
     return th;
+  }
+
+  /**
+   * Delivers an event whose handler must run before the caller goes on (closeset, before
+   * the set changes): the new thread runs at once, up to its first wait.
+   */
+  deliverNow(kind: string, name: string, event: string, origin: string): void {
+    const h = this.findHandler(kind, name, event);
+    if (h < 0) {
+      this.tracing && this.trace({ ev: 'ignored', to: `${kind} ${name}`, event });
+      return;
+    }
+    this.tracing && this.trace({ ev: 'event', to: `${kind} ${name}`, event });
+    const th = this.spawn(h, [], origin);
+    if (!th) return;
+    this.ready.splice(this.ready.indexOf(th), 1);
+    this.resume(th);
   }
 
   /** Delivers an event to an object: a new thread runs its handler; no handler → ignored (traced). */

@@ -14,6 +14,8 @@ export interface LoopSlot {
   steps: number;
   left: number;
   paused: boolean;
+  /** The heartbeat pass during which it was armed (0 before the first): it starts counting on the next one. */
+  armedIn: number;
 }
 
 export function findLoop(loops: LoopSlot[], kind: string, event: string): number {
@@ -42,11 +44,12 @@ export function stopLoop(loops: LoopSlot[], kind: string, event: string): boolea
  * served per display frame instead) and remove the ones that reach zero, returned in
  * table order for the caller to fire. Slots armed while firing wait for the next step.
  */
-export function stepLoops(loops: LoopSlot[]): LoopSlot[] {
+export function stepLoops(loops: LoopSlot[], pass: number): LoopSlot[] {
   let due: LoopSlot[] | null = null;
   for (let i = 0; i < loops.length; i++) {
     const l = loops[i];
-    if (l.paused || l.steps === 1) continue;
+    // armed earlier in this same pass (by an endwalk, endturn or click handler): not yet
+    if (l.paused || l.steps === 1 || l.armedIn === pass) continue;
     if (--l.left <= 0) (due ??= []).push(l);
   }
   if (due === null) return NONE;
