@@ -1,0 +1,274 @@
+// The `pw run` command as an author meets it: the built CLI in a child process, on
+// script files in a temporary folder. Exit codes, what reaches stdout and stderr, and
+// that no input, however strange, shows a JavaScript stack trace.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pw-cli-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+interface Run {
+  code: number | null;
+  stdout: string;
+  stderr: string;
+  ms: number;
+}
+
+/** Writes the given files into the temp folder and runs `pw ARGS…` there. */
+function pw(args: string[], files: Record<string, string | Buffer> = {}): Run {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const started = process.hrtime.bigint();
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd: dir, encoding: 'utf8', timeout: 20000, maxBuffer: 64 << 20 });
+  const ms = Number(process.hrtime.bigint() - started) / 1e6;
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms };
+}
+
+// A JavaScript stack frame (`at fn (file.ts:1:2)`, `at file.js:3:4`) or a Node internal.
+const JS_STACK = /\bat .*\.(ts|js|mjs|cjs):\d+(:\d+)?\)?$|node:internal/m;
+
+function expectNoJsStack(r: Run): void {
+  expect(r.stderr).not.toMatch(JS_STACK);
+  expect(r.stdout).not.toMatch(JS_STACK);
+}
+
+describe('pw run: success', () => {
+  it('exits 0 and writes exactly the printed lines to stdout', () => {
+    const r = pw(['run', 'ok.pw'], {
+      'ok.pw': [
+        'on startup',
+        '  print (2250)',
+        '  print (0.5)',
+        '  print (-3)',
+        '  print (true)',
+        '  print (void)',
+        '  print ([1, "a", [2]])',
+        '  print ("two\\nlines")',
+        'end',
+        '',
+      ].join('\n'),
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('2250\n0.5\n-3\ntrue\nvoid\n[1, "a", [2]]\ntwo\nlines\n');
+    expect(r.stderr).toBe('');
+  });
+
+  it('an empty file is a valid program that does nothing', () => {
+    const r = pw(['run', 'empty.pw'], { 'empty.pw': '' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('');
+    expectNoJsStack(r);
+  });
+
+  it('gives byte-identical output for the same seed', () => {
+    const src = 'on startup\n  l = []\n  for i = 1 to 20\n    append (l, random (1000))\n  endfor\n  print (l)\nend\n';
+    const a = pw(['run', 'seed.pw', '--seed', '5'], { 'seed.pw': src });
+    const b = pw(['run', 'seed.pw', '--seed', '5']);
+    const c = pw(['run', 'seed.pw', '--seed', '6']);
+    expect(a.code).toBe(0);
+    expect(a.stdout).toBe(b.stdout);
+    expect(a.stdout).not.toBe(c.stdout);
+  });
+
+  it('loads several files as one program: handlers across files, globals declared in each', () => {
+    const r = pw(['run', 'one.pw', 'two.pw'], {
+      'one.pw': 'global shared\n\non startup\n  shared = "from one"\n  print ("one starts")\nend\n\non helper\n  return "helper in one"\nend\n',
+      'two.pw': 'global shared\n\non startup\n  print ("two starts, " .. shared)\n  print (helper ())\nend\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('one starts\ntwo starts, from one\nhelper in one\n');
+  });
+
+  it('a global declared in one file only is unknown in another', () => {
+    const r = pw(['run', 'g1.pw', 'g2.pw'], {
+      'g1.pw': 'global score\n\non startup\n  score = 1\nend\n',
+      'g2.pw': 'on show\n  print (scor)\nend\n',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('g2.pw:2:10: error: unknown variable "scor"');
+  });
+
+  it('--until stops the run at that game time', () => {
+    const r = pw(['run', 'until.pw', '--until', '2.5s'], {
+      'until.pw': 'on startup\n  for i = 1 to 5\n    print (gametime ())\n    delay (60)\n  endfor\nend\n',
+    });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('0\n1000\n2000\n');
+  });
+
+  it('--loop-guard 0 lets a long loop finish', () => {
+    const src = 'on startup\n  n = 0\n  while n < 300000\n    n = n + 1\n  endwhile\n  print (n)\nend\n';
+    const guarded = pw(['run', 'long.pw'], { 'long.pw': src });
+    expect(guarded.code).toBe(1);
+    const free = pw(['run', 'long.pw', '--loop-guard', '0']);
+    expect(free.code).toBe(0);
+    expect(free.stdout).toBe('300000\n');
+  });
+});
+
+describe('pw run: script errors exit 1', () => {
+  it('syntax errors: every one reported with file:line:col and a caret, nothing run', () => {
+    const r = pw(['run', 'syntax.pw'], {
+      'syntax.pw': 'on startup\n  print ("runs?")\n  x = (1 + 2\n  if x > 1\n  endif\n  y = 3 +\nend\n',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('syntax.pw:3:13: syntax error: expected ")" to close the "("');
+    expect(r.stderr).toContain('syntax.pw:4:11: syntax error: expected "then" after the if condition');
+    expect(r.stderr).toContain('syntax.pw:6:10: syntax error: expected an expression after "+"');
+    expect(r.stderr).toMatch(/\n\s+\|\s+\^/);
+    expect(r.stderr).toContain('3 errors; nothing was run');
+    expectNoJsStack(r);
+  });
+
+  it('compile errors: nothing on stdout', () => {
+    const r = pw(['run', 'compile.pw'], { 'compile.pw': 'on startup\n  print ("runs?")\n  prnt (1)\nend\n' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('compile.pw:3:3: error: unknown handler or builtin "prnt" — did you mean "print"?');
+    expect(r.stderr).toContain('> 3 |   prnt (1)');
+  });
+
+  it('runtime errors: code frame and script call stack; nothing printed after the error', () => {
+    const r = pw(['run', 'runtime.pw'], {
+      'runtime.pw': [
+        'on startup',
+        '  print ("before")',
+        '  check ([1, 2])',
+        '  print ("after")',
+        'end',
+        '',
+        'on check (l)',
+        '  return l[3]',
+        'end',
+        '',
+      ].join('\n'),
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('before\n');
+    expect(r.stderr).toContain('runtime.pw:8:11: runtime error: index 3 is out of range: the list has 2 items (indices start at 1)');
+    expect(r.stderr).toContain('> 8 |   return l[3]');
+    expect(r.stderr).toContain('script call stack:\n  check at runtime.pw:8:11\n  startup at runtime.pw:3:3\n  in a thread started by startup');
+    expectNoJsStack(r);
+  });
+
+  it('a runtime error in one thread keeps later prints of other threads off stdout', () => {
+    const r = pw(['run', 'threads.pw'], {
+      'threads.pw': 'on startup\n  for i = 1 to 3\n    print (i)\n    delay (1)\n  endfor\nend\n\non startup\n  delay (2)\n  x = 1 / 0\nend\n',
+    });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('1\n2\n');
+    expect(r.stderr).toContain('threads.pw:10:9: runtime error: division by zero: 1 / 0');
+  });
+
+  it('while true endwhile: exit 1 quickly, naming the file and line of the loop', () => {
+    const r = pw(['run', 'spin.pw'], { 'spin.pw': 'on startup\n  print ("start")\n  while true endwhile\n  print ("never")\nend\n' });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe('start\n');
+    expect(r.stderr).toContain('spin.pw:3:3: runtime error: runaway loop');
+    // within one second in practice; loosely bounded here so a busy machine does not fail it
+    expect(r.ms).toBeLessThan(3000);
+    expectNoJsStack(r);
+  });
+
+  it('unbounded recursion is a script error, not a crash', () => {
+    const r = pw(['run', 'rec.pw'], { 'rec.pw': 'on startup\n  startup2 ()\nend\n\non startup2\n  startup2 ()\nend\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('rec.pw:6:3: runtime error: call depth over 200');
+    // 199 identical frames are folded into one line
+    expect(r.stderr).toContain('… the same call 198 more times');
+    expectNoJsStack(r);
+  });
+});
+
+describe('pw run: bad usage exits 2', () => {
+  it('an unknown option', () => {
+    const r = pw(['run', 'u.pw', '--frobnicate'], { 'u.pw': 'on startup\nend\n' });
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toMatch(/frobnicate/);
+    expectNoJsStack(r);
+  });
+
+  it('a missing file', () => {
+    const r = pw(['run', 'no-such-file.pw']);
+    expect(r.code).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('cannot read "no-such-file.pw"');
+    expectNoJsStack(r);
+  });
+
+  it('a bad --until', () => {
+    for (const bad of ['5x', 'soon', '', '-1s']) {
+      const r = pw(['run', 'u.pw', '--until', bad], { 'u.pw': 'on startup\nend\n' });
+      expect(r.code, `--until ${JSON.stringify(bad)}`).toBe(2);
+      expect(r.stdout).toBe('');
+      expectNoJsStack(r);
+    }
+  });
+
+  it('a bad --loop-guard, no files, no command', () => {
+    for (const args of [['run', 'u.pw', '--loop-guard', '-1'], ['run', 'u.pw', '--loop-guard', 'lots'], ['run'], []]) {
+      const r = pw(args, { 'u.pw': 'on startup\nend\n' });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr.length).toBeGreaterThan(0);
+      expectNoJsStack(r);
+    }
+  });
+});
+
+/** Deterministic bytes that are not a script: every byte value, NULs, broken UTF-8. */
+function garbage(n: number): Buffer {
+  const b = Buffer.alloc(n);
+  let x = 0x2545f491;
+  for (let i = 0; i < n; i++) {
+    x ^= x << 13;
+    x ^= x >>> 17;
+    x ^= x << 5;
+    b[i] = x & 0xff;
+  }
+  return b;
+}
+
+describe('pw run: nasty inputs never show a JavaScript stack', () => {
+  const nasty: [string, string | Buffer, number][] = [
+    ['an empty file', '', 0],
+    ['binary garbage', garbage(4096), 1],
+    ['a 1 MB string literal', `on startup\n  s = "${'x'.repeat(1_000_000)}"\n  print (length (s))\nend\n`, 0],
+    ['an unterminated block', 'on startup\n  while true\n    print (1)\n', 1],
+    ['an unterminated object', 'actor vlad\n  on wave\n  end\n', 1],
+    ['a handler named like a builtin', 'on print (x)\nend\n\non startup\n  print (1)\nend\n', 1],
+    ['startup recursing forever', 'on startup\n  again ()\nend\n\non again\n  again ()\nend\n', 1],
+    ['a list appended to itself and printed', 'on startup\n  l = [1]\n  append (l, l)\n  print (l)\n  print (count (l))\nend\n', 0],
+    ['only a stray closer', 'endwhile\n', 1],
+    ['a lone quote', '"', 1],
+    ['a CRLF file', 'on startup\r\n  print ("crlf")\r\nend\r\n', 0],
+    ['NUL bytes inside a string', 'on startup\n  print (length ("a\u0000b"))\nend\n', 0],
+  ];
+  for (const [what, source, code] of nasty) {
+    it(`${what}: exit ${code}`, () => {
+      const r = pw(['run', 'nasty.pw'], { 'nasty.pw': source });
+      expect(r.code, r.stderr.slice(0, 2000)).toBe(code);
+      expectNoJsStack(r);
+      expect(r.stderr).not.toContain('internal error');
+    });
+  }
+
+  it('the 1 MB literal and the self-containing list print what they should', () => {
+    const big = pw(['run', 'big.pw'], { 'big.pw': `on startup\n  print (length ("${'y'.repeat(1_000_000)}"))\nend\n` });
+    expect(big.stdout).toBe('1000000\n');
+    const self = pw(['run', 'self.pw'], { 'self.pw': 'on startup\n  l = [1]\n  append (l, l)\n  print (l)\nend\n' });
+    expect(self.stdout.startsWith('[1, [1, [1, ')).toBe(true);
+    expect(self.stdout.trimEnd().endsWith(']]]')).toBe(true);
+  });
+});
