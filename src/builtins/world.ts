@@ -14,6 +14,7 @@ import { addCricket, countCrickets, cricketSource, rearmSet, soundLoop, stopCric
 import { traceEnd } from '../world/service.ts';
 import { objectKey } from '../compiler/program.ts';
 import { unitsToMs } from '../time/units.ts';
+import { round3 } from '../engine/engine.ts';
 
 export const CAMERA_TURN_FRAMES = 6;
 
@@ -350,7 +351,7 @@ export const WORLD: Builtin[] = [
       const n = sound(e, 'playsound', s[b]);
       const r = playSound(e.state.sound, e.state.sounds, n, e.now);
       if (r.replaced) traceEnd(e, r.slot, r.replaced);
-      e.tracing && e.trace({ ev: 'sound', slot: r.slot, sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
+      e.tracing && e.trace({ ev: 'sound', slot: r.slot, sound: n, volume: 1, pan: 0, ms: round3(unitsToMs(r.end - e.now)) });
       return r.slot;
     },
   },
@@ -362,7 +363,7 @@ export const WORLD: Builtin[] = [
       const prev = e.state.sound.voice;
       const r = playVoice(e.state.sound, e.state.sounds, n, e.now);
       if (prev && prev.end > e.now) traceEnd(e, 'voice', prev);
-      e.tracing && e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: unitsToMs(r.end - e.now) });
+      e.tracing && e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: round3(unitsToMs(r.end - e.now)) });
       return null;
     },
   },

@@ -140,7 +140,10 @@ export class Engine {
     advance(this.state.stepper, this.state.clock.game); // anchor the heartbeat
     this.state.frame.stamp = ticksAt(wall);
     this.initObjects(this.program.objects.map((_, i) => i));
-    for (const h of this.program.startups) this.spawn(h, [], 'startup');
+    for (const h of this.program.startups) {
+      this.tracing && this.trace({ ev: 'event', to: 'global', event: 'startup' });
+      this.spawn(h, [], 'startup');
+    }
     this.drain();
   }
 
@@ -177,6 +180,8 @@ export class Engine {
     if (gameFrame) {
       f.count++;
       f.stamp = tick;
+      // a game frame is traced where it matters: something waits on it or a camera turns
+      if (this.tracing && (this.frameWaiters.length > 0 || st.camera.turnLeft > 0)) this.trace({ ev: 'frame', n: f.count });
       serviceGameFrame(this);
       const waiting = this.frameWaiters;
       this.frameWaiters = [];

@@ -243,6 +243,7 @@ describe('checking an oracle file', () => {
     expect(updateOracleFile(file).status).toBe('updated');
     const o = parseOracle(readFileSync(file, 'utf8'));
     expect(o.expected.map((e) => e.event)).toEqual([
+      { t: 0, ev: 'event', to: 'global', event: 'startup' }, // the boot library's
       { t: 150, ev: 'click', to: 'prop tap' },
       { t: 150, ev: 'event', to: 'prop tap', event: 'click' },
       { t: 150, ev: 'print', text: 'click at 150' },
