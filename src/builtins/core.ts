@@ -59,7 +59,7 @@ export const CORE: Builtin[] = [
     fn: (_e, _th, s, b) => {
       const l = list('deleteat', s[b], 'its first argument');
       const i = int('deleteat', s[b + 1], 'the index');
-      if (i < 1 || i > l.length) throw new ScriptError(`deleteat: index ${i} is out of range: the list has ${l.length} items`);
+      if (i < 1 || i > l.length) throw new ScriptError(`deleteat: index ${i} is out of range: the list has ${l.length} item${l.length === 1 ? '' : 's'}`);
       return l.splice(i - 1, 1)[0];
     },
   },

@@ -76,6 +76,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     const showProgress = process.stderr.isTTY === true;
     const headlessOpts = {
       ...opts,
+      traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress
         ? (wall: number) => {
             const secs = Number(process.hrtime.bigint() - started) / 1e9;

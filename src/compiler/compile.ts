@@ -296,6 +296,10 @@ export class HandlerCompiler {
   }
 
   private exprStmt(s: A.ExprStmt): void {
+    if (s.expr.type === 'binary' && s.expr.op === '=' && s.expr.left.type === 'self') {
+      this.error(s.pos, 'cannot assign to "self": it is the name of the object');
+      return;
+    }
     if (!CALLS_ALLOWED_AS_STATEMENT.has(s.expr.type)) {
       this.error(s.pos, 'this line computes a value but does nothing with it (did you mean to assign it, or to call a handler?)');
       return;
@@ -395,11 +399,10 @@ export class HandlerCompiler {
     if (e.type === 'binary') {
       const op = e.op;
       if (op === '<' || op === '<=' || op === '>' || op === '>=') {
-        const swap = op === '>' || op === '>=';
-        const a = this.exprAny(swap ? e.right : e.left);
-        const b = this.exprAny(swap ? e.left : e.right);
+        const a = this.exprAny(e.left);
+        const b = this.exprAny(e.right);
         this.pos = e.pos;
-        this.emit(op === '<' || op === '>' ? Op.LTJ : Op.LEJ, a, b, 0);
+        this.emit(COMPARE_JUMPS[op], a, b, 0);
         jumps.push(this.code.length - 1);
         this.freeTemps(base);
         return jumps;
@@ -672,6 +675,8 @@ export class HandlerCompiler {
     this.cx.diagnostics.push({ kind: 'error', file: this.file.file, line: pos.line, col: pos.col, length: 1, message });
   }
 }
+
+const COMPARE_JUMPS: Record<'<' | '<=' | '>' | '>=', Op> = { '<': Op.LTJ, '<=': Op.LEJ, '>': Op.GTJ, '>=': Op.GEJ };
 
 const BINARY_OPS: Record<string, Op> = {
   '=': Op.EQ,

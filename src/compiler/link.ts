@@ -5,6 +5,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { HandlerCompiler, globalIndex, type CompileContext } from './compile.ts';
+import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
 import { objectKey } from './program.ts';
 
@@ -146,7 +147,12 @@ export function compileFiles(
   for (const p of pending) {
     const obj = p.object >= 0 ? program.objects[p.object] : null;
     const hc = new HandlerCompiler(cx, p.file, fileGlobals.get(p.file)!, obj, p.object);
-    program.handlers[p.index] = hc.compileHandler(p.handler);
+    try {
+      program.handlers[p.index] = hc.compileHandler(p.handler);
+    } catch (failure) {
+      if (!isStackOverflow(failure)) throw failure;
+      err(p.file, p.handler.namePos, `handler "${p.handler.spelled}": ${NESTING_MESSAGE}`);
+    }
     added.push(p.index);
   }
   for (const init of inits) {

@@ -8,6 +8,7 @@ import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { compileFiles, sortDiagnostics } from './link.ts';
+import { NESTING_MESSAGE, deepestPoint, isStackOverflow } from './nesting.ts';
 import type { Program } from './program.ts';
 
 export interface SourceText {
@@ -63,7 +64,14 @@ export function parseSources(sources: SourceText[]): { files: ScriptFile[]; erro
   const files: ScriptFile[] = [];
   const errors: Diagnostic[] = [];
   for (const s of sources) {
-    const r = parseFile(s.source, s.file);
+    let r;
+    try {
+      r = parseFile(s.source, s.file);
+    } catch (err) {
+      if (!isStackOverflow(err)) throw err;
+      errors.push({ kind: 'syntax error', file: s.file, ...deepestPoint(s.source), length: 1, message: NESTING_MESSAGE });
+      continue;
+    }
     files.push(r.ast);
     for (const e of r.errors) errors.push({ kind: 'syntax error', file: e.file, line: e.pos.line, col: e.pos.col, length: e.length, message: e.message });
   }

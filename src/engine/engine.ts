@@ -236,7 +236,8 @@ export class Engine {
         i++;
         this.servicePass();
       }
-      while (this.sleepers.peekTime() === t) this.makeReady(this.sleepers.pop()!, false);
+      // in the live host, frames were drawn while it slept: that resets its runaway guard
+      while (this.sleepers.peekTime() === t) this.makeReady(this.sleepers.pop()!, true);
       this.drain();
     }
     if (!this.halted && target > st.now) {
@@ -274,7 +275,11 @@ export class Engine {
   /** Starts a thread running handler h; it runs when the engine next drains the ready queue. */
   spawn(h: number, args: Value[], origin: string): Thread | null {
     if (this.live.size >= this.options.maxThreads) {
-      this.warn(`too many live threads (${this.options.maxThreads}): "${origin}" was not started`);
+      const message = `too many live threads (the limit is ${this.options.maxThreads}): "${origin}" could not start`;
+      // the thread asking for one more is at fault; when the engine asks, the handler is named
+      if (this.running) throw new ScriptError(message);
+      const code = this.program.handlers[h];
+      this.reportError({ kind: 'runtime error', file: code.file, line: code.line, col: code.col, length: 1, message, stack: [`${code.spelled} was to run for ${origin}`] });
       return null;
     }
     const st = this.state;
@@ -584,9 +589,12 @@ export class Engine {
   threadFailed(th: Thread, message: string): void {
     th.done = true;
     this.live.delete(th.id);
+    this.reportError({ ...this.where(th), kind: 'runtime error', message, stack: this.callStack(th) });
+  }
+
+  private reportError(d: Diagnostic): void {
     this.errors++;
-    const d: Diagnostic = { ...this.where(th), kind: 'runtime error', message, stack: this.callStack(th) };
-    this.tracing && this.trace({ ev: 'error', message, at: `${d.file}:${d.line}:${d.col}` });
+    this.tracing && this.trace({ ev: 'error', message: d.message, at: `${d.file}:${d.line}:${d.col}` });
     this.host.diagnostic(d, formatDiagnostic(d, this.program.sources[d.file]));
     if (this.stopOnError) this.halted = true;
   }

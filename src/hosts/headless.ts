@@ -3,6 +3,7 @@
 import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
 import type { Program } from '../compiler/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
+import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime } from '../time/clock.ts';
 import { UNITS_PER_MS } from '../time/units.ts';
 
@@ -21,6 +22,8 @@ export interface HeadlessOptions extends Partial<EngineOptions> {
   input?: TimedInput[];
   /** Called now and then with the wall units reached, for progress reports. */
   progress?: (wall: number) => void;
+  /** Receives every executed instruction, disassembled (pw run --trace-vm). */
+  traceVm?: (line: string) => void;
 }
 
 export interface HeadlessResult {
@@ -43,6 +46,10 @@ export function displayTime(k: number, fps: number): number {
 export function createHeadlessEngine(program: Program, host: EngineHost, opts: Partial<HeadlessOptions>): Engine {
   const e = new Engine(program, BUILTINS, host, { ...opts, realFrames: false });
   e.stopOnError = !opts.keepGoing;
+  const out = opts.traceVm;
+  if (out) {
+    e.traceVm = (th, h, pc) => out(`[thread ${th.id} ${th.origin}] ${h.spelled} ${formatInstruction(e.program, h, pc, BUILTINS)}`);
+  }
   return e;
 }
 

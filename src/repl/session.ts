@@ -14,7 +14,7 @@ import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { unitsToMs } from '../time/units.ts';
-import { ReplWorld, type WallSource } from './world.ts';
+import { ReplWorld, type ReplWorldOptions, type WallSource } from './world.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
@@ -67,7 +67,10 @@ export class ReplSession {
       diagnostic: (d, formatted) => this.diagnostic(d, formatted),
       trace: (ev) => this.trace(ev),
     };
-    this.world = new ReplWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer });
+    // only options that are set: an undefined one would override the engine's default
+    const worldOpts: ReplWorldOptions = { seed: opts.seed ?? 1, wall: opts.wall, timer: opts.timer };
+    if (opts.loopGuard !== undefined) worldOpts.loopGuard = opts.loopGuard;
+    this.world = new ReplWorld(program, host, worldOpts);
     this.world.onFrame = () => this.afterFrame();
     this.watchSpawns();
     this.pendingEarly = early;

@@ -145,19 +145,19 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           pc += 4;
           break;
         case Op.LT:
-          s[base + code[pc + 1]] = less(s[base + code[pc + 2]], s[base + code[pc + 3]], '<');
+          s[base + code[pc + 1]] = compare(s[base + code[pc + 2]], s[base + code[pc + 3]], '<');
           pc += 4;
           break;
         case Op.LE:
-          s[base + code[pc + 1]] = !less(s[base + code[pc + 3]], s[base + code[pc + 2]], '<=');
+          s[base + code[pc + 1]] = compare(s[base + code[pc + 2]], s[base + code[pc + 3]], '<=');
           pc += 4;
           break;
         case Op.GT:
-          s[base + code[pc + 1]] = less(s[base + code[pc + 3]], s[base + code[pc + 2]], '>');
+          s[base + code[pc + 1]] = compare(s[base + code[pc + 2]], s[base + code[pc + 3]], '>');
           pc += 4;
           break;
         case Op.GE:
-          s[base + code[pc + 1]] = !less(s[base + code[pc + 2]], s[base + code[pc + 3]], '>=');
+          s[base + code[pc + 1]] = compare(s[base + code[pc + 2]], s[base + code[pc + 3]], '>=');
           pc += 4;
           break;
         case Op.NEG: {
@@ -208,14 +208,28 @@ export function execute(e: Engine, th: Thread): RunOutcome {
         case Op.LTJ: {
           const a = s[base + code[pc + 1]];
           const b = s[base + code[pc + 2]];
-          const ok = typeof a === 'number' && typeof b === 'number' ? a < b : less(a, b, '<');
+          const ok = typeof a === 'number' && typeof b === 'number' ? a < b : compare(a, b, '<');
           pc = ok ? pc + 4 : code[pc + 3];
           break;
         }
         case Op.LEJ: {
           const a = s[base + code[pc + 1]];
           const b = s[base + code[pc + 2]];
-          const ok = typeof a === 'number' && typeof b === 'number' ? a <= b : !less(b, a, '<=');
+          const ok = typeof a === 'number' && typeof b === 'number' ? a <= b : compare(a, b, '<=');
+          pc = ok ? pc + 4 : code[pc + 3];
+          break;
+        }
+        case Op.GTJ: {
+          const a = s[base + code[pc + 1]];
+          const b = s[base + code[pc + 2]];
+          const ok = typeof a === 'number' && typeof b === 'number' ? a > b : compare(a, b, '>');
+          pc = ok ? pc + 4 : code[pc + 3];
+          break;
+        }
+        case Op.GEJ: {
+          const a = s[base + code[pc + 1]];
+          const b = s[base + code[pc + 2]];
+          const ok = typeof a === 'number' && typeof b === 'number' ? a >= b : compare(a, b, '>=');
           pc = ok ? pc + 4 : code[pc + 3];
           break;
         }
@@ -225,7 +239,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           break;
         }
         case Op.LOOP:
-          if (++edges > guard && guard > 0 && !h.noLoopCheck) throw runaway(edges);
+          if (!h.noLoopCheck && ++edges > guard && guard > 0) throw runaway(edges);
           pc = code[pc + 1];
           break;
         case Op.FORPREP: {
@@ -245,7 +259,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           const step = s[r + 2] as number;
           const i = (s[r] as number) + step;
           if (step > 0 ? i <= (s[r + 1] as number) : i >= (s[r + 1] as number)) {
-            if (++edges > guard && guard > 0 && !h.noLoopCheck) throw runaway(edges);
+            if (!h.noLoopCheck && ++edges > guard && guard > 0) throw runaway(edges);
             s[r] = i;
             pc = code[pc + 2];
           } else {
@@ -357,9 +371,11 @@ export function catText(v: Value, other: Value): string {
   throw new ScriptError(`cannot join ${describe(v)} with ".." (to ${describe(other)}): ".." joins strings, numbers and booleans`);
 }
 
-export function less(a: Value, b: Value, op: string): boolean {
-  if (typeof a === 'number' && typeof b === 'number') return a < b;
-  if (typeof a === 'string' && typeof b === 'string') return a < b;
+/** `<`, `<=`, `>`, `>=` on two numbers or two strings; the error names the operands as written. */
+export function compare(a: Value, b: Value, op: '<' | '<=' | '>' | '>='): boolean {
+  if ((typeof a === 'number' && typeof b === 'number') || (typeof a === 'string' && typeof b === 'string')) {
+    return op === '<' ? a < b : op === '<=' ? a <= b : op === '>' ? a > b : a >= b;
+  }
   throw new ScriptError(`cannot compare ${describe(a)} and ${describe(b)} with "${op}": both must be numbers or both strings`);
 }
 

@@ -15,7 +15,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import type { HandlerCode } from '../compiler/program.ts';
 import type { Engine } from '../engine/engine.ts';
-import { CALLED, MAX_CALL_DEPTH, arith, catText, less, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
+import { CALLED, MAX_CALL_DEPTH, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
 
 /**
  * A generated function returns its frame's result value, or SUSPENDED when the thread
@@ -32,7 +32,7 @@ const RT = {
   CALLED,
   ScriptError,
   arith,
-  less,
+  compare,
   catText,
   checkIndex,
   indexValue,
@@ -229,17 +229,17 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
         out.push(`${at}; ${R(a)} = RT.cat(e, ${R(b)}, ${R(c)});`);
         break;
       case Op.EQ:
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = x === y || (typeof x === 'object' && x !== null && RT.equals(x, y)); }`);
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = x === y || (typeof x === 'object' && x !== null && (${at}, RT.equals(x, y))); }`);
         break;
       case Op.NE:
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = !(x === y || (typeof x === 'object' && x !== null && RT.equals(x, y))); }`);
+        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = !(x === y || (typeof x === 'object' && x !== null && (${at}, RT.equals(x, y)))); }`);
         break;
       case Op.LT:
       case Op.LE:
       case Op.GT:
       case Op.GE: {
         const sym = op === Op.LT ? '<' : op === Op.LE ? '<=' : op === Op.GT ? '>' : '>=';
-        const slow = op === Op.LT ? `RT.less(x, y, '<')` : op === Op.LE ? `!RT.less(y, x, '<=')` : op === Op.GT ? `RT.less(y, x, '>')` : `!RT.less(x, y, '>=')`;
+        const slow = `RT.compare(x, y, '${sym}')`;
         out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number') ${R(a)} = x ${sym} y; else { ${at}; ${R(a)} = ${slow}; } }`);
         break;
       }
@@ -271,11 +271,13 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
         out.push(`if (RT.truthy(${R(a)})) { pc = ${b}; continue; }`);
         break;
       case Op.LTJ:
-        out.push(`{ const x = ${R(a)}, y = ${R(b)}; if (typeof x === 'number' && typeof y === 'number' ? !(x < y) : (${at}, !RT.less(x, y, '<'))) { pc = ${c}; continue; } }`);
-        break;
       case Op.LEJ:
-        out.push(`{ const x = ${R(a)}, y = ${R(b)}; if (typeof x === 'number' && typeof y === 'number' ? !(x <= y) : (${at}, RT.less(y, x, '<='))) { pc = ${c}; continue; } }`);
+      case Op.GTJ:
+      case Op.GEJ: {
+        const sym = op === Op.LTJ ? '<' : op === Op.LEJ ? '<=' : op === Op.GTJ ? '>' : '>=';
+        out.push(`{ const x = ${R(a)}, y = ${R(b)}; if (typeof x === 'number' && typeof y === 'number' ? !(x ${sym} y) : (${at}, !RT.compare(x, y, '${sym}'))) { pc = ${c}; continue; } }`);
         break;
+      }
       case Op.EQKJ:
         out.push(`if (${R(a)} !== ${k(b)}) { pc = ${c}; continue; }`);
         break;

@@ -11,7 +11,7 @@ export const enum Op {
   NEG, NOT, TRUTH, LIST, INDEX, SETINDEX,
   JMP, JMPF, JMPT, LOOP, FORPREP, FORLOOP,
   CALL, CALLB, RET, RETV,
-  ADDK, LTJ, LEJ, EQKJ,
+  ADDK, LTJ, LEJ, EQKJ, GTJ, GEJ,
 }
 
 export interface OpInfo {
@@ -67,6 +67,8 @@ def(Op.ADDK, 'addk', 'rrk', 'r[a] = r[b] + k[c] (a number constant)');
 def(Op.LTJ, 'ltj', 'rrj', 'jump to j unless r[a] < r[b]');
 def(Op.LEJ, 'lej', 'rrj', 'jump to j unless r[a] <= r[b]');
 def(Op.EQKJ, 'eqkj', 'rkj', 'jump to j unless r[a] = k[b]');
+def(Op.GTJ, 'gtj', 'rrj', 'jump to j unless r[a] > r[b]');
+def(Op.GEJ, 'gej', 'rrj', 'jump to j unless r[a] >= r[b]');
 
 export function opLength(op: Op): number {
   return 1 + OPS[op].operands.length;

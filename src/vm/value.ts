@@ -2,6 +2,8 @@
 // numbers are IEEE doubles, strings are strings, `void` is null, lists are arrays.
 // `undefined` never is a script value: it marks a variable that was never assigned.
 
+import { ScriptError } from '../errors/diagnostic.ts';
+
 export type Value = number | string | boolean | null | List;
 export type List = Value[];
 
@@ -23,7 +25,19 @@ export function str(v: Value): string {
 }
 
 /** The form of a value inside a list or an error message: strings quoted. */
-export function repr(v: Value, depth = 0): string {
+export function repr(v: Value): string {
+  if (!Array.isArray(v)) return scalarRepr(v);
+  const out: string[] = [];
+  reprList(v, out, new Set(), { left: REPR_BUDGET });
+  return out.join('');
+}
+
+/** Printing stops at this many characters: a list can hold itself, or be shared a million ways. */
+const REPR_BUDGET = 1_000_000;
+/** Lists nested deeper than this are not walked into (the host's stack is finite). */
+export const MAX_NESTING = 1000;
+
+function scalarRepr(v: Exclude<Value, List>): string {
   switch (typeof v) {
     case 'number':
       return formatNumber(v);
@@ -32,10 +46,39 @@ export function repr(v: Value, depth = 0): string {
     case 'boolean':
       return v ? 'true' : 'false';
     default:
-      if (v === null) return 'void';
-      if (depth > 32) return '[…]';
-      return '[' + v.map((x) => repr(x, depth + 1)).join(', ') + ']';
+      return 'void';
   }
+}
+
+function reprList(l: List, out: string[], path: Set<List>, budget: { left: number }): void {
+  // a list inside itself prints as [...] instead of forever (and so does one nested absurdly deep)
+  if (path.has(l) || path.size > MAX_NESTING) {
+    out.push('[...]');
+    budget.left -= 5;
+    return;
+  }
+  path.add(l);
+  out.push('[');
+  budget.left -= 2;
+  for (let i = 0; i < l.length; i++) {
+    if (budget.left <= 0) {
+      out.push('...');
+      break;
+    }
+    if (i > 0) {
+      out.push(', ');
+      budget.left -= 2;
+    }
+    const x = l[i];
+    if (Array.isArray(x)) reprList(x, out, path, budget);
+    else {
+      const t = scalarRepr(x);
+      out.push(t);
+      budget.left -= t.length;
+    }
+  }
+  out.push(']');
+  path.delete(l);
 }
 
 export function formatNumber(n: number): string {
@@ -46,12 +89,24 @@ export function formatNumber(n: number): string {
 /** `=`: same type and same value; lists compare item by item. */
 export function equals(a: Value, b: Value): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) {
-    if (a.length !== b.length) return false;
-    for (let i = 0; i < a.length; i++) if (!equals(a[i], b[i])) return false;
-    return true;
-  }
+  if (Array.isArray(a) && Array.isArray(b)) return listsEqual(a, b, new Map());
   return false;
+}
+
+function listsEqual(a: List, b: List, comparing: Map<List, List>): boolean {
+  if (a.length !== b.length) return false;
+  // lists that contain themselves: a pair already being compared is taken as equal so far
+  if (comparing.get(a) === b) return true;
+  if (comparing.size > MAX_NESTING) throw new ScriptError(`lists nested more than ${MAX_NESTING} deep cannot be compared`);
+  comparing.set(a, b);
+  for (let i = 0; i < a.length; i++) {
+    const x = a[i];
+    const y = b[i];
+    if (x === y) continue;
+    if (!(Array.isArray(x) && Array.isArray(y) && listsEqual(x, y, comparing))) return false;
+  }
+  comparing.delete(a);
+  return true;
 }
 
 /** A short description for error messages: `"abc" (a string)`, `[1, 2] (a list)`. */

@@ -1,13 +1,15 @@
 // One engine × one benchmark, in a fresh Node process (started by run.mjs):
-//   node child.mjs ENGINE BENCH SIZE WARMUPS RUNS ROOT [PW_BUNDLE]
+//   node child.mjs ENGINE BENCH SIZE WARMUPS RUNS BUDGET_MS ROOT [PW_BUNDLE]
 // It prepares the benchmark (untimed), runs it WARMUPS + RUNS times, timing only the
-// work with process.hrtime.bigint, and prints one JSON line:
+// work with process.hrtime.bigint, and prints one JSON line. A slow benchmark stops
+// early, after 3 timed runs, once the timed runs have used BUDGET_MS:
 //   { value, times: [ms…], maxRssMb, extra }
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [engine, bench, sizeText, warmupsText, runsText, root, bundle] = process.argv.slice(2);
+const [engine, bench, sizeText, warmupsText, runsText, budgetText, root, bundle] = process.argv.slice(2);
+const budget = Number(budgetText);
 const size = Number(sizeText);
 const warmups = Number(warmupsText);
 const runs = Number(runsText);
@@ -137,7 +139,9 @@ const engines = { pocketwatch, wasmoon, fengari, js };
 const subject = await engines[engine]();
 const times = [];
 let value;
+let spent = 0;
 for (let i = 0; i < warmups + runs; i++) {
+  if (times.length >= 3 && spent > budget) break;
   // start each run from a collected heap, so one run's garbage is not the next one's cost
   globalThis.gc?.();
   const go = subject.prepare(size);
@@ -147,7 +151,10 @@ for (let i = 0; i < warmups + runs; i++) {
   const shown = typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
   if (i > 0 && shown !== value) throw new Error(`${engine} ${bench}: run ${i + 1} gave ${shown}, an earlier run ${value}`);
   value = shown;
-  if (i >= warmups) times.push(Number(t1 - t0) / 1e6);
+  if (i >= warmups) {
+    times.push(Number(t1 - t0) / 1e6);
+    spent += times[times.length - 1];
+  }
 }
 // maxRSS is in kilobytes on Linux: the peak resident set of this whole process
 const maxRssMb = process.resourceUsage().maxRSS / 1024;

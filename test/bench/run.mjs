@@ -8,8 +8,8 @@
 //   npm run bench -- fib wasmoon     only jobs whose name contains one of the words
 //   npm run bench -- --prof          also write V8 CPU profiles of the Pocketwatch children
 import { execFile, spawnSync } from 'node:child_process';
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
-import { cpus, tmpdir } from 'node:os';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync } from 'node:fs';
+import { cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { build } from 'esbuild';
@@ -51,6 +51,8 @@ function log(text) {
 
 // ---- building ---------------------------------------------------------------------------
 
+// other work on the machine skews every figure: report the load before and after
+const loadBefore = loadavg()[0];
 log('building dist/pw.js and the benchmark bundle …');
 const built = spawnSync(process.execPath, ['build.mjs'], { cwd: root, stdio: 'inherit' });
 if (built.status !== 0) {
@@ -71,6 +73,11 @@ await build({
   banner: { js: "import { createRequire as __benchRequire } from 'node:module'; const require = __benchRequire(import.meta.url);" },
 });
 const profDir = profile ? join(root, 'tmp', 'bench-profiles') : null;
+// keep the profiled bundle beside the profiles: their line numbers point into it
+if (profDir) {
+  mkdirSync(profDir, { recursive: true });
+  copyFileSync(bundle, join(profDir, 'pw-entry.mjs'));
+}
 
 // The demo world if there is one, else the stand-in world shipped with the benchmarks.
 const hasDemo = existsSync(join(root, 'scripts')) && readdirSync(join(root, 'scripts')).some((f) => f.toLowerCase().endsWith('.pw'));
@@ -78,10 +85,10 @@ const worldDir = hasDemo ? 'scripts' : 'test/bench/world';
 
 // ---- child processes ----------------------------------------------------------------------
 
-function child(engine, bench, size, warmups, count) {
+function child(engine, bench, size, warmups, count, budgetMs = Infinity) {
   const nodeArgs = ['--expose-gc'];
   if (profDir && engine === 'pocketwatch') nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${bench}.cpuprofile`);
-  const argv = [...nodeArgs, join(here, 'child.mjs'), engine, bench, String(size), String(warmups), String(count), root, bundle];
+  const argv = [...nodeArgs, join(here, 'child.mjs'), engine, bench, String(size), String(warmups), String(count), String(budgetMs), root, bundle];
   return new Promise((done) => {
     execFile(process.execPath, argv, { cwd: root, env: { ...process.env, PW_BENCH_WORLD: worldDir }, maxBuffer: 1 << 24, timeout: 300_000 }, (err, stdout, stderr) => {
       if (err) {
@@ -168,7 +175,8 @@ if (selected('fastforward/pocketwatch')) {
 
 if (selected('sleepers/pocketwatch')) {
   log('10 000 sleeping threads for 1 h …');
-  const r = await child('pocketwatch', 'sleepers', 10_000, quick ? 0 : 1, runs.world);
+  // while this takes seconds per game hour, stop after 3 timed runs past 30 s
+  const r = await child('pocketwatch', 'sleepers', 10_000, quick ? 0 : 1, runs.world, 30_000);
   if (r.error) failures.push(`sleepers failed:\n${r.error}`);
   else {
     const s = stats(r.times);
@@ -241,7 +249,7 @@ rmSync(work, { recursive: true, force: true });
 
 const out = [];
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
-out.push(`Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}${quick ? ' — quick mode: few runs, rough figures' : ''}`);
+out.push(`Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after${quick ? ' — quick mode: few runs, rough figures' : ''}`);
 out.push('');
 if (Object.keys(micro).length > 0) {
   out.push(`Micro-benchmarks: median of ${runs.micro} timed runs after 1 warm-up, each engine × benchmark in its own process. Ratio = Pocketwatch median / peer median (< 1: Pocketwatch is faster).`);

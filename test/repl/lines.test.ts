@@ -1,0 +1,78 @@
+// The plain line mode through the built CLI, with piped stdin.
+import { describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+
+function repl(input: string, args: string[] = []): { stdout: string; stderr: string; status: number | null; ms: number } {
+  const started = Date.now();
+  const r = spawnSync(process.execPath, ['dist/pw.js', 'repl', ...args], { input, encoding: 'utf8', timeout: 15_000 });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status, ms: Date.now() - started };
+}
+
+describe('pw repl with piped stdin', () => {
+  it('runs statements line by line; top-level variables persist', () => {
+    const r = repl('x = 5\nprint (x * 2)\n');
+    expect(r.stdout).toBe('10\n');
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('groups a block over several lines and echoes expressions', () => {
+    const r = repl('for i = 1 to 3\n  print (i * i)\nendfor\non sq (n)\n  return n * n\nend\nsq (7)\n"done"\n');
+    expect(r.stdout).toBe('1\n4\n9\n49\n"done"\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('reports an error on stderr, runs the lines after it, and exits 1', () => {
+    const r = repl('print (nope)\nprint ("after")\nprint (1 + "a")\nprint ("still")\n');
+    expect(r.stdout).toBe('after\nstill\n');
+    expect(r.stderr).toContain('<repl 1>:1:8: error: unknown variable "nope"');
+    expect(r.stderr).toContain('runtime error: cannot add 1 (a number) and "a" (a string)');
+    expect(r.stderr).not.toMatch(/\.js:\d+:\d+/);
+    expect(r.status).toBe(1);
+  });
+
+  it('lets the world run in real time until the threads of a line are done', () => {
+    const r = repl('t = walltime ()\ndelay (12); print ("a")\nprint ("b")\nprint (walltime () - t >= 190)\n');
+    expect(r.stdout).toBe('a\nb\ntrue\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('reports a block left open at the end of the input', () => {
+    const r = repl('if true then\n  print (1)\n');
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain('expected "endif"');
+    expect(r.status).toBe(1);
+  });
+
+  it('exits after the input even when the loaded world never goes quiet', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-lines-'));
+    writeFileSync(
+      join(dir, 'world.pw'),
+      'set hall\n  on openset\n    makeloop ("scene", "tick", 2)\n  end\n  on tick\n    makeloop ("scene", "tick", 2)\n  end\nendset\n\non startup\n  gotoset ("hall")\nend\n',
+    );
+    writeFileSync(join(dir, 'notes.txt'), 'not a script');
+    const r = repl(':loops\ncountloops ()\n', [dir]);
+    expect(r.stdout).toMatch(/^1\/32 loops armed/);
+    expect(r.stdout).toContain('scene  tick');
+    expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1');
+    expect(r.status).toBe(0);
+    expect(r.ms).toBeLessThan(5000);
+  });
+
+  it('opens an empty world from a folder without scripts', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-empty-'));
+    const r = repl('print (countloops ())\n:quit\nprint ("not reached")\n', [dir]);
+    expect(r.stdout).toBe('0\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('exits 1 for a file that cannot be read, after running the input', () => {
+    const r = repl('print (1)\n', ['no/such/file.pw']);
+    expect(r.stdout).toBe('1\n');
+    expect(r.stderr).toContain('cannot read "no/such/file.pw"');
+    expect(r.status).toBe(1);
+  });
+});

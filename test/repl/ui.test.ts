@@ -1,0 +1,125 @@
+// The ink UI, rendered into a fake terminal.
+import { afterEach, describe, expect, it } from 'vitest';
+import React from 'react';
+import { render, cleanup } from 'ink-testing-library';
+import { ReplApp, REFRESH_MS, packFields } from '../../src/repl/ui.tsx';
+import { ReplSession } from '../../src/repl/session.ts';
+import { WORLD } from './helpers.ts';
+
+const tick = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits (briefly) until the UI shows what the test expects; a loaded machine may be slow to render. */
+async function until(check: () => boolean, ms = 2000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!check() && Date.now() < end) await tick(10);
+}
+
+function setup(): { session: ReplSession; ui: ReturnType<typeof render>; advance(ms: number): void } {
+  let t = 0;
+  const session = new ReplSession({ wall: { now: () => t }, timer: false, sources: [{ file: 'world.pw', source: WORLD }] });
+  const ui = render(React.createElement(ReplApp, { session }));
+  return {
+    session,
+    ui,
+    advance(ms) {
+      for (let i = 0; i < Math.round((ms * 60) / 1000); i++) {
+        t += 1000 / 60;
+        session.world.frame();
+      }
+    },
+  };
+}
+
+async function type(ui: ReturnType<typeof render>, text: string): Promise<void> {
+  const frames = ui.frames.length;
+  ui.stdin.write(text);
+  await until(() => ui.frames.length > frames);
+  await tick();
+}
+
+afterEach(() => cleanup());
+
+describe('the REPL in a terminal', () => {
+  it('shows the prompt and a status line with every field', async () => {
+    const { ui } = setup();
+    await tick();
+    const frame = ui.lastFrame()!;
+    expect(frame).toMatch(/^pw>/m);
+    for (const part of ['game', 'wall', 'frame', 'fps', 'loops 1/32', 'crickets 1/16', 'walking steward', 'threads', 'clock running']) expect(frame).toContain(part);
+    expect(frame).toContain('entered set engine');
+  });
+
+  it('typing a line and Enter runs it and echoes the result', async () => {
+    const { ui } = setup();
+    await tick();
+    await type(ui, 'print (6 * 7)');
+    expect(ui.lastFrame()).toContain('pw> print (6 * 7)');
+    await type(ui, '\r');
+    const lines = ui.lastFrame()!.split('\n');
+    const at = lines.findIndex((l) => l.includes('pw> print (6 * 7)'));
+    expect(lines[at + 1]).toContain('42');
+    await type(ui, '[1, "a"]\r');
+    expect(ui.lastFrame()).toContain('[1, "a"]');
+  });
+
+  it('keeps a block open with a continuation prompt until its terminator', async () => {
+    const { ui } = setup();
+    await tick();
+    await type(ui, 'for i = 1 to 2\r');
+    expect(ui.lastFrame()!).toMatch(/^\.\.\.$/m);
+    await type(ui, 'print (i * 100)\r');
+    await type(ui, 'endfor\r');
+    const frame = ui.lastFrame()!;
+    expect(frame).toContain('100');
+    expect(frame).toContain('200');
+    expect(frame).not.toMatch(/^\.\.\.$/m);
+    expect(frame).toMatch(/^pw>$/m);
+  });
+
+  it('recalls history with the up arrow', async () => {
+    const { ui } = setup();
+    await tick();
+    await type(ui, 'x = 41\r');
+    await type(ui, 'x + 1\r');
+    await type(ui, '\u001b[A');
+    await type(ui, '\u001b[A');
+    const prompt = ui.lastFrame()!.split('\n').filter((l) => l.startsWith('pw> ')).at(-1);
+    expect(prompt).toContain('x = 41');
+  });
+
+  it('updates the status line as the world runs', async () => {
+    const { ui, advance } = setup();
+    await tick();
+    advance(1500);
+    await tick(REFRESH_MS);
+    await until(() => ui.lastFrame()!.includes('game 1.5s'));
+    expect(ui.lastFrame()).toContain('game 1.5s');
+  });
+
+  it('Ctrl-C stops the running script, then a second one quits', async () => {
+    const { ui, session } = setup();
+    await tick();
+    await type(ui, 'while true forceupdate () endwhile\r');
+    expect(session.foregroundAlive()).toBe(true);
+    await type(ui, '\u0003');
+    expect(session.foregroundAlive()).toBe(false);
+    expect(ui.lastFrame()).toContain('stopped 1 thread');
+    expect(session.quitRequested).toBe(false);
+    await type(ui, '\u0003');
+    expect(session.quitRequested).toBe(true);
+  });
+
+  it('Ctrl-C with nothing running prints a hint; Ctrl-D on an empty line quits', async () => {
+    const { ui, session } = setup();
+    await tick();
+    await type(ui, '\u0003');
+    expect(ui.lastFrame()).toContain('no script running');
+    await type(ui, '\u0004');
+    expect(session.quitRequested).toBe(true);
+  });
+
+  it('breaks the status line between fields in a narrow terminal', () => {
+    expect(packFields(['game 1.0s', 'wall 1.0s', 'frame 20'], 20)).toBe('game 1.0s  wall 1.0s\nframe 20');
+    expect(packFields(['game 1.0s', 'wall 1.0s'], 80)).toBe('game 1.0s  wall 1.0s');
+  });
+});
