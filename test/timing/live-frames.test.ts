@@ -1,0 +1,65 @@
+// The live host's frames are real: they reset the runaway guard. Driven here by hand,
+// frame by frame on a virtual wall clock, so the test never waits on the real one.
+import { describe, it, expect } from 'vitest';
+import { loadProgram } from '../../src/compiler/load.ts';
+import { Engine } from '../../src/engine/engine.ts';
+import { BUILTINS } from '../../src/builtins/index.ts';
+
+function world(source: string, realFrames: boolean) {
+  const program = loadProgram([{ file: 'live.pw', source }]).program!;
+  const out: string[] = [];
+  const errors: string[] = [];
+  const e = new Engine(program, BUILTINS, { print: (t) => out.push(t), diagnostic: (d) => errors.push(d.message) }, { realFrames });
+  e.stopOnError = false;
+  e.boot(0);
+  return { e, out, errors };
+}
+
+const POLL = `
+on startup
+  framerate (0)
+  n = 0
+  while n < 150000
+    forceupdate ()
+    n = n + 1
+  endwhile
+  print (n)
+end
+`;
+
+describe('real frames and the runaway guard', () => {
+  it('a poll loop yielding real frames is never stopped', () => {
+    const { e, out, errors } = world(POLL, true);
+    // about 60 Hz: a frame every 50 units (1/60 s)
+    for (let k = 1; k <= 150_100 && out.length === 0; k++) e.displayFrame(k * 50);
+    expect(errors).toEqual([]);
+    expect(out).toEqual(['150000']);
+  });
+
+  it('the same loop headless, where frames are not real, is stopped at the guard', () => {
+    const { e, errors } = world(POLL, false);
+    for (let k = 1; k <= 10; k++) e.displayFrame(k * 50);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatch(/runaway loop/);
+  });
+
+  it('in the live host a thread that sleeps in delay starts its count again', () => {
+    const src = `
+on startup
+  n = 0
+  while n < 120000
+    delay (1)
+    n = n + 1
+  endwhile
+  print (n)
+end
+`;
+    const live = world(src, true);
+    for (let k = 1; k <= 120_100 && live.out.length === 0; k++) live.e.displayFrame(k * 50);
+    expect(live.errors).toEqual([]);
+    expect(live.out).toEqual(['120000']);
+    const headless = world(src, false);
+    for (let k = 1; k <= 120_100 && headless.errors.length === 0; k++) headless.e.displayFrame(k * 50);
+    expect(headless.errors[0]).toMatch(/runaway loop/);
+  });
+});
