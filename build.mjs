@@ -12,7 +12,17 @@ await build({
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  external: ['react-devtools-core'],
+  // ink imports react-devtools-core only when DEV=true, but a one-file bundle would hoist
+  // that import and fail at start-up if it were external: stub it out instead
+  plugins: [
+    {
+      name: 'no-react-devtools',
+      setup(b) {
+        b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
+        b.onLoad({ filter: /.*/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' }));
+      },
+    },
+  ],
   banner: {
     js: "#!/usr/bin/env node\nimport { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);",
   },

@@ -9,7 +9,7 @@ import { WORLD } from './helpers.ts';
 const tick = (ms = 20): Promise<void> => new Promise((r) => setTimeout(r, ms));
 
 /** Waits (briefly) until the UI shows what the test expects; a loaded machine may be slow to render. */
-async function until(check: () => boolean, ms = 2000): Promise<void> {
+async function until(check: () => boolean, ms = 5000): Promise<void> {
   const end = Date.now() + ms;
   while (!check() && Date.now() < end) await tick(10);
 }
