@@ -68,7 +68,7 @@ export function describeTrace(ev: TraceEvent): string {
     case 'loop':
       return `loop ${ev.kind} ${q(ev.event)} fired → ${ev.kind === 'scene' ? 'set' : ev.kind} ${ev.target || '(no set)'}`;
     case 'walk':
-      return `${ev.actor} starts ${ev.kind} to ${ev.dest}`;
+      return `${ev.actor} walks to ${ev.dest} (${ev.kind})`;
     case 'endturn':
       return `${ev.actor} turned to face ${num(ev.facing)}°`;
     case 'leg':
