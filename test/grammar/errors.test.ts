@@ -1,7 +1,7 @@
 import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import type * as A from '../../grammar/ast.ts';
-import { parseFile, parseRepl } from '../../grammar/parser.ts';
+import { isIncomplete, parseFile, parseRepl } from '../../grammar/parser.ts';
 import { errorsOf } from './helpers.ts';
 
 describe('every syntax error is reported, once, where it is', () => {
@@ -200,5 +200,24 @@ describe('robustness', () => {
   it('valid input gives no errors however it is spaced', () => {
     const src = 'on a(x,y);if x then;y=1;elseif y then;else;endif;while x<1 x=x+1 endwhile;for i=1 to 2 step 1;endfor;end';
     expect(errorsOf(src)).toEqual([]);
+  });
+});
+
+describe('deep nesting', () => {
+  it('is reported instead of overflowing the stack', () => {
+    const deep = (n: number) => `on a\n  x = ${'('.repeat(n)}1${')'.repeat(n)}\nend`;
+    expect(errorsOf(deep(150))).toEqual([]);
+    expect(errorsOf(deep(5000))).toEqual(['2:206 this is nested too deeply: more than 200 levels of blocks and brackets']);
+    const ifs = `on a\n${'if x then\n'.repeat(3000)}${'endif\n'.repeat(3000)}end`;
+    expect(errorsOf(ifs)).toEqual(['201:1 this is nested too deeply: more than 200 levels of blocks and brackets']);
+    expect(errorsOf(`on a\n  x = ${'not '.repeat(5000)}1\nend`)).toEqual([
+      '2:807 too many "not" and "-" in a row (more than 200)',
+    ]);
+    expect(isIncomplete(`on a\n  x = ${'['.repeat(5000)}`)).toBe(false);
+  });
+
+  it('long flat expressions and many statements are fine', () => {
+    expect(errorsOf(`on a\n  x = ${'1 + '.repeat(50000)}1\nend`)).toEqual([]);
+    expect(errorsOf(`on a\n${'  x = x + 1\n'.repeat(20000)}end`)).toEqual([]);
   });
 });

@@ -1,0 +1,322 @@
+// Tokens of the scripting language and the lexer built from them.
+// Keywords and names are case-insensitive; newlines are significant (they end statements).
+import { createToken, Lexer } from 'chevrotain';
+import type { ILexerErrorMessageProvider, IToken, TokenType } from 'chevrotain';
+
+// Categories: they carry no pattern; the parser matches any member through them.
+export const Sep = createToken({ name: 'Sep', pattern: Lexer.NA, label: 'the end of the line' });
+export const BinOp = createToken({ name: 'BinOp', pattern: Lexer.NA, label: 'an operator' });
+export const Closer = createToken({ name: 'Closer', pattern: Lexer.NA, label: 'a closing keyword' });
+export const ObjectOpener = createToken({ name: 'ObjectOpener', pattern: Lexer.NA, label: '"set", "actor", "prop" or "flat"' });
+export const ObjectCloser = createToken({ name: 'ObjectCloser', pattern: Lexer.NA, label: '"endset", "endactor", "endprop" or "endflat"' });
+// Tokens that can never start a statement; a block swallows them with an error.
+export const Junk = createToken({ name: 'Junk', pattern: Lexer.NA, label: 'an unexpected word' });
+
+export const Identifier = createToken({
+  name: 'Identifier',
+  pattern: /[a-zA-Z_][a-zA-Z0-9_]*/,
+  label: 'a name',
+});
+
+function keyword(word: string, categories: TokenType[] = []): TokenType {
+  return createToken({
+    name: word[0]!.toUpperCase() + word.slice(1),
+    pattern: new RegExp(word, 'i'),
+    longer_alt: Identifier,
+    label: `"${word}"`,
+    categories,
+  });
+}
+
+// One token for a line break together with any blank or comment-only lines and the
+// indentation after it: the parser sees one separator instead of several, which
+// matters for speed. Errors reported "at the end of the line" point at its start.
+export const Newline = createToken({
+  name: 'Newline',
+  pattern: /(?:\r\n?|\n)(?:[ \t\f\v]*(?:--[^\r\n]*)?(?:\r\n?|\n))*[ \t]*/,
+  line_breaks: true,
+  categories: [Sep],
+  label: 'the end of the line',
+});
+export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', categories: [Sep], label: '";"' });
+export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
+// Must come before Minus: `--` starts a comment, not two minuses.
+export const Comment = createToken({ name: 'Comment', pattern: /--[^\r\n]*/, group: Lexer.SKIPPED });
+
+export const NumberLit = createToken({
+  name: 'NumberLit',
+  pattern: /\d+(?:\.\d+)?(?:[eE][+-]?\d+)?/,
+  label: 'a number',
+});
+// Any backslash pair is accepted here; unknown escapes are reported after lexing,
+// with the exact column, instead of turning the whole string into an error.
+export const StringLit = createToken({
+  name: 'StringLit',
+  pattern: /"(?:[^"\\\r\n]|\\[^\r\n])*"/,
+  label: 'a string',
+});
+// A string cut off by the end of the line. It counts as a string for the parser so one
+// missing quote yields one error.
+export const UnterminatedString = createToken({
+  name: 'UnterminatedString',
+  pattern: /"(?:[^"\\\r\n]|\\[^\r\n])*\\?/,
+  categories: [StringLit],
+  label: 'a string',
+});
+
+// 'like this': reported as an error, but read as a string so the line parses on.
+export const SingleQuotedString = createToken({
+  name: 'SingleQuotedString',
+  pattern: /'[^'\r\n]*'?/,
+  categories: [StringLit],
+  label: 'a string',
+});
+
+// Keywords, all before Identifier. The first pattern that matches wins and longer_alt
+// only falls back to Identifier, so a keyword must precede any keyword it is a prefix
+// of (`endif` before `end`, `property` before `prop`, `elseif` before `else`).
+export const SetKw = keyword('set', [ObjectOpener]);
+export const Actor = keyword('actor', [ObjectOpener]);
+export const Flat = keyword('flat', [ObjectOpener]);
+export const Endset = keyword('endset', [Closer, ObjectCloser]);
+export const Endactor = keyword('endactor', [Closer, ObjectCloser]);
+export const Endprop = keyword('endprop', [Closer, ObjectCloser]);
+export const Endflat = keyword('endflat', [Closer, ObjectCloser]);
+export const Property = keyword('property');
+export const Prop = keyword('prop', [ObjectOpener]);
+export const On = keyword('on');
+export const Noloopcheck = keyword('noloopcheck', [Junk]);
+export const Global = keyword('global');
+export const If = keyword('if');
+export const Then = keyword('then', [Junk]);
+export const Elseif = keyword('elseif', [Closer]);
+export const Else = keyword('else', [Closer]);
+export const Endif = keyword('endif', [Closer]);
+export const While = keyword('while');
+export const Endwhile = keyword('endwhile', [Closer]);
+export const For = keyword('for');
+export const To = keyword('to', [Junk]);
+export const Step = keyword('step', [Junk]);
+export const Endfor = keyword('endfor', [Closer]);
+export const Break = keyword('break');
+export const Continue = keyword('continue');
+export const Return = keyword('return');
+export const End = keyword('end', [Closer]);
+export const And = keyword('and', [BinOp, Junk]);
+export const Or = keyword('or', [BinOp, Junk]);
+export const Not = keyword('not');
+export const Mod = keyword('mod', [BinOp, Junk]);
+export const True = keyword('true');
+export const False = keyword('false');
+export const Void = keyword('void');
+export const Self = keyword('self');
+
+// Punctuation and operators; two-character operators before their one-character prefixes.
+export const LParen = createToken({ name: 'LParen', pattern: '(', label: '"("' });
+export const RParen = createToken({ name: 'RParen', pattern: ')', label: '")"', categories: [Junk] });
+export const LBracket = createToken({ name: 'LBracket', pattern: '[', label: '"["' });
+export const RBracket = createToken({ name: 'RBracket', pattern: ']', label: '"]"', categories: [Junk] });
+export const Comma = createToken({ name: 'Comma', pattern: ',', label: '","', categories: [Junk] });
+export const NotEqual = createToken({ name: 'NotEqual', pattern: '<>', label: '"<>"', categories: [BinOp, Junk] });
+export const LessEq = createToken({ name: 'LessEq', pattern: '<=', label: '"<="', categories: [BinOp, Junk] });
+export const Less = createToken({ name: 'Less', pattern: '<', label: '"<"', categories: [BinOp, Junk] });
+export const GreaterEq = createToken({ name: 'GreaterEq', pattern: '>=', label: '">="', categories: [BinOp, Junk] });
+export const Greater = createToken({ name: 'Greater', pattern: '>', label: '">"', categories: [BinOp, Junk] });
+export const Equals = createToken({ name: 'Equals', pattern: '=', label: '"="', categories: [BinOp, Junk] });
+export const Concat = createToken({ name: 'Concat', pattern: '..', label: '".."', categories: [BinOp, Junk] });
+export const Plus = createToken({ name: 'Plus', pattern: '+', label: '"+"', categories: [BinOp, Junk] });
+// Minus can start an expression (negation), so it is not Junk.
+export const Minus = createToken({ name: 'Minus', pattern: '-', label: '"-"', categories: [BinOp] });
+export const Star = createToken({ name: 'Star', pattern: '*', label: '"*"', categories: [BinOp, Junk] });
+export const Slash = createToken({ name: 'Slash', pattern: '/', label: '"/"', categories: [BinOp, Junk] });
+export const Amp = createToken({ name: 'Amp', pattern: '&', label: '"&"', categories: [BinOp, Junk] });
+export const Pipe = createToken({ name: 'Pipe', pattern: '|', label: '"|"', categories: [BinOp, Junk] });
+
+export const keywordTokens: TokenType[] = [
+  SetKw, Actor, Flat, Endset, Endactor, Endprop, Endflat, Property, Prop, On, Noloopcheck,
+  Global, If, Then, Elseif, Else, Endif, While, Endwhile, For, To, Step, Endfor, Break,
+  Continue, Return, End, And, Or, Not, Mod, True, False, Void, Self,
+];
+
+/** Every token type, lexing order first; categories last (they never match text). */
+export const allTokens: TokenType[] = [
+  WhiteSpace,
+  Newline,
+  Semicolon,
+  Comment,
+  NumberLit,
+  StringLit,
+  UnterminatedString,
+  SingleQuotedString,
+  ...keywordTokens,
+  Identifier,
+  LParen,
+  RParen,
+  LBracket,
+  RBracket,
+  Comma,
+  NotEqual,
+  LessEq,
+  Less,
+  GreaterEq,
+  Greater,
+  Equals,
+  Concat,
+  Plus,
+  Minus,
+  Star,
+  Slash,
+  Amp,
+  Pipe,
+  Sep,
+  BinOp,
+  Closer,
+  ObjectOpener,
+  ObjectCloser,
+  Junk,
+];
+
+/** A lexing problem, before it is turned into a SyntaxProblem. */
+export interface LexProblem {
+  offset: number;
+  line: number;
+  col: number;
+  length: number;
+  message: string;
+}
+
+const lexerMessages: ILexerErrorMessageProvider = {
+  buildUnexpectedCharactersMessage(fullText, startOffset, length) {
+    const chars = fullText.substr(startOffset, length);
+    const first = chars[0];
+    if (first === '.' && length === 1) return 'unexpected "." (to join strings, use "..")';
+    if (first === '!' && fullText[startOffset + 1] === '=') return 'unexpected "!" (for "not equal", write "<>")';
+    return length === 1
+      ? `unexpected character "${chars}"`
+      : `unexpected characters "${chars}"`;
+  },
+  buildUnableToPopLexerModeMessage() {
+    return 'internal lexer error';
+  },
+};
+
+function makeLexer(validate: boolean): Lexer {
+  return new Lexer(allTokens, {
+    // Only start positions are used; full tracking costs a third of lexing time.
+    positionTracking: 'onlyStart',
+    ensureOptimizations: true,
+    // The checks cost start-up time; validateLexer runs them in a test.
+    skipValidations: !validate,
+    errorMessageProvider: lexerMessages,
+  });
+}
+
+const lexer = makeLexer(false);
+
+/** Builds a throw-away lexer with chevrotain's token checks on; throws if any fails. */
+export function validateLexer(): void {
+  makeLexer(true);
+}
+
+export interface LexResult {
+  tokens: IToken[];
+  problems: LexProblem[];
+}
+
+const BACKSLASH = 92;
+const UNTERMINATED_IDX = UnterminatedString.tokenTypeIdx!;
+const SINGLE_QUOTED_IDX = SingleQuotedString.tokenTypeIdx!;
+const STRING_IDX = StringLit.tokenTypeIdx!;
+
+/**
+ * Splits source text into tokens. Never throws: bad characters, unterminated strings
+ * and unknown escapes come back as problems. Each string token gets its decoded value
+ * in `payload`.
+ */
+export function lex(source: string): LexResult {
+  const result = lexer.tokenize(source);
+  const problems: LexProblem[] = [];
+  for (const e of result.errors) {
+    problems.push({
+      offset: e.offset,
+      line: e.line ?? 1,
+      col: e.column ?? 1,
+      length: Math.max(1, e.length),
+      message: e.message,
+    });
+  }
+  const tokens = result.tokens;
+  for (let i = 0; i < tokens.length; i++) {
+    const t = tokens[i]!;
+    const idx = t.tokenTypeIdx;
+    if (idx === STRING_IDX) {
+      t.payload = decodeString(t, 1, t.image.length - 1, problems);
+    } else if (idx === UNTERMINATED_IDX) {
+      problems.push({
+        offset: t.startOffset,
+        line: t.startLine ?? 1,
+        col: t.startColumn ?? 1,
+        length: t.image.length,
+        message: 'unterminated string: add the closing " before the end of the line',
+      });
+      t.payload = decodeString(t, 1, t.image.length, null);
+    } else if (idx === SINGLE_QUOTED_IDX) {
+      problems.push({
+        offset: t.startOffset,
+        line: t.startLine ?? 1,
+        col: t.startColumn ?? 1,
+        length: t.image.length,
+        message: 'strings use double quotes: "like this"',
+      });
+      t.payload = t.image.slice(1, t.image.endsWith("'") && t.image.length > 1 ? -1 : undefined);
+    }
+  }
+  if (problems.length > 1) problems.sort((a, b) => a.offset - b.offset);
+  return { tokens, problems };
+}
+
+function decodeString(t: IToken, from: number, to: number, problems: LexProblem[] | null): string {
+  const image = t.image;
+  const slash = image.indexOf('\\', from);
+  if (slash < 0 || slash >= to) return image.slice(from, to);
+  let out = image.slice(from, slash);
+  let i = slash;
+  while (i < to) {
+    const c = image.charCodeAt(i);
+    if (c !== BACKSLASH) {
+      out += image[i];
+      i++;
+      continue;
+    }
+    const next = image[i + 1];
+    if (next === undefined || i + 1 >= to) {
+      out += '\\';
+      break;
+    }
+    switch (next) {
+      case '"':
+        out += '"';
+        break;
+      case '\\':
+        out += '\\';
+        break;
+      case 'n':
+        out += '\n';
+        break;
+      case 't':
+        out += '\t';
+        break;
+      default:
+        out += next;
+        problems?.push({
+          offset: t.startOffset + i,
+          line: t.startLine ?? 1,
+          col: (t.startColumn ?? 1) + i,
+          length: 2,
+          message: `unknown escape "\\${next}" in a string (use \\" \\\\ \\n or \\t)`,
+        });
+    }
+    i += 2;
+  }
+  return out;
+}
