@@ -20,6 +20,8 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'threads', args: '', doc: 'every live thread, what it waits for and since when' },
   { name: 'pause', args: '', doc: 'freeze the world where it is (the game clock is saved; nothing moves)' },
   { name: 'resume', args: '', doc: 'go on from exactly where :pause stopped' },
+  { name: 'save', args: 'FILE', doc: 'save the running world (threads mid-wait, loops, walks, crickets, clocks) to a file' },
+  { name: 'restore', args: 'FILE', doc: 'go back to a world saved with :save (the same scripts must be loaded)' },
   { name: 'step', args: '[N]', doc: 'while paused, advance N heartbeats (50 ms of game time each; default 1)' },
   { name: 'click', args: '[KIND] NAME', doc: 'click an object, e.g. :click prop faucet (delivered on the next heartbeat)' },
   { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },

@@ -14,6 +14,8 @@ import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { unitsToMs } from '../time/units.ts';
+import { readFileSync, writeFileSync } from 'node:fs';
+import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { ReplWorld, type ReplWorldOptions, type WallSource } from './world.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
@@ -77,6 +79,8 @@ export class ReplSession {
   }
 
   private pendingEarly: LogEntry[];
+  /** Files loaded so far, recorded in snapshots. */
+  private files: string[] = [];
 
   get engine(): Engine {
     return this.world.engine;
@@ -294,6 +298,7 @@ export class ReplSession {
     sources = [...sources, ...(opts.sources ?? [])];
     const loaded = loadProgram(sources);
     if (loaded.program) {
+      this.files = sources.map((s) => s.file);
       if (sources.length > 0) early.push({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
       return loaded.program;
     }
@@ -327,7 +332,10 @@ export class ReplSession {
       for (const d of errors) this.reportDiagnostic(d, texts[d.file]);
       return;
     }
-    if (this.define(files)) this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+    if (this.define(files)) {
+      this.files.push(...sources.map((s) => s.file));
+      this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+    }
   }
 
   // ---- commands -----------------------------------------------------------
@@ -361,6 +369,10 @@ export class ReplSession {
         return this.info(`resumed from game time ${stamp(unitsToMs(e.now))}`);
       case 'step':
         return this.step(args);
+      case 'save':
+        return this.save(args);
+      case 'restore':
+        return this.restore(args);
       case 'click':
         return this.click(args);
       case 'filter':
@@ -393,6 +405,40 @@ export class ReplSession {
     this.prune();
     const note = autoPaused ? ' (paused first; :resume goes on)' : '';
     this.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(this.engine.now))}${note}`);
+  }
+
+  /** :save — the whole running world, as the same snapshot `pw run --save` writes. */
+  private save(args: string[]): void {
+    if (args.length !== 1) return this.replError(':save needs a file name, e.g. :save world.json');
+    const e = this.engine;
+    const info: HostInfo = { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: this.files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
+    try {
+      writeFileSync(args[0], writeSnapshot(e.state, e.threadsForSave(), e.program, info));
+    } catch (err) {
+      return this.replError(`cannot write "${args[0]}": ${(err as Error).message}`);
+    }
+    this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${args[0]} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
+  }
+
+  /** :restore — refused whole (and the world left as it was) unless it fits the loaded scripts. */
+  private restore(args: string[]): void {
+    if (args.length !== 1) return this.replError(':restore needs a file name, e.g. :restore world.json');
+    let text: string;
+    try {
+      text = readFileSync(args[0], 'utf8');
+    } catch {
+      return this.replError(`cannot read "${args[0]}"`);
+    }
+    let restored;
+    try {
+      restored = readSnapshot(text, this.engine.program);
+    } catch (err) {
+      if (err instanceof SnapshotError) return this.replError(`cannot restore "${args[0]}": ${err.message}`);
+      throw err;
+    }
+    this.world.adopt(restored.state, restored.threads);
+    this.prune();
+    this.info(`restored the world saved at game time ${stamp(unitsToMs(this.engine.now))} (${this.engine.threadCount} thread${this.engine.threadCount === 1 ? '' : 's'})`);
   }
 
   private click(args: string[]): void {

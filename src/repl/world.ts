@@ -10,6 +10,8 @@ import { LIVE_FRAME_MS } from '../hosts/live.ts';
 import { manageTime, restoreTimer, saveTimer } from '../time/clock.ts';
 import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
+import type { WorldState } from '../engine/state.ts';
+import type { Thread } from '../vm/thread.ts';
 
 export interface WallSource {
   /** Milliseconds from an arbitrary origin; never goes backwards. */
@@ -120,6 +122,16 @@ export class ReplWorld {
       this.displayFrame();
     }
     this.onFrame?.();
+  }
+
+  /**
+   * Takes over a saved world. The wall clock is re-anchored so it reads what it read when
+   * the world was saved: the restored world goes on from there, with no jump.
+   */
+  adopt(state: WorldState, threads: Thread[]): void {
+    this.engine.adopt(state, threads);
+    this.origin = this.wallSource.now() - state.clock.wall / UNITS_PER_MS;
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
   }
 
   /** Display frames counted over the last 250 ms, as frames per second. */

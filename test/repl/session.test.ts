@@ -300,3 +300,43 @@ describe('commands', () => {
     expect(r.s.quitRequested).toBe(true);
   });
 });
+
+describe(':save and :restore', () => {
+  it('a world restored from :save goes on exactly as it would have', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
+    const file = join(dir, 'world.json');
+    const a = testRepl();
+    a.run(3000);
+    a.say('prop faucet_click_marker\nendprop');
+    a.say(`:click prop faucet`);
+    a.run(500);
+    expect(a.say(`:save ${file}`)[0].text).toMatch(/^saved the world at game time/);
+    const saved = a.texts('print').length;
+    a.run(4000);
+    const after = a.texts('print').slice(saved);
+
+    const b = testRepl();
+    b.say('prop faucet_click_marker\nendprop');
+    expect(b.say(`:restore ${file}`)[0].text).toMatch(/^restored the world saved at game time 3\.5/);
+    const before = b.texts('print').length;
+    b.run(4000);
+    expect(b.texts('print').slice(before)).toEqual(after);
+    expect(after).toContain('faucet off');
+  });
+
+  it('refuses a snapshot of other scripts and leaves the world as it was', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
+    const file = join(dir, 'world.json');
+    const a = testRepl();
+    a.run(1000);
+    a.say(`:save ${file}`);
+    const b = testRepl(null);
+    b.say('x = 1');
+    const r = b.say(`:restore ${file}`);
+    expect(r[0].kind).toBe('error');
+    expect(r[0].text).toMatch(/the scripts have changed/);
+    expect(b.say('x').map((e) => e.text)).toEqual(['1']);
+    writeFileSync(file, '{"checksum":"0","body":{}}');
+    expect(a.say(`:restore ${file}`)[0].text).toMatch(/changed or damaged/);
+  });
+});
