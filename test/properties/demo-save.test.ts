@@ -1,0 +1,98 @@
+// Saving the demo world mid-scene: at 37.25 s, and at moments chosen so that the
+// landlady is mid-sentence, the steward mid-turn and the fight's fade mid-ramp. The
+// restored run must print and trace exactly what the uninterrupted 120 s run does.
+import { describe, it, expect } from 'vitest';
+import { execFileSync } from 'node:child_process';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { loadProgram, readSources } from '../../src/compiler/load.ts';
+import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/hosts/headless.ts';
+import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
+import type { TraceEvent } from '../../src/trace/events.ts';
+import type { Engine } from '../../src/engine/engine.ts';
+
+const UNITS = 3;
+const program = loadProgram(readSources(['scripts'])).program!;
+
+function record(into: string[]) {
+  return { print: (t: string) => into.push('out ' + t), diagnostic: (_d: unknown, f: string) => into.push('err ' + f), trace: (e: TraceEvent) => into.push(JSON.stringify(e)) };
+}
+
+function saveAndRestore(saveMs: number, inspect: (e: Engine) => void): string[] {
+  const out: string[] = [];
+  const a = runHeadless(program, record(out), { fps: 60, seed: 1, until: saveMs * UNITS });
+  inspect(a.engine);
+  const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100000, input: [] });
+  const r = readSnapshot(text, program);
+  const e = createHeadlessEngine(program, record(out), { fps: 60, seed: 1 });
+  e.adopt(r.state, r.threads);
+  continueHeadless(e, { fps: 60, seed: 1, until: 120_000 * UNITS }, r.host.nextFrame);
+  return out;
+}
+
+describe('saving the demo world mid-scene', () => {
+  const full: string[] = [];
+  runHeadless(program, record(full), { fps: 60, seed: 1, until: 120_000 * UNITS });
+
+  it('at 37.25 s', () => {
+    expect(saveAndRestore(37_250, () => {})).toEqual(full);
+  });
+
+  it('while the landlady is mid-sentence', () => {
+    const out = saveAndRestore(21_000, (e) => expect(e.state.sound.slots[1]?.source).toMatch(/^cricket:/));
+    expect(out).toEqual(full);
+  });
+
+  it('while the steward is mid-turn', () => {
+    // find a heartbeat where the steward is turning, from the uninterrupted run's state
+    const probe = runHeadless(program, { print: () => {}, diagnostic: () => {} }, { fps: 60, seed: 1, until: 1 });
+    let at = 0;
+    for (let ms = 50; ms < 20_000 && at === 0; ms += 50) {
+      continueHeadless(probe.engine, { fps: 60, seed: 1, until: ms * UNITS }, probe.engine.state.frame.display + 1);
+      const w = probe.engine.state.actors['steward']?.walk;
+      if (w && w.turning && ms > 1000) at = ms;
+    }
+    expect(at).toBeGreaterThan(0);
+    const out = saveAndRestore(at, (e) => expect(e.state.actors['steward'].walk?.turning).toBe(true));
+    expect(out).toEqual(full);
+  });
+
+  it('while the fight fades the engine room back in', () => {
+    const fade = full.map((l) => (l.startsWith('{') ? (JSON.parse(l) as TraceEvent) : null)).find((ev) => ev?.ev === 'fade' && ev.steps === 240);
+    expect(fade).toBeDefined();
+    const mid = (fade!.t as number) + 2000;
+    const out = saveAndRestore(mid, (e) => expect(e.liveThreads().some((t) => t.wait?.kind === 'time')).toBe(true));
+    expect(out).toEqual(full);
+  });
+});
+
+describe('pw run --save / --restore', () => {
+  it('continues the demo world byte for byte, and refuses a snapshot with one byte changed', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-save-'));
+    const pw = (args: string[]) => {
+      try {
+        return { stdout: execFileSync(process.execPath, ['dist/pw.js', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), code: 0, stderr: '' };
+      } catch (err) {
+        const e = err as { stdout: string; stderr: string; status: number };
+        return { stdout: e.stdout, code: e.status, stderr: e.stderr };
+      }
+    };
+    const snap = join(dir, 'w.json');
+    const whole = pw(['run', 'scripts', '--until', '120s', '--trace', join(dir, 'full.jsonl')]);
+    const first = pw(['run', 'scripts', '--until', '37.25s', '--save', snap, '--trace', join(dir, 'a.jsonl')]);
+    const second = pw(['run', '--restore', snap, '--until', '120s', '--trace', join(dir, 'b.jsonl')]);
+    expect(second.code).toBe(0);
+    expect(first.stdout + second.stdout).toBe(whole.stdout);
+    expect(readFileSync(join(dir, 'a.jsonl'), 'utf8') + readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'full.jsonl'), 'utf8'));
+
+    const text = readFileSync(snap, 'utf8');
+    const i = text.indexOf('"now":') + 6;
+    const broken = join(dir, 'broken.json');
+    writeFileSync(broken, text.slice(0, i) + (text[i] === '1' ? '2' : '1') + text.slice(i + 1));
+    const refused = pw(['run', '--restore', broken, '--until', '120s']);
+    expect(refused.code).toBe(1);
+    expect(refused.stdout).toBe('');
+    expect(refused.stderr).toMatch(/changed or damaged/);
+  });
+});
