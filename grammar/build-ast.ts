@@ -281,34 +281,30 @@ export class AstBuilder {
     let elseBody: A.Stmt[] | null = null;
     const elseifs = c.elseifClause ?? [];
     const elses = c.elseClause ?? [];
-    // Clauses in source order, so that an elseif after the else can be reported.
-    const clauses: { node: CstNode; tok: IToken | undefined; isElse: boolean }[] = [];
-    for (const n of elseifs) clauses.push({ node: n, tok: ch<ElseifCh>(n).Elseif?.[0], isElse: false });
-    for (const n of elses) clauses.push({ node: n, tok: ch<ElseCh>(n).Else?.[0], isElse: true });
-    if (elseifs.length > 0 && elses.length > 0) {
-      clauses.sort((a, b) => (a.tok?.startOffset ?? 0) - (b.tok?.startOffset ?? 0));
-    }
+    // Both lists are in source order; walking them merged finds an elseif after the else.
+    let i = 0;
+    let j = 0;
     let elseTok: IToken | undefined;
-    for (const cl of clauses) {
-      if (cl.isElse) {
-        const body = this.block(ch<ElseCh>(cl.node).block?.[0]);
+    while (i < elseifs.length || j < elses.length) {
+      const elseifTok = i < elseifs.length ? ch<ElseifCh>(elseifs[i]!).Elseif?.[0] : undefined;
+      const nextElse = j < elses.length ? ch<ElseCh>(elses[j]!).Else?.[0] : undefined;
+      const takeElseif =
+        i < elseifs.length && (j >= elses.length || (elseifTok?.startOffset ?? 0) < (nextElse?.startOffset ?? 0));
+      if (takeElseif) {
+        const e = ch<ElseifCh>(elseifs[i++]!);
+        const branch = { cond: this.expression(e.expression?.[0]), body: this.block(e.block?.[0]), pos: this.pos(elseifTok) };
         if (elseTok !== undefined) {
-          this.problemAt(cl.tok, `an "if" can have only one "else" (the first is at ${this.where(elseTok)})`);
-        } else {
-          elseTok = cl.tok;
-          elseBody = body;
-        }
-      } else {
-        const e = ch<ElseifCh>(cl.node);
-        const branch = {
-          cond: this.expression(e.expression?.[0]),
-          body: this.block(e.block?.[0]),
-          pos: this.pos(cl.tok),
-        };
-        if (elseTok !== undefined) {
-          this.problemAt(cl.tok, `"elseif" cannot come after the "else" at ${this.where(elseTok)}`);
+          this.problemAt(elseifTok, `"elseif" cannot come after the "else" at ${this.where(elseTok)}`);
         } else {
           branches.push(branch);
+        }
+      } else {
+        const body = this.block(ch<ElseCh>(elses[j++]!).block?.[0]);
+        if (elseTok !== undefined) {
+          this.problemAt(nextElse, `an "if" can have only one "else" (the first is at ${this.where(elseTok)})`);
+        } else {
+          elseTok = nextElse;
+          elseBody = body;
         }
       }
     }
