@@ -8,7 +8,7 @@ import { int, list, num, text } from './args.ts';
 
 function checkSize(e: Engine, n: number): void {
   if (n > e.options.maxList) throw new ScriptError(`list too long: ${n} items (the limit is ${e.options.maxList})`);
-  if ((n & 4095) === 0) e.checkMemory();
+  if ((n & 4095) === 0) e.grew(4096 * 64);
 }
 
 export const CORE: Builtin[] = [

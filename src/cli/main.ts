@@ -36,6 +36,7 @@ async function main(argv: string[]): Promise<number> {
     .recommendCommands()
     .help()
     .version(false)
+    .wrap(null)
     .fail((msg, err) => {
       throw err instanceof ExitError ? err : new UsageError(msg || err?.message || 'bad usage');
     })

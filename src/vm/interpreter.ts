@@ -358,7 +358,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
 /** Big strings are where memory goes: check the length limit and, now and then, the heap. */
 export function checkString(e: Engine, r: string): void {
   if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
-  e.checkMemory();
+  e.grew(r.length);
 }
 
 export function arith(verb: string, op: string, a: Value, b: Value): ScriptError {
