@@ -111,10 +111,6 @@ export class Engine {
     this.jitFns = [];
   }
 
-  /**
-   * The last line of defence against a script that fills memory with values: called
-   * (rarely) when a big string or list grows, it stops the thread before the host dies.
-   */
   /** Counts growth of script values; the heap is read only after every 64 MB of it (reading costs ~20 µs). */
   grew(bytes: number): void {
     this.growth += bytes;
@@ -125,6 +121,10 @@ export class Engine {
   }
   private growth = 0;
 
+  /**
+   * The last line of defence against a script that fills memory with values: it stops
+   * the thread before the host dies.
+   */
   checkMemory(): void {
     const used = process.memoryUsage().heapUsed;
     if (used > this.options.maxHeap) {
@@ -172,7 +172,8 @@ export class Engine {
 
   /**
    * One display frame at wall time `wall` (units). Everything due up to the game clock
-   * runs at its own time, in order; then the frame itself: period-1 loops, input, the
+   * runs at its own time, in order (input is taken at each heartbeat); then the frame
+   * itself: period-1 loops, the
    * game frame if one is due (camera turns, forceupdate), polled builtins.
    */
   displayFrame(wall: number): void {
