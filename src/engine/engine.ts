@@ -173,8 +173,8 @@ export class Engine {
   /**
    * One display frame at wall time `wall` (units). Everything due up to the game clock
    * runs at its own time, in order (input is taken at each heartbeat); then the frame
-   * itself: period-1 loops, the
-   * game frame if one is due (camera turns, forceupdate), polled builtins.
+   * itself: period-1 loops, the game frame if one is due (camera turns, forceupdate),
+   * polled builtins.
    */
   displayFrame(wall: number): void {
     const st = this.state;
