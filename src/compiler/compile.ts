@@ -36,7 +36,9 @@ export class HandlerCompiler {
   private lines: number[] = [];
   private cols: number[] = [];
   private consts: Value[] = [];
-  private constIndex = new Map<string, number>();
+  private numConsts = new Map<number, number>();
+  private strConsts = new Map<string, number>();
+  private otherConsts = new Map<Value, number>();
   private locals = new Map<string, number>(); // name → register
   private localNames: string[] = [];
   private handlerGlobals = new Set<string>();
@@ -91,10 +93,10 @@ export class HandlerCompiler {
       object: this.objectIndex,
       params,
       registers: Math.max(this.maxReg, 1),
-      code: Int32Array.from(this.code),
+      code: new Int32Array(this.code),
       consts: this.consts,
-      lines: Int32Array.from(this.lines),
-      cols: Int32Array.from(this.cols),
+      lines: new Int32Array(this.lines),
+      cols: new Int32Array(this.cols),
       file: this.file.file,
       line: h.pos.line,
       col: h.pos.col,
@@ -121,10 +123,10 @@ export class HandlerCompiler {
       object: this.objectIndex,
       params: 0,
       registers: Math.max(this.maxReg, 1),
-      code: Int32Array.from(this.code),
+      code: new Int32Array(this.code),
       consts: this.consts,
-      lines: Int32Array.from(this.lines),
-      cols: Int32Array.from(this.cols),
+      lines: new Int32Array(this.lines),
+      cols: new Int32Array(this.cols),
       file: this.file.file,
       line: pos.line,
       col: pos.col,
@@ -645,12 +647,13 @@ export class HandlerCompiler {
   }
 
   private k(v: Value): number {
-    const key = typeof v + ':' + String(v);
-    let i = this.constIndex.get(key);
+    // one table per type, so 1 and "1" stay two constants without building string keys
+    const table = typeof v === 'number' ? this.numConsts : typeof v === 'string' ? this.strConsts : this.otherConsts;
+    let i = table.get(v as never);
     if (i === undefined) {
       i = this.consts.length;
       this.consts.push(v);
-      this.constIndex.set(key, i);
+      table.set(v as never, i);
     }
     return i;
   }

@@ -1,5 +1,6 @@
 // Whole-program compilation: collect every object, handler and global across the
 // loaded files first (so calls may go forward and across files), then compile bodies.
+import { createHash } from 'node:crypto';
 import type * as A from '../../grammar/ast.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
@@ -218,15 +219,9 @@ export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
   return ds.slice().sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
 }
 
-/** FNV-1a over the sources, in load order: cheap and stable. */
+/** A hash of the sources, in load order (names included): stable across runs and machines. */
 function fingerprint(p: Program): string {
-  let h = 0x811c9dc5;
-  for (const [name, src] of Object.entries(p.sources)) {
-    const text = name + '\u0000' + src + '\u0000';
-    for (let i = 0; i < text.length; i++) {
-      h ^= text.charCodeAt(i);
-      h = Math.imul(h, 0x01000193) >>> 0;
-    }
-  }
-  return h.toString(16).padStart(8, '0');
+  const h = createHash('sha256');
+  for (const [name, src] of Object.entries(p.sources)) h.update(name).update('\u0000').update(src).update('\u0000');
+  return h.digest('hex').slice(0, 16);
 }
