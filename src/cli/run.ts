@@ -74,13 +74,17 @@ export async function runCommand(a: RunArgs): Promise<number> {
   } else {
     const started = process.hrtime.bigint();
     const showProgress = process.stderr.isTTY === true;
+    let shownAt = 0;
     const headlessOpts = {
       ...opts,
       traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress
         ? (wall: number) => {
             const secs = Number(process.hrtime.bigint() - started) / 1e9;
-            process.stderr.write(`\r${formatUnits(wall)} of game time, ${Math.round(unitsToMs(wall) / 1000 / Math.max(secs, 1e-3))}× real time `);
+            // a few updates a second are enough for a person to read
+            if (secs - shownAt < 0.2) return;
+            shownAt = secs;
+            process.stderr.write(`\r${formatUnits(wall)} of game time, ${Math.round(unitsToMs(wall) / 1000 / Math.max(secs, 1e-3))}× real time \x1b[K`);
           }
         : undefined,
     };
