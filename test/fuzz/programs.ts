@@ -9,12 +9,14 @@
 // match, loops run away, recursion goes too deep): what is checked is how the engine
 // copes with them.
 //
-// Three things are kept out on purpose, each because the engine has no limit that
+// Four things are kept out on purpose, each because the engine has no limit that
 // stops it (see regressions.test.ts):
 // - exponential call trees: outside loops a handler makes at most one script call, so
 //   recursion without loops is a chain (the call depth limit stops it);
-// - lists stored inside lists are always fresh values (a literal or a computed scalar,
-//   never a variable or an item), so no list contains itself or shares a sublist;
+// - what is stored in a list is always a fresh value (a literal, a number or string, or
+//   a new list of such), so no list contains itself or shares a sublist;
+// - str of a list is measured (length (str (x))), never kept: kept and fed back, str
+//   escapes quotes again at every level and strings grow exponentially;
 // - gotoset only in startup, which nothing can call: an openset that re-enters its
 //   own set would start threads without end at one instant.
 // Object-prototype names ("constructor", "__proto__") are left to sandbox.test.ts.
@@ -93,7 +95,9 @@ const PURE: Record<string, { args: ArgKind[]; ret: 'n' | 's' | 'b' | 'l' | 'x' }
   length: { args: ['str'], ret: 'n' },
   substr: { args: ['str', 'small', 'small'], ret: 's' },
   contains: { args: ['list', 'any'], ret: 'b' },
-  str: { args: ['any'], ret: 's' },
+  // str of a list only inside length (…): see "fresh" below
+  str: { args: ['num'], ret: 's' },
+  strlen: { args: ['any'], ret: 'n' },
   num: { args: ['str'], ret: 'x' },
   abs: { args: ['num'], ret: 'n' },
   integer: { args: ['num'], ret: 'n' },
@@ -118,6 +122,8 @@ const PURE: Record<string, { args: ArgKind[]; ret: 'n' | 's' | 'b' | 'l' | 'x' }
   isloop: { args: ['loopkind', 'event'], ret: 'b' },
   indextoloop: { args: ['small'], ret: 'x' },
   framerate: { args: [], ret: 'n' },
+  // the noloopcheck handler every program has: loops past the guard, then returns
+  spin: { args: ['small'], ret: 'n' },
 };
 /** Builtins that do something; called as statements. */
 const EFFECTS: Record<string, ArgKind[]> = {
@@ -385,9 +391,17 @@ function takeCall(sc: Scope): boolean {
   return true;
 }
 
+/** A value a list may hold without ever sharing or containing a list: a number standing for it. */
+function freshen(text: string): string {
+  return `length (str (${text}))`;
+}
+
 /**
  * An expression as source. In `fresh` mode (a value about to be stored in a list) the
- * result must be a new value: a variable, an item or a call is wrapped in str (…).
+ * result must be a new value: anything that may be an existing list (a variable, an
+ * item, a call) stands in as the length of its text. Strings and numbers are values
+ * and need no care. str of a list is only ever measured, never kept: str output
+ * escapes quotes again at every level, so feeding it back grows strings exponentially.
  */
 function pe(e: Expr, sc: Scope, fresh = false): string {
   switch (e.k) {
@@ -406,7 +420,7 @@ function pe(e: Expr, sc: Scope, fresh = false): string {
     case 'var': {
       const names = varsOf(e.t, sc, true);
       const v = names[e.slot % names.length];
-      return fresh ? `str (${v})` : v;
+      return fresh && (e.t === 'l' || e.t === 'x') ? freshen(v) : v;
     }
     case 'bin':
       return `(${pe(e.a, sc)} ${e.op} ${pe(e.b, sc)})`;
@@ -417,11 +431,15 @@ function pe(e: Expr, sc: Scope, fresh = false): string {
     case 'index': {
       const t = e.a.k === 'var' ? pe(e.a, sc) : `(${pe(e.a, sc)})`;
       const s = `${t}[${pe(e.i, sc)}]`;
-      return fresh ? `str (${s})` : s;
+      return fresh ? freshen(s) : s;
     }
     case 'builtin': {
-      const s = `${e.fn} (${e.args.map((x) => pe(x, sc, e.fn === 'append')).join(', ')})`;
-      return fresh ? `str (${s})` : s;
+      const args = e.args.map((x) => pe(x, sc));
+      let s = `${e.fn} (${args.join(', ')})`;
+      if (e.fn === 'strlen') s = `length (str (${args[0]}))`;
+      // spin is exempt from the guard: its count must be a literal, or it could loop for ever
+      if (e.fn === 'spin') s = `spin (${e.args[0]?.k === 'num' && typeof e.args[0].v === 'number' ? Math.min(12, Math.floor(e.args[0].v)) * 250 : 500})`;
+      return fresh && !['n', 's', 'b'].includes(PURE[e.fn]?.ret ?? 'n') ? freshen(s) : s;
     }
     case 'hcall': {
       if (!takeCall(sc)) return '0';
@@ -429,7 +447,7 @@ function pe(e: Expr, sc: Scope, fresh = false): string {
       const params = HANDLERS.find((h) => h.name === target)!.params.length;
       const args = Array.from({ length: params }, (_, i) => (i < e.args.length ? pe(e.args[i], sc) : String(i)));
       const s = `${target} (${args.join(', ')})`;
-      return fresh ? `str (${s})` : s;
+      return fresh ? freshen(s) : s;
     }
   }
 }
@@ -456,13 +474,12 @@ function ps(stmts: Stmt[], sc: Scope, indent: string, out: string[]): void {
         out.push(`${indent}print (${pe(s.e, sc)})`);
         break;
       case 'call':
-        if (s.e.k === 'builtin' && s.e.fn === 'append') {
-          out.push(`${indent}append (${pe(s.e.args[0] ?? { k: 'var', slot: 2 }, sc)}, ${pe(s.e.args[1] ?? { k: 'num', v: 1 }, sc, true)})`);
-        } else {
-          const text = pe(s.e, sc);
-          if (text !== '0') out.push(`${indent}${text}`);
-        }
+      {
+        const text = pe(s.e, sc);
+        // a call cut for the call budget leaves a bare 0, which is no statement
+        if (text !== '0') out.push(`${indent}${text}`);
         break;
+      }
       case 'send': {
         if (!takeCall(sc)) break;
         const args = s.args.map((a) => ', ' + pe(a, sc)).join('');
@@ -567,6 +584,8 @@ export function printProgram(p: GenProgram): string {
       printHandler(h, stmts, '  ', objects[h.object].lines);
     }
   });
+  // exempt from the runaway guard; the guarded loops around its calls must still count
+  out.push('on noloopcheck spin (n)', '  k = 0', '  while k < n', '    k = k + 1', '  endwhile', '  return k', 'end', '');
   for (const [name, o] of Object.entries(objects)) {
     out.push(`${o.kind} ${name}`, ...o.lines, `end${o.kind}`, '');
   }

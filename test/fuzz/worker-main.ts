@@ -3,7 +3,7 @@
 // interrupt) the parent can stop the thread and still name the input.
 import { parentPort, workerData } from 'node:worker_threads';
 import fc from 'fast-check';
-import { FUZZERS, type FuzzerName } from './fuzzers.ts';
+import { FUZZERS, type Fuzzer, type FuzzerName } from './fuzzers.ts';
 
 export interface WorkerJob {
   fuzzer: FuzzerName;
@@ -27,7 +27,7 @@ export type WorkerMessage =
     };
 
 const job = workerData as WorkerJob;
-const fuzzer = FUZZERS[job.fuzzer] as (typeof FUZZERS)[FuzzerName] & { check(i: unknown): void; show(i: unknown): string; arbitrary: fc.Arbitrary<unknown> };
+const fuzzer = FUZZERS[job.fuzzer] as unknown as Fuzzer<unknown, unknown>;
 const post = (m: WorkerMessage): void => parentPort!.postMessage(m);
 
 let longestMs = 0;
@@ -35,10 +35,11 @@ let longestInput = '';
 const started = performance.now();
 const details = fc.check(
   fc.property(fuzzer.arbitrary, (input) => {
-    const shown = fuzzer.show(input);
+    const prepared = fuzzer.prepare(input);
+    const shown = fuzzer.show(prepared);
     post({ type: 'start', input: shown });
     const t0 = performance.now();
-    fuzzer.check(input);
+    fuzzer.check(prepared);
     const ms = performance.now() - t0;
     if (ms > longestMs) {
       longestMs = ms;
@@ -53,7 +54,7 @@ const details = fc.check(
 let failure: string | null = null;
 if (details.failed) {
   const err = details.errorInstance as Error | undefined;
-  const input = details.counterexample ? fuzzer.show(details.counterexample[0]) : '(no counterexample)';
+  const input = details.counterexample ? fuzzer.show(fuzzer.prepare(details.counterexample[0])) : '(no counterexample)';
   failure =
     `${job.fuzzer}: failed after ${details.numRuns} inputs (seed ${details.seed}, path "${details.counterexamplePath}", ${details.numShrinks} shrinks)\n` +
     `${err?.message ?? String(details.errorInstance)}\n--- input ---\n${input}`;
