@@ -2,7 +2,7 @@
 import type { Builtin } from './registry.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { describe, equals, formatNumber, str } from '../vm/value.ts';
+import { describe, equals, formatNumber, str, strWithin } from '../vm/value.ts';
 import { randomInt } from '../world/random.ts';
 import { int, list, num, text } from './args.ts';
 
@@ -94,7 +94,11 @@ export const CORE: Builtin[] = [
   {
     name: 'str', params: ['value'], area: 'core',
     doc: 'The text form of a value, as print writes it.',
-    fn: (_e, _th, s, b) => str(s[b]),
+    fn: (e, _th, s, b) => {
+      const t = strWithin(s[b], e.options.maxString);
+      if (t === null) throw new ScriptError(`string too long: str () of this list would be longer than ${e.options.maxString} characters (the limit is ${e.options.maxString})`);
+      return t;
+    },
   },
   {
     name: 'num', params: ['text'], area: 'core',

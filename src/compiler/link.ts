@@ -7,6 +7,7 @@ import { CompileErrors } from '../errors/diagnostic.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { HandlerCompiler, globalIndex, type CompileContext } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
+import { dict } from '../vm/dict.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
 import { objectKey } from './program.ts';
 
@@ -14,11 +15,11 @@ export function emptyProgram(): Program {
   return {
     handlers: [],
     objects: [],
-    objectIndex: {},
-    globalHandlers: {},
+    objectIndex: dict(),
+    globalHandlers: dict(),
     startups: [],
     globals: [],
-    sources: {},
+    sources: dict(),
     fingerprint: '',
   };
 }
@@ -27,12 +28,12 @@ export function emptyProgram(): Program {
 function extend(p: Program): Program {
   return {
     handlers: p.handlers.slice(),
-    objects: p.objects.map((o) => ({ ...o, handlers: { ...o.handlers }, properties: o.properties.slice() })),
-    objectIndex: { ...p.objectIndex },
-    globalHandlers: { ...p.globalHandlers },
+    objects: p.objects.map((o) => ({ ...o, handlers: dict(o.handlers), properties: o.properties.slice() })),
+    objectIndex: dict(p.objectIndex),
+    globalHandlers: dict(p.globalHandlers),
     startups: p.startups.slice(),
     globals: p.globals.slice(),
-    sources: { ...p.sources },
+    sources: dict(p.sources),
     fingerprint: p.fingerprint,
   };
 }
@@ -125,7 +126,7 @@ export function compileFiles(
           err(file, item.pos, `${item.kind} "${item.spelled}" is already defined (at ${o.file}:${o.line})`);
           continue;
         }
-        const info: ObjectInfo = { kind: item.kind, name: item.name, spelled: item.spelled, file: file.file, line: item.pos.line, properties: [], handlers: {}, init: -1 };
+        const info: ObjectInfo = { kind: item.kind, name: item.name, spelled: item.spelled, file: file.file, line: item.pos.line, properties: [], handlers: dict(), init: -1 };
         if (index === undefined) {
           index = program.objects.length;
           program.objects.push(info);

@@ -6,7 +6,7 @@ import type { Program, HandlerCode } from '../compiler/program.ts';
 import { objectKey } from '../compiler/program.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { SUSPEND } from '../builtins/registry.ts';
-import { execute, CALLED, MAX_CALL_DEPTH } from '../vm/interpreter.ts';
+import { execute, CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls } from '../vm/interpreter.ts';
 import { executeCompiled, type FrameFn } from '../vm/jit.ts';
 import { FRAME_WORDS, newThread, type Thread, type Wait } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
@@ -22,6 +22,7 @@ import { createStreams } from '../world/random.ts';
 import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo } from '../world/service.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { ensureActors } from '../builtins/world.ts';
+import { dict } from '../vm/dict.ts';
 
 export interface EngineOptions {
   /** Loop iterations allowed between real frames; 0 disables the guard. */
@@ -84,6 +85,8 @@ export class Engine {
   private displayWaiters: Thread[] = [];
   private frameWaiters: Thread[] = [];
   private running: Thread | null = null;
+  private burst = 0;
+  private burstAt = -1;
   private draining = false;
 
   constructor(
@@ -289,6 +292,19 @@ export class Engine {
 
   /** Starts a thread running handler h; it runs when the engine next drains the ready queue. */
   spawn(h: number, args: Value[], origin: string): Thread | null {
+    // threads started without time passing: a handler that starts itself forever
+    // (openset calling gotoset on its own set) would otherwise never let time move
+    if (this.state.now !== this.burstAt) {
+      this.burstAt = this.state.now;
+      this.burst = 0;
+    }
+    if (++this.burst > MAX_BURST) {
+      const message = `runaway events: ${MAX_BURST} threads started at one moment of game time (does a handler start itself, e.g. an openset calling gotoset on its own set?)`;
+      if (this.running) throw new ScriptError(message);
+      const code = this.program.handlers[h];
+      this.reportError({ kind: 'runtime error', file: code.file, line: code.line, col: code.col, length: 1, message, stack: [`${code.spelled} was to run for ${origin}`] });
+      return null;
+    }
     if (this.live.size >= this.options.maxThreads) {
       const message = `too many live threads (the limit is ${this.options.maxThreads}): "${origin}" could not start`;
       // the thread asking for one more is at fault; when the engine asks, the handler is named
@@ -360,6 +376,8 @@ export class Engine {
    */
   callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
     if (th.frames.length >= MAX_CALL_DEPTH * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
+    const guard = this.options.loopGuard;
+    if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
     const fp = th.frames.length - FRAME_WORDS;
     const caller = this.program.handlers[th.frames[fp]];
     const nb = th.frames[fp + 2] + caller.registers;
@@ -372,7 +390,10 @@ export class Engine {
   }
 
   private makeReady(th: Thread, fromRealFrame: boolean): void {
-    if (fromRealFrame && this.options.realFrames) th.backEdges = 0;
+    if (fromRealFrame && this.options.realFrames) {
+      th.backEdges = 0;
+      th.calls = 0;
+    }
     th.wait = READY;
     th.sleepSeq = this.state.sleepSeq++;
     this.ready.push(th);
@@ -656,6 +677,8 @@ function collapseRepeats(lines: string[]): string[] {
 }
 
 const NO_STEPS: number[] = [];
+/** Threads that may start at one moment of game time. */
+const MAX_BURST = 100_000;
 // Waits without data are shared: a thread's wait is replaced, never changed in place.
 const READY: Wait = { kind: 'ready' };
 const DISPLAY: Wait = { kind: 'display' };
@@ -684,14 +707,14 @@ export function createWorldState(seed: number, maxCatchUp: number, program: Prog
     frame: { count: 0, stamp: 0, framerate: 3, display: 0 },
     set: '',
     camera: { x: 0, z: 0, facing: 90, view: 'front', target: '', turnLeft: 0 },
-    actors: {},
-    stars: {},
-    paths: {},
-    poses: {},
-    sounds: {},
+    actors: dict(),
+    stars: dict(),
+    paths: dict(),
+    poses: dict(),
+    sounds: dict(),
     sound: { slots: [null, null], voice: null },
     crickets: [],
-    views: {},
+    views: dict(),
     random: createStreams(seed),
     mailbox: [],
     mouseDown: false,

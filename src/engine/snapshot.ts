@@ -10,6 +10,7 @@ import type { Thread, Wait } from '../vm/thread.ts';
 import { FRAME_WORDS } from '../vm/thread.ts';
 import type { Program } from '../compiler/program.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
+import { dict } from '../vm/dict.ts';
 
 export const SNAPSHOT_FORMAT = 'pocketwatch-world';
 
@@ -136,7 +137,20 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
     stack: (t.stack as unknown[]).map((v, i) => dec.decode(v, `thread ${String(t.id)} register ${i}`)),
     result: dec.decode(t.result, `thread ${String(t.id)} result`) as Value,
   })) as Thread[];
-  const state = { ...(raw as unknown as WorldState), globals, props, threads: [] };
+  const st = raw as unknown as WorldState;
+  // name-keyed tables come back without a prototype, as they were made
+  const state: WorldState = {
+    ...st,
+    globals,
+    props,
+    threads: [],
+    actors: dict(st.actors),
+    stars: dict(st.stars),
+    paths: dict(st.paths),
+    poses: dict(st.poses),
+    sounds: dict(st.sounds),
+    views: dict(st.views),
+  };
   if (program) validate(state, threads, program);
   return { state, threads, host: body.host };
 }

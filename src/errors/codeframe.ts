@@ -1,7 +1,7 @@
 // A code frame: the offending line with its neighbours and a caret under the spot.
 
 export function codeFrame(source: string, line: number, col: number, length = 1, context = 1): string {
-  const lines = source.split(/\r?\n/);
+  const lines = source.split(/\r\n|\r|\n/);
   const first = Math.max(1, line - context);
   const last = Math.min(lines.length, line + context);
   const width = String(last).length;

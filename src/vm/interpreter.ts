@@ -13,6 +13,13 @@ export const CALLED: unique symbol = Symbol('called');
 
 export const MAX_CALL_DEPTH = 200;
 
+/** The guard allows this many script calls per allowed loop iteration. */
+export const CALLS_PER_ITERATION = 10;
+
+export function runawayCalls(guard: number): ScriptError {
+  return new ScriptError(`runaway calls: ${guard * CALLS_PER_ITERATION} handler calls without a rendered frame (recursion that never ends? the limit follows --loop-guard)`);
+}
+
 export type RunOutcome = 'suspended' | 'done' | 'failed';
 
 export function execute(e: Engine, th: Thread): RunOutcome {
@@ -269,6 +276,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
         }
         case Op.CALL: {
           if (frames.length >= MAX_CALL_DEPTH * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
+          if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
           const hi = code[pc + 2];
           const nb = base + code[pc + 3];
           frames[fp + 1] = pc + 5;

@@ -15,7 +15,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import type { HandlerCode } from '../compiler/program.ts';
 import type { Engine } from '../engine/engine.ts';
-import { CALLED, MAX_CALL_DEPTH, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
+import { CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
 
 /**
  * A generated function returns its frame's result value, or SUSPENDED when the thread
@@ -45,6 +45,7 @@ const RT = {
   load(e: Engine, hi: number): FrameFn {
     return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers));
   },
+  runawayCalls,
   depth(): ScriptError {
     return new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
   },
@@ -298,6 +299,7 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
         const clear = checked(handlers[b]).map((i) => `s[nb + ${i}] = undefined;`);
         out.push(
           `{ frames[fp + 1] = ${pc + 5}; ${at}; ${syncUpTo(c + d)} if (frames.length >= ${MAX_CALL_DEPTH * FRAME_WORDS}) throw RT.depth(); ` +
+            `if (++th.calls > G * ${CALLS_PER_ITERATION} && G > 0) throw RT.runawayCalls(G); ` +
             `const nb = base + ${c}; frames.push(${b}, 0, nb, base + ${a}); ${clear.join(' ')} ` +
             `const v = (F[${b}] ?? RT.load(e, ${b}))(e, th, s, nb, 0); if (v === RT.SUSPENDED) return v; ${R(a)} = v; E = th.backEdges; }`,
         );

@@ -33,6 +33,8 @@ export interface Thread {
   resumeDst: number;
   /** Loop iterations since the last real frame (the runaway guard). */
   backEdges: number;
+  /** Script calls since the last real frame: recursion that branches has no loop to count. */
+  calls: number;
   /** Order in which it went to sleep, for waking threads due at the same time in order. */
   sleepSeq: number;
   done: boolean;
@@ -41,5 +43,5 @@ export interface Thread {
 }
 
 export function newThread(id: number, origin: string): Thread {
-  return { id, origin, stack: [], frames: [], wait: null, since: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, sleepSeq: 0, done: false, result: null };
+  return { id, origin, stack: [], frames: [], wait: null, since: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, calls: 0, sleepSeq: 0, done: false, result: null };
 }

@@ -32,6 +32,16 @@ export function repr(v: Value): string {
   return out.join('');
 }
 
+/** The text of a value if it fits in `max` characters, else null (str () refuses to cut it short). */
+export function strWithin(v: Value, max: number): string | null {
+  if (typeof v === 'string') return v;
+  if (!Array.isArray(v)) return scalarRepr(v);
+  const out: string[] = [];
+  const budget = { left: max };
+  reprList(v, out, new Set(), budget);
+  return budget.left < 0 ? null : out.join('');
+}
+
 /** Printing stops at this many characters: a list can hold itself, or be shared a million ways. */
 const REPR_BUDGET = 1_000_000;
 /** Lists nested deeper than this are not walked into (the host's stack is finite). */
@@ -73,7 +83,7 @@ function reprList(l: List, out: string[], path: Set<List>, budget: { left: numbe
     if (Array.isArray(x)) reprList(x, out, path, budget);
     else {
       const t = scalarRepr(x);
-      out.push(t);
+      out.push(t.length > budget.left ? t.slice(0, Math.max(0, budget.left)) + '...' : t);
       budget.left -= t.length;
     }
   }
@@ -89,23 +99,28 @@ export function formatNumber(n: number): string {
 /** `=`: same type and same value; lists compare item by item. */
 export function equals(a: Value, b: Value): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return listsEqual(a, b, new Map());
+  if (Array.isArray(a) && Array.isArray(b)) return listsEqual(a, b, new Map(), 0);
   return false;
 }
 
-function listsEqual(a: List, b: List, comparing: Map<List, List>): boolean {
+/**
+ * Each pair of lists is compared once: a pair met again (a list inside itself, or one
+ * shared a million ways) is taken as equal so far. Any difference ends the whole
+ * comparison, so the assumption is only ever kept when it held.
+ */
+function listsEqual(a: List, b: List, seen: Map<List, Set<List>>, depth: number): boolean {
   if (a.length !== b.length) return false;
-  // lists that contain themselves: a pair already being compared is taken as equal so far
-  if (comparing.get(a) === b) return true;
-  if (comparing.size > MAX_NESTING) throw new ScriptError(`lists nested more than ${MAX_NESTING} deep cannot be compared`);
-  comparing.set(a, b);
+  let partners = seen.get(a);
+  if (partners?.has(b)) return true;
+  if (depth > MAX_NESTING) throw new ScriptError(`lists nested more than ${MAX_NESTING} deep cannot be compared`);
+  if (!partners) seen.set(a, (partners = new Set()));
+  partners.add(b);
   for (let i = 0; i < a.length; i++) {
     const x = a[i];
     const y = b[i];
     if (x === y) continue;
-    if (!(Array.isArray(x) && Array.isArray(y) && listsEqual(x, y, comparing))) return false;
+    if (!(Array.isArray(x) && Array.isArray(y) && listsEqual(x, y, seen, depth + 1))) return false;
   }
-  comparing.delete(a);
   return true;
 }
 

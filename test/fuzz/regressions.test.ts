@@ -1,6 +1,6 @@
 // Every crash, hang or blow-up the fuzzers (and the probing around them) found, as the
 // smallest input that shows it, with the script-level outcome it should have.
-// `it.todo` marks one that still fails: its body is the test to turn on once it is fixed.
+// Each was a real failure once; each test is the outcome it has now.
 import { describe, it, expect } from 'vitest';
 import { runScript, type ScriptRun } from '../support/run.ts';
 import { loadProgram } from '../../src/compiler/load.ts';
@@ -91,7 +91,7 @@ describe('regressions: object-prototype names reaching engine tables', () => {
   //     gotoset ("room")
   //     makeloop ("scene", "constructor", 2)
   //   end
-  it.todo('a loop firing "constructor" (or "__proto__") at a set without that handler is ignored, not a host crash', () => {
+  it('a loop firing "constructor" (or "__proto__") at a set without that handler is ignored, not a host crash', () => {
     for (const event of ['constructor', '__proto__']) {
       const r = run(`set room\n on x\n end\nendset\non startup\n  gotoset ("room")\n  makeloop ("scene", "${event}", 2)\nend`);
       expect(r.exit).toBe(0);
@@ -111,7 +111,7 @@ describe('regressions: object-prototype names reaching engine tables', () => {
   //     sendtoactor ("a", "constructor")
   //     print ("ok")
   //   end
-  it.todo('sendtoactor with the event "constructor" is ignored like any unknown event', () => {
+  it('sendtoactor with the event "constructor" is ignored like any unknown event', () => {
     const r = run('actor a\n on hi\n  print (1)\n end\nendactor\non startup\n  sendtoactor ("a", "constructor")\n  sendtoactor ("a", "__proto__")\n  print ("ok")\nend');
     expect(r.exit).toBe(0);
     expect(r.stdout).toEqual(['ok']);
@@ -125,7 +125,7 @@ describe('regressions: object-prototype names reaching engine tables', () => {
   //   on startup
   //     walkonpath ("a", "constructor")
   //   end
-  it.todo('walkonpath to a path named "constructor" is the ordinary "there is no path" error', () => {
+  it('walkonpath to a path named "constructor" is the ordinary "there is no path" error', () => {
     const r = run('actor a\nendactor\non startup\n  walkonpath ("a", "constructor")\nend');
     expect(r.exit).toBe(1);
     expect(r.errors[0].message).toContain('there is no path "constructor"');
@@ -147,7 +147,7 @@ describe('regressions: work that no limit bounds', () => {
   //   on startup
   //     gotoset ("room")
   //   end
-  it.todo('an openset that re-enters its own set stops with a script error instead of hanging', () => {
+  it('an openset that re-enters its own set stops with a script error instead of hanging', () => {
     const [r, ms] = timed(() => run('set room\n on openset\n  gotoset ("room")\n end\nendset\non startup\n  gotoset ("room")\nend'));
     expect(r.exit).toBe(1);
     expect(ms).toBeLessThan(5000);
@@ -166,7 +166,7 @@ describe('regressions: work that no limit bounds', () => {
   //   on startup
   //     f (40)
   //   end
-  it.todo('branching recursion without loops is stopped by a guard (calls count like loop iterations)', () => {
+  it('branching recursion without loops is stopped by a guard (calls count like loop iterations)', () => {
     const [r, ms] = timed(() => run('on f (n)\n  if n > 0 then\n    f (n - 1)\n    f (n - 1)\n  endif\nend\non startup\n  f (40)\nend'));
     expect(r.exit).toBe(1);
     expect(r.errors[0].message).toMatch(/runaway|too many calls/);
@@ -184,7 +184,7 @@ describe('regressions: work that no limit bounds', () => {
   //       l = [str (l)]
   //     endwhile
   //   end
-  it.todo('str () obeys the string length limit', () => {
+  it('str () obeys the string length limit', () => {
     const [r, ms] = timed(() => run('on startup\n  l = []\n  while true\n    l = [str (l)]\n  endwhile\nend', { maxString: 5000 }));
     expect(r.exit).toBe(1);
     expect(r.errors[0].message).toContain('string too long');
@@ -205,7 +205,7 @@ describe('regressions: work that no limit bounds', () => {
   //     endfor
   //     print (l = m)
   //   end
-  it.todo('comparing two lists with shared sublists takes time in their size, not in their unfolded size', () => {
+  it('comparing two lists with shared sublists takes time in their size, not in their unfolded size', () => {
     const [r, ms] = timed(() => run('on startup\n  l = [1]\n  m = [1]\n  for i = 1 to 40\n    l = [l, l]\n    m = [m, m]\n  endfor\n  print (l = m)\n  print (contains ([l], m))\nend'));
     expect(r.stdout).toEqual(['true', 'true']);
     expect(ms).toBeLessThan(2000);
@@ -217,7 +217,7 @@ describe('regressions: code frames', () => {
   // frame splits lines on "\n" only: the error is reported on line 2 and the frame
   // shows the whole file as line 1, with no caret. src/errors/codeframe.ts.
   // Input: "on startup\r  x = \rend\r"
-  it.todo('a file with "\\r" line endings gets a code frame with a caret on the right line', () => {
+  it('a file with "\\r" line endings gets a code frame with a caret on the right line', () => {
     const src = 'on startup\r  x = \rend\r';
     const l = loadProgram([{ file: 'cr.pw', source: src }], false);
     expect(l.diagnostics[0].line).toBe(2);

@@ -225,7 +225,7 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //   on startup
   //     constructor ()
   //   end
-  it.todo('handlers named constructor and __proto__, global and in an object', () => {
+  it('handlers named constructor and __proto__, global and in an object', () => {
     const r = run('on constructor\n  print ("c")\nend\non __proto__\n  print ("p")\nend\nactor a\n  on constructor\n    print ("a")\n  end\nendactor\non startup\n  constructor ()\n  __proto__ ()\n  sendtoactor ("a", "constructor")\nend');
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['c', 'p', 'a']);
@@ -242,7 +242,7 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     placeactor ("constructor", 1, 2, 3)
   //     print (actorpos ("constructor"))
   //   end
-  it.todo('actors named constructor and __proto__ have their own state', () => {
+  it('actors named constructor and __proto__ have their own state', () => {
     const r = run('actor constructor\nendactor\nactor __proto__\nendactor\non startup\n  print (actorpos ("constructor"))\n  placeactor ("constructor", 1, 2, 3)\n  placeactor ("__proto__", 4, 5, 6)\n  print (actorpos ("constructor"))\n  print (actorpos ("__proto__"))\nend');
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['[0, 0, 0]', '[1, 2, 3]', '[4, 5, 6]']);
@@ -258,7 +258,7 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //   on startup
   //     actorowner ("__proto__", "x")
   //   end
-  it.todo('actor builtins given "__proto__" or "constructor" say there is no such actor and change nothing', () => {
+  it('actor builtins given "__proto__" or "constructor" say there is no such actor and change nothing', () => {
     for (const call of ['actorowner ("__proto__", "x")', 'placeactor ("__proto__", 1, 2, 3)', 'pose ("__proto__", "p")', 'actorspeed ("__proto__", 5)', 'actorowner ("constructor", "x")', 'print (actorpos ("__proto__"))']) {
       const r = run(`on startup\n  ${call}\nend`);
       expect(r.exit, call).toBe(1);
@@ -279,7 +279,7 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     delay (60)
   //     print (actorpos ("a"))
   //   end
-  it.todo('stars and paths named constructor and __proto__ are ordinary names', () => {
+  it('stars and paths named constructor and __proto__ are ordinary names', () => {
     const missing = run('actor a\nendactor\non startup\n  walktostar ("a", "constructor")\nend');
     expect(missing.errors[0].message).toContain('there is no star "constructor"');
     const r = run('actor a\nendactor\non startup\n  defstar ("__proto__", 1, 2, 3)\n  walktostar ("a", "__proto__")\n  delay (60)\n  print (actorpos ("a"))\n  walktostar ("a", "x")\nend');
@@ -295,7 +295,7 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     defsound ("__proto__", 10)
   //     print (playsound ("__proto__"))
   //   end
-  it.todo('defsound, defpose and defview with the name "__proto__" define it', () => {
+  it('defsound, defpose and defview with the name "__proto__" define it', () => {
     const r = run('actor a\nendactor\non startup\n  defsound ("__proto__", 100)\n  print (playsound ("__proto__"))\n  print (currentsound (1))\n  defpose ("__proto__", 2)\n  pose ("a", "__proto__")\n  delay (3)\n  print (poseframe ("a"))\nend');
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['1', '__proto__', '1']);
