@@ -85,11 +85,16 @@ export class HandlerCompiler {
     } else {
       this.block(body);
     }
-    this.pos = h.pos;
+    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck);
+  }
+
+  /** Closes the code with a return and packs it as an immutable handler. */
+  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
+    this.pos = pos;
     this.emit(Op.RETV);
     return {
-      name: h.name,
-      spelled: h.spelled,
+      name,
+      spelled,
       object: this.objectIndex,
       params,
       registers: Math.max(this.maxReg, 1),
@@ -98,10 +103,10 @@ export class HandlerCompiler {
       lines: new Int32Array(this.lines),
       cols: new Int32Array(this.cols),
       file: this.file.file,
-      line: h.pos.line,
-      col: h.pos.col,
+      line: pos.line,
+      col: pos.col,
       localNames: this.localNames,
-      noLoopCheck: h.noLoopCheck,
+      noLoopCheck,
     };
   }
 
@@ -115,24 +120,7 @@ export class HandlerCompiler {
       this.emit(Op.SETP, idx, r);
       this.freeTemps(0);
     }
-    this.pos = pos;
-    this.emit(Op.RETV);
-    return {
-      name: '(properties)',
-      spelled: '(properties)',
-      object: this.objectIndex,
-      params: 0,
-      registers: Math.max(this.maxReg, 1),
-      code: new Int32Array(this.code),
-      consts: this.consts,
-      lines: new Int32Array(this.lines),
-      cols: new Int32Array(this.cols),
-      file: this.file.file,
-      line: pos.line,
-      col: pos.col,
-      localNames: this.localNames,
-      noLoopCheck: false,
-    };
+    return this.finish('(properties)', '(properties)', 0, pos, false);
   }
 
   // ---- declarations -------------------------------------------------------

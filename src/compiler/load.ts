@@ -42,12 +42,7 @@ export function stdlibSources(): SourceText[] {
 export function readSources(paths: string[]): SourceText[] {
   const out: SourceText[] = [];
   for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new UsageError(`cannot read "${p}": no such file or folder`);
-    }
+    const st = statPath(p);
     const files = st.isDirectory() ? pwFilesIn(p) : [p];
     for (const f of files) {
       const shown = relative(process.cwd(), resolve(f)) || f;
@@ -58,6 +53,15 @@ export function readSources(paths: string[]): SourceText[] {
 }
 
 export class UsageError extends Error {}
+
+/** A file or folder named on the command line; a missing one is bad usage. */
+export function statPath(p: string): ReturnType<typeof statSync> & object {
+  try {
+    return statSync(p);
+  } catch {
+    throw new UsageError(`cannot read "${p}": no such file or folder`);
+  }
+}
 
 /** Parses every source; returns the ASTs and every syntax error (sorted). */
 export function parseSources(sources: SourceText[]): { files: ScriptFile[]; errors: Diagnostic[] } {

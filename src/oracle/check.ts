@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix, relative, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProgram, UsageError, type SourceText } from '../compiler/load.ts';
+import { loadProgram, statPath, type SourceText } from '../compiler/load.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless } from '../hosts/headless.ts';
 import { parseDuration } from '../time/units.ts';
@@ -216,12 +216,7 @@ function oraclesUnder(dir: string, out: string[]): void {
 export function findOracles(paths: readonly string[]): string[] {
   const out: string[] = [];
   for (const p of paths) {
-    let st;
-    try {
-      st = statSync(p);
-    } catch {
-      throw new UsageError(`cannot read "${p}": no such file or folder`);
-    }
+    const st = statPath(p);
     if (st.isDirectory()) oraclesUnder(p, out);
     else out.push(p);
   }

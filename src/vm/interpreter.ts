@@ -344,18 +344,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
   } catch (err) {
     frames[fp + 1] = opPc;
     th.backEdges = edges;
-    if (err instanceof ScriptError) {
-      e.threadFailed(th, err.message);
-      return 'failed';
-    }
-    if (err instanceof RangeError) {
-      // an array or string grew past what the host allows: still the script's doing
-      e.threadFailed(th, `out of memory for script values (${err.message})`);
-      return 'failed';
-    }
-    // A fault inside Pocketwatch itself: stop this thread, keep the world (and the host) alive.
-    e.threadFailed(th, `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`);
-    return 'failed';
+    return threadFailedWith(e, th, err);
   }
 
   function runaway(n: number): ScriptError {
@@ -367,6 +356,16 @@ export function execute(e: Engine, th: Thread): RunOutcome {
 export function checkString(e: Engine, r: string): void {
   if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
   e.grew(r.length);
+}
+
+/** Whatever went wrong in a thread stops that thread only, reported in the script's terms. */
+export function threadFailedWith(e: Engine, th: Thread, err: unknown): 'failed' {
+  if (err instanceof ScriptError) e.threadFailed(th, err.message);
+  // an array or string grew past what the host allows: still the script's doing
+  else if (err instanceof RangeError) e.threadFailed(th, `out of memory for script values (${err.message})`);
+  // a fault inside Pocketwatch itself: stop this thread, keep the world (and the host) alive
+  else e.threadFailed(th, `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`);
+  return 'failed';
 }
 
 export function arith(verb: string, op: string, a: Value, b: Value): ScriptError {

@@ -15,7 +15,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import type { HandlerCode } from '../compiler/program.ts';
 import type { Engine } from '../engine/engine.ts';
-import { CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
+import { CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls, threadFailedWith, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
 
 /**
  * A generated function returns its frame's result value, or SUSPENDED when the thread
@@ -122,16 +122,7 @@ export function executeCompiled(e: Engine, th: Thread): RunOutcome {
     s.length = 0;
     return 'done';
   } catch (err) {
-    if (err instanceof ScriptError) {
-      e.threadFailed(th, err.message);
-      return 'failed';
-    }
-    if (err instanceof RangeError) {
-      e.threadFailed(th, `out of memory for script values (${err.message})`);
-      return 'failed';
-    }
-    e.threadFailed(th, `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`);
-    return 'failed';
+    return threadFailedWith(e, th, err);
   }
 }
 
