@@ -4,7 +4,7 @@
 // Size: FUZZ_RUNS (npm run fuzz), else the small default in config.ts.
 import { describe, it, expect } from 'vitest';
 import { runFuzzer, summary } from './harness.ts';
-import { sizeFor, WATCHDOG_MS } from './config.ts';
+import { LONG, sizeFor, WATCHDOG_MS } from './config.ts';
 
 const size = sizeFor('mutate');
 
@@ -14,5 +14,7 @@ describe('fuzz: mutated scripts from the repository into the loader', () => {
     console.log(summary('mutate', r));
     expect(r.failure, r.failure ?? '').toBeNull();
     expect(r.numRuns).toBeGreaterThan(0);
+    // at the default size the whole count must fit in the time budget
+    if (!LONG) expect(r.numRuns).toBe(size.runs);
   }, size.timeLimitMs + WATCHDOG_MS + 30_000);
 });

@@ -3,7 +3,7 @@
 // Size: FUZZ_RUNS (npm run fuzz), else the small default in config.ts.
 import { describe, it, expect } from 'vitest';
 import { runFuzzer, summary } from './harness.ts';
-import { sizeFor, WATCHDOG_MS } from './config.ts';
+import { LONG, sizeFor, WATCHDOG_MS } from './config.ts';
 
 const size = sizeFor('text');
 
@@ -13,5 +13,7 @@ describe('fuzz: random bytes and text into the parser and the loader', () => {
     console.log(summary('text', r));
     expect(r.failure, r.failure ?? '').toBeNull();
     expect(r.numRuns).toBeGreaterThan(0);
+    // at the default size the whole count must fit in the time budget
+    if (!LONG) expect(r.numRuns).toBe(size.runs);
   }, size.timeLimitMs + WATCHDOG_MS + 30_000);
 });
