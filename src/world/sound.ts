@@ -83,8 +83,11 @@ export function playSound(
   source = 'script',
 ): PlayResult {
   const index = sounding(s.slots[0], now) ? 1 : 0;
+  return place(s, index, makeSlot(table, name, now, volume, pan, source, false));
+}
+
+function place(s: SoundState, index: 0 | 1, slot: SoundSlot): PlayResult {
   const replaced = s.slots[index];
-  const slot = makeSlot(table, name, now, volume, pan, source, false);
   s.slots[index] = slot;
   return { slot: index === 0 ? 1 : 2, end: slot.end, replaced };
 }
@@ -100,10 +103,7 @@ export function playOverlap(
   source = 'script',
   loop = false,
 ): PlayResult {
-  const replaced = s.slots[1];
-  const slot = makeSlot(table, name, now, volume, pan, source, loop);
-  s.slots[1] = slot;
-  return { slot: 2, end: slot.end, replaced };
+  return place(s, 1, makeSlot(table, name, now, volume, pan, source, loop));
 }
 
 // The voice channel: a new line replaces the one speaking.

@@ -2,22 +2,10 @@
 // smallest input that shows it, with the script-level outcome it should have.
 // Each was a real failure once; each test is the outcome it has now.
 import { describe, it, expect } from 'vitest';
-import { runScript, type ScriptRun } from '../support/run.ts';
+import { runBoth as run } from './both.ts';
 import { loadProgram } from '../../src/compiler/load.ts';
 import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
-import { JS_STACK } from './checks.ts';
 
-/** Runs on both engines; they must agree, and nothing may look like a host failure. */
-function run(source: string, opts: Parameters<typeof runScript>[1] = {}): ScriptRun {
-  const fast = runScript(source, { until: 3000, ...opts });
-  const slow = runScript(source, { until: 3000, ...opts, jit: false });
-  expect(slow.stdout).toEqual(fast.stdout);
-  expect(slow.stderr).toEqual(fast.stderr);
-  expect(slow.trace).toEqual(fast.trace);
-  expect(fast.stderr).not.toMatch(JS_STACK);
-  expect(fast.stderr).not.toContain('internal error');
-  return fast;
-}
 
 /** Wall time of f in ms. */
 function timed<T>(f: () => T): [T, number] {

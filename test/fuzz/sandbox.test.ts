@@ -7,22 +7,10 @@ import { describe, it, expect, afterEach } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { dirname, join, resolve } from 'node:path';
 import { BUILTINS } from '../../src/builtins/index.ts';
-import { runScript, type ScriptRun } from '../support/run.ts';
-import { JS_STACK } from './checks.ts';
+import { runBoth as run } from './both.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-/** Both engines; they must agree, and no host failure may show. */
-function run(source: string, opts: Parameters<typeof runScript>[1] = {}): ScriptRun {
-  const fast = runScript(source, { until: 3000, ...opts });
-  const slow = runScript(source, { until: 3000, ...opts, jit: false });
-  expect(slow.stdout).toEqual(fast.stdout);
-  expect(slow.stderr).toEqual(fast.stderr);
-  expect(slow.trace).toEqual(fast.trace);
-  expect(fast.stderr).not.toMatch(JS_STACK);
-  expect(fast.stderr).not.toContain('internal error');
-  return fast;
-}
 
 /** Every property JavaScript's shared prototypes have now: a script must never add one. */
 const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, String: String.prototype, Function: Function.prototype, Number: Number.prototype };

@@ -8,34 +8,12 @@ import { join } from 'node:path';
 import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runScript } from '../support/run.ts';
-import { parseDuration } from '../../src/time/units.ts';
+import { expectations, runOptions } from '../support/expect.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const examplesDir = join(root, 'docs', 'examples');
 const page = readFileSync(join(root, 'docs', 'language.md'), 'utf8');
 const examples = readdirSync(examplesDir).filter((f) => f.endsWith('.pw')).sort();
-
-interface Expected {
-  out: string[];
-  errors: { line: number; text: string; runtime: boolean }[];
-  opts: Record<string, string>;
-}
-
-function expectations(source: string): Expected {
-  const ex: Expected = { out: [], errors: [], opts: {} };
-  source.split('\n').forEach((line, i) => {
-    let m = line.match(/--\s*expect:\s?(.*)$/);
-    if (m) ex.out.push(m[1]!);
-    m = line.match(/--\s*expect (runtime )?error:\s*(.*)$/);
-    if (m) ex.errors.push({ line: i + 1, text: m[2]!.trim(), runtime: !!m[1] });
-    m = line.match(/--\s*run:\s*(.*)$/);
-    if (m) {
-      const parts = m[1]!.trim().split(/\s+/);
-      for (let j = 0; j < parts.length; j += 2) ex.opts[parts[j]!.replace(/^--/, '')] = parts[j + 1]!;
-    }
-  });
-  return ex;
-}
 
 /** Code blocks of the page announced by `<!-- KIND: docs/examples/NAME.pw -->` on the line before. */
 function blocks(kind: 'example' | 'stderr'): Map<string, string> {
@@ -61,15 +39,7 @@ describe('docs/examples/*.pw run as documented', () => {
     it(f, () => {
       const source = readFileSync(join(examplesDir, f), 'utf8');
       const ex = expectations(source);
-      const r = runScript(
-        { [f]: source },
-        {
-          until: ex.opts.until ? parseDuration(ex.opts.until) : undefined,
-          fps: ex.opts.fps ? Number(ex.opts.fps) : 60,
-          seed: ex.opts.seed ? Number(ex.opts.seed) : 1,
-          loopGuard: ex.opts['loop-guard'] !== undefined ? Number(ex.opts['loop-guard']) : 100000,
-        },
-      );
+      const r = runScript({ [f]: source }, runOptions(ex));
       expect(r.stdout).toEqual(ex.out);
       const got = r.errors.filter((d) => d.kind !== 'warning').map((d) => ({ line: d.line, text: d.message, runtime: d.kind === 'runtime error' }));
       expect(got.length, `errors: ${r.stderr}`).toBe(ex.errors.length);
