@@ -64,12 +64,8 @@ function sendEvent(e: Engine, th: Thread, kind: string, target: string, event: s
     const guess = closest(target, names);
     throw new ScriptError(`there is no ${kind} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
   }
-  const h = e.findHandler(kind, target, event);
-  if (h < 0) {
-    e.tracing && e.trace({ ev: 'ignored', to: `${kind} ${target}`, event });
-    return null;
-  }
-  e.tracing && e.trace({ ev: 'event', to: `${kind} ${target}`, event });
+  const h = e.handlerFor(kind, target, event);
+  if (h < 0) return null;
   return e.callInThread(th, h, s, b, n) as unknown as Value;
 }
 

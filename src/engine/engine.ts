@@ -329,12 +329,8 @@ export class Engine {
    * the set changes): the new thread runs at once, up to its first wait.
    */
   deliverNow(kind: string, name: string, event: string, origin: string): void {
-    const h = this.findHandler(kind, name, event);
-    if (h < 0) {
-      this.tracing && this.trace({ ev: 'ignored', to: `${kind} ${name}`, event });
-      return;
-    }
-    this.tracing && this.trace({ ev: 'event', to: `${kind} ${name}`, event });
+    const h = this.handlerFor(kind, name, event);
+    if (h < 0) return;
     const th = this.spawn(h, [], origin);
     if (!th) return;
     this.ready.splice(this.ready.indexOf(th), 1);
@@ -343,12 +339,8 @@ export class Engine {
 
   /** Delivers an event to an object: a new thread runs its handler; no handler → ignored (traced). */
   deliver(kind: string, name: string, event: string, args: Value[], origin: string): boolean {
-    const h = this.findHandler(kind, name, event);
-    if (h < 0) {
-      this.tracing && this.trace({ ev: 'ignored', to: `${kind} ${name}`, event });
-      return false;
-    }
-    this.tracing && this.trace({ ev: 'event', to: `${kind} ${name}`, event });
+    const h = this.handlerFor(kind, name, event);
+    if (h < 0) return false;
     this.spawn(h, args, origin);
     if (!this.running) this.drain();
     return true;
@@ -361,6 +353,13 @@ export class Engine {
     this.spawn(h, args, origin);
     if (!this.running) this.drain();
     return true;
+  }
+
+  /** The handler an event goes to, traced as delivered or ignored; -1 when there is none. */
+  handlerFor(kind: string, name: string, event: string): number {
+    const h = this.findHandler(kind, name, event);
+    this.tracing && this.trace({ ev: h < 0 ? 'ignored' : 'event', to: `${kind} ${name}`, event });
+    return h;
   }
 
   findHandler(kind: string, name: string, event: string): number {

@@ -128,34 +128,53 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
   if (program && body.program !== program.fingerprint) {
     throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${String(body.program)}, these are ${program.fingerprint}): ${body.host?.files?.join(', ') ?? ''}`);
   }
-  const raw = body.state as Record<string, unknown>;
-  const dec = new ValueDecoder();
-  const globals = (raw.globals as unknown[]).map((v, i) => dec.decode(v, `global ${program?.globals[i] ?? i}`));
-  const props = (raw.props as unknown[][]).map((p, i) => p.map((v, j) => dec.decode(v, `property ${j} of object ${i}`)));
-  const threads = (raw.threads as Record<string, unknown>[]).map((t) => ({
-    ...(t as unknown as Thread),
-    stack: (t.stack as unknown[]).map((v, i) => dec.decode(v, `thread ${String(t.id)} register ${i}`)),
-    result: dec.decode(t.result, `thread ${String(t.id)} result`) as Value,
-  })) as Thread[];
-  const st = raw as unknown as WorldState;
-  // name-keyed tables come back without a prototype, as they were made
-  const state: WorldState = {
-    ...st,
-    globals,
-    props,
-    threads: [],
-    actors: dict(st.actors),
-    stars: dict(st.stars),
-    paths: dict(st.paths),
-    poses: dict(st.poses),
-    sounds: dict(st.sounds),
-    views: dict(st.views),
-  };
+  let state: WorldState;
+  let threads: Thread[];
+  try {
+    const raw = body.state as Record<string, unknown>;
+    if (!raw || typeof raw !== 'object') throw new SnapshotError('the snapshot holds no world');
+    for (const list of ['globals', 'props', 'threads'] as const) {
+      if (!Array.isArray(raw[list])) throw new SnapshotError(`the snapshot's world has no ${list} list`);
+    }
+    const dec = new ValueDecoder();
+    const globals = (raw.globals as unknown[]).map((v, i) => dec.decode(v, `global ${program?.globals[i] ?? i}`));
+    const props = (raw.props as unknown[][]).map((p, i) => p.map((v, j) => dec.decode(v, `property ${j} of object ${i}`)));
+    threads = (raw.threads as Record<string, unknown>[]).map((t) => ({
+      ...(t as unknown as Thread),
+      stack: (t.stack as unknown[]).map((v, i) => dec.decode(v, `thread ${String(t.id)} register ${i}`)),
+      result: dec.decode(t.result, `thread ${String(t.id)} result`) as Value,
+    })) as Thread[];
+    const st = raw as unknown as WorldState;
+    // name-keyed tables come back without a prototype, as they were made
+    state = {
+      ...st,
+      globals,
+      props,
+      threads: [],
+      actors: dict(st.actors),
+      stars: dict(st.stars),
+      paths: dict(st.paths),
+      poses: dict(st.poses),
+      sounds: dict(st.sounds),
+      views: dict(st.views),
+    };
+  } catch (err) {
+    // checksummed yet malformed (written by hand, checksum and all): refuse it whole
+    if (err instanceof SnapshotError) throw err;
+    throw new SnapshotError("the snapshot's world is malformed: its values or threads are not what Pocketwatch saves");
+  }
   if (program) validate(state, threads, program);
   return { state, threads, host: body.host };
 }
 
 function validate(state: WorldState, threads: Thread[], program: Program): void {
+  for (const part of ['clock', 'stepper', 'frame', 'camera', 'sound', 'random'] as const) {
+    if (!state[part] || typeof state[part] !== 'object') throw new SnapshotError(`the snapshot's world has no ${part}`);
+  }
+  for (const list of ['loops', 'crickets', 'mailbox'] as const) {
+    if (!Array.isArray(state[list])) throw new SnapshotError(`the snapshot's world has no ${list} list`);
+  }
+  if (typeof state.now !== 'number' || !Number.isFinite(state.now)) throw new SnapshotError("the snapshot's world has no time");
   if (state.globals.length > program.globals.length) throw new SnapshotError('the snapshot has more globals than the scripts declare');
   for (const t of threads) {
     if (!Array.isArray(t.frames) || t.frames.length === 0 || t.frames.length % FRAME_WORDS !== 0) throw new SnapshotError(`thread ${t.id} has no valid call frames`);

@@ -3,6 +3,7 @@
 // restored run must print and trace exactly what the uninterrupted 120 s run does.
 import { describe, it, expect } from 'vitest';
 import { execFileSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -64,6 +65,23 @@ describe('saving the demo world mid-scene', () => {
     const mid = (fade!.t as number) + 2000;
     const out = saveAndRestore(mid, (e) => expect(e.liveThreads().some((t) => t.wait?.kind === 'time')).toBe(true));
     expect(out).toEqual(full);
+  });
+});
+
+describe('malformed snapshots with a valid checksum', () => {
+  it('are refused whole with a message, never half-loaded', () => {
+    const a = runHeadless(program, { print: () => {}, diagnostic: () => {} }, { fps: 60, seed: 1, until: 2000 * UNITS });
+    const good = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100000, input: [] });
+    const resign = (edit: (state: Record<string, unknown>) => void): string => {
+      const outer = JSON.parse(good) as { body: { state: Record<string, unknown> } };
+      edit(outer.body.state);
+      const body = JSON.stringify(outer.body);
+      return `{"checksum":"${createHash('sha256').update(body).digest('hex')}","body":${body}}\n`;
+    };
+    expect(() => readSnapshot(resign((st) => (st.globals = 5)), program)).toThrow(/no globals list/);
+    expect(() => readSnapshot(resign((st) => delete st.clock), program)).toThrow(/has no clock/);
+    expect(() => readSnapshot(resign((st) => ((st.threads as unknown[]).push({ id: 99, stack: 7 }))), program)).toThrow(/malformed/);
+    expect(() => readSnapshot(resign((st) => (st.loops = 'x')), program)).toThrow(/no loops list/);
   });
 });
 
