@@ -439,4 +439,5 @@ function beginWalk(e: Engine, a: ActorState, kind: 'defer' | 'walktoxyz' | 'walk
 /** Actors exist once their block is loaded. */
 export function ensureActors(e: Engine): void {
   for (const o of e.program.objects) if (o.kind === 'actor' && !e.state.actors[o.name]) e.state.actors[o.name] = createActor(o.name);
+  e.actorsChanged();
 }

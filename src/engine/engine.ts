@@ -13,16 +13,18 @@ import type { Value } from '../vm/value.ts';
 import { repr } from '../vm/value.ts';
 import { ScriptError, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import { createClock, manageTime } from '../time/clock.ts';
-import { createStepper, advance, nextDueAt } from '../time/stepper.ts';
+import { createStepper, advance, advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
 import { STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
 import { frameLoops, stepLoops, type LoopSlot } from '../time/loops.ts';
-import { SleeperHeap } from './sleepers.ts';
+import { SleeperHeap, type Bucket } from './sleepers.ts';
+import { ReadyQueue } from './ready.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
 import { createStreams } from '../world/random.ts';
 import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo } from '../world/service.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { ensureActors } from '../builtins/world.ts';
 import { dict } from '../vm/dict.ts';
+import type { ActorState } from '../world/walk.ts';
 
 export interface EngineOptions {
   /** Loop iterations allowed between real frames; 0 disables the guard. */
@@ -79,9 +81,15 @@ export class Engine {
   lastResult: Value = null;
 
   private live = new Map<number, Thread>();
+  /** The actors of state.actors in table order; the services walk it every heartbeat. */
+  private actors: ActorState[] | null = null;
   private builtinByName = new Map<string, number>();
   private sleepers = new SleeperHeap();
-  private ready: Thread[] = [];
+  /** advanceTo's stepper readings (hosts call it, never a thread, so it is not re-entered). */
+  private stepSink = newStepSink();
+  private ready = new ReadyQueue();
+  /** A by-product of wake()'s early reads, kept only so they are not optimised away. */
+  prefetched = 0;
   private displayWaiters: Thread[] = [];
   private frameWaiters: Thread[] = [];
   private running: Thread | null = null;
@@ -235,30 +243,47 @@ export class Engine {
   advanceTo(target: number): void {
     const st = this.state;
     // most frames have no heartbeat due: the stepper only needs the readings that cross one
-    let steps = NO_STEPS;
+    const due = this.stepSink;
+    let nsteps = 0;
     if (target >= nextDueAt(st.stepper)) {
-      const adv = advance(st.stepper, target);
-      if (adv.dropped > 0) this.tracing && this.trace({ ev: 'dropped', ms: round3(unitsToMs(adv.dropped)) });
-      steps = adv.steps;
+      advanceInto(st.stepper, target, due);
+      if (due.dropped > 0) this.tracing && this.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
+      nsteps = due.count;
     }
+    const steps = due.steps;
+    const sleepers = this.sleepers;
     let i = 0;
-    for (;;) {
-      if (this.halted) return;
-      const step = i < steps.length ? steps[i] : Infinity;
-      const wake = this.sleepers.peekTime();
-      const t = Math.min(step, wake);
-      if (t > target || t === Infinity) break;
+    // No Infinity or Math.min here: game times stay small integers, and a time that
+    // became a float would be boxed on every store to st.now.
+    while (!this.halted) {
+      let t: number;
+      let isStep: boolean;
+      let isWake: boolean;
+      if (i < nsteps) {
+        t = steps[i];
+        isStep = true;
+        isWake = sleepers.length > 0 && sleepers.peekTime() <= t;
+        if (isWake && sleepers.peekTime() < t) {
+          t = sleepers.peekTime();
+          isStep = false;
+        }
+      } else if (sleepers.length > 0) {
+        t = sleepers.peekTime();
+        isStep = false;
+        isWake = true;
+      } else break;
+      if (t > target) break;
       st.now = t;
       expireSoundsUpTo(this, t);
-      if (step <= wake) {
+      if (isStep) {
         i++;
         this.servicePass();
       }
-      // in the live host, frames were drawn while it slept: that resets its runaway guard
-      if (wake === t) for (const th of this.sleepers.popDue()) this.makeReady(th, true);
+      if (isWake) this.wake(sleepers.popDue());
       this.drain();
     }
-    if (!this.halted && target > st.now) {
+    if (this.halted) return;
+    if (target > st.now) {
       st.now = target;
       expireSoundsUpTo(this, target);
     }
@@ -333,7 +358,7 @@ export class Engine {
     if (h < 0) return;
     const th = this.spawn(h, [], origin);
     if (!th) return;
-    this.ready.splice(this.ready.indexOf(th), 1);
+    this.ready.remove(th);
     this.resume(th);
   }
 
@@ -398,19 +423,54 @@ export class Engine {
     this.ready.push(th);
   }
 
+  /** Sleepers whose time has come join the ready queue, in the order they went to sleep. */
+  private wake(due: Bucket): void {
+    const threads = due.threads;
+    const n = due.n;
+    // With thousands of sleepers, a woken thread's memory is rarely in the CPU cache.
+    // These short passes touch each thread, then its register and frame arrays, with
+    // nothing in between, so the CPU fetches many threads' memory at once rather than
+    // one thread's at a time when it runs. (The sum only keeps the reads from being
+    // optimised away.)
+    let touched = 0;
+    for (let i = 0; i < n; i++) {
+      const th = threads[i]!;
+      touched += th.stack.length + th.frames.length;
+    }
+    for (let i = 0; i < n; i++) {
+      const th = threads[i]!;
+      if (th.stack[0] === th.frames[0]) touched++;
+    }
+    this.prefetched = touched;
+    // in the live host, frames were drawn while they slept: that resets their runaway guard
+    const reset = this.options.realFrames;
+    const st = this.state;
+    for (let i = 0; i < n; i++) {
+      const th = threads[i]!;
+      threads[i] = null;
+      if (reset) {
+        th.backEdges = 0;
+        th.calls = 0;
+      }
+      th.wait = READY;
+      th.sleepSeq = st.sleepSeq++;
+      this.ready.push(th);
+    }
+    this.sleepers.recycle(due);
+  }
+
   /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
   drain(): void {
     if (this.draining) return;
     this.draining = true;
     try {
-      let i = 0;
-      while (i < this.ready.length && !this.halted) {
-        const th = this.ready[i++];
+      while (!this.halted) {
+        const th = this.ready.shift();
+        if (th === null) break;
         if (th.done) continue;
         this.resume(th);
       }
-      // a fresh array is cheaper than truncating this one
-      this.ready = [];
+      this.ready.clear();
     } finally {
       this.draining = false;
     }
@@ -451,7 +511,8 @@ export class Engine {
   // ---- suspension (for builtins) ---------------------------------------------
 
   sleepUntil(th: Thread, until: number): typeof SUSPEND {
-    th.wait = { kind: 'time', until };
+    th.wait = TIME;
+    th.wakeAt = until;
     th.since = this.state.now;
     th.sleepSeq = this.state.sleepSeq++;
     if (until <= this.state.now) {
@@ -509,12 +570,13 @@ export class Engine {
   /** Takes over a restored world: its state and threads, with every wait re-registered. */
   adopt(state: WorldState, threads: Thread[]): void {
     this.state = state;
+    this.actorsChanged();
     this.globals = state.globals;
     this.props = state.props;
     while (this.globals.length < this.program.globals.length) this.globals.push(undefined);
     this.live.clear();
     this.sleepers.clear();
-    this.ready = [];
+    this.ready = new ReadyQueue();
     this.displayWaiters = [];
     this.frameWaiters = [];
     // waiters are re-registered in the order they went to sleep
@@ -522,7 +584,7 @@ export class Engine {
       this.live.set(th.id, th);
       switch (th.wait?.kind) {
         case 'time':
-          this.sleepers.push(th, th.wait.until);
+          this.sleepers.push(th, th.wakeAt);
           break;
         case 'display':
           this.displayWaiters.push(th);
@@ -543,6 +605,16 @@ export class Engine {
 
   // ---- state queries ------------------------------------------------------
 
+  /** Every actor, in load order. Listing the name table itself would build a key array each heartbeat. */
+  actorList(): readonly ActorState[] {
+    return (this.actors ??= Object.values(this.state.actors));
+  }
+
+  /** Actors were added or the world was replaced. */
+  actorsChanged(): void {
+    this.actors = null;
+  }
+
   liveThreads(): Thread[] {
     return [...this.live.values()];
   }
@@ -555,7 +627,7 @@ export class Engine {
   isQuiet(): boolean {
     const st = this.state;
     if (this.live.size > 0 || st.loops.length > 0) return false;
-    for (const a of Object.values(st.actors)) if (a.walk) return false;
+    for (const a of this.actorList()) if (a.walk) return false;
     for (const c of st.crickets) if (!c.dead && c.set === st.set) return false;
     return true;
   }
@@ -586,7 +658,7 @@ export class Engine {
   private removeThread(th: Thread): void {
     th.done = true;
     this.live.delete(th.id);
-    if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wait.until);
+    if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wakeAt);
     this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
     this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
   }
@@ -675,11 +747,11 @@ function collapseRepeats(lines: string[]): string[] {
   return out;
 }
 
-const NO_STEPS: number[] = [];
 /** Threads that may start at one moment of game time. */
 const MAX_BURST = 100_000;
 // Waits without data are shared: a thread's wait is replaced, never changed in place.
 const READY: Wait = { kind: 'ready' };
+const TIME: Wait = { kind: 'time' };
 const DISPLAY: Wait = { kind: 'display' };
 const GAME_FRAME: Wait = { kind: 'gameframe' };
 

@@ -1,89 +1,145 @@
 // Threads asleep on the game clock, soonest first; threads due at the same time wake
 // in the order they went to sleep. Sleepers are grouped by wake time: a binary heap
-// holds the distinct times (few: many threads wake on the same tick), and each time
-// has a queue in sleep order. Ten thousand sleepers cost a handful of heap levels.
+// holds one bucket per distinct time (few: many threads wake on the same tick), and
+// each bucket keeps its threads in sleep order. Ten thousand sleepers cost a handful
+// of heap levels.
+//
+// Nothing here allocates once the engine is warm: emptied buckets, with their arrays,
+// go back to a pool, and the heap array never shrinks. (Fresh objects stored into
+// long-lived ones cost a write barrier each, on top of the allocation.)
+//
+// Finding the bucket for a new sleeper: a short heap is scanned, so a lone thread
+// sleeping a tick at a time never touches a hash table; a long one is indexed by a
+// Map, built when the heap grows past SCAN_LIMIT and dropped when it empties.
 import type { Thread } from '../vm/thread.ts';
 
+/** The threads waking at one time: threads[0 … n-1], in the order they went to sleep. */
+export interface Bucket {
+  until: number;
+  threads: (Thread | null)[];
+  n: number;
+}
+
+const SCAN_LIMIT = 16;
+
 export class SleeperHeap {
-  /** Distinct wake times, a min-heap. */
-  private times: number[] = [];
-  /** Sleepers by wake time, in the order they went to sleep. */
-  private queues = new Map<number, Thread[]>();
+  /** Buckets, a min-heap on `until`, in heap[0 … size-1]. */
+  private heap: (Bucket | null)[] = [];
+  private size = 0;
+  /** Bucket by wake time, while the heap is long; null while it is short. */
+  private index: Map<number, Bucket> | null = null;
+  /** Emptied buckets, in pool[0 … pooled-1]. */
+  private pool: Bucket[] = [];
+  private pooled = 0;
   private count = 0;
 
-  get size(): number {
+  /** How many threads sleep. */
+  get length(): number {
     return this.count;
   }
 
   /** Adds a thread waking at `until`; later pushes at the same time wake after it. */
   push(t: Thread, until: number): void {
     this.count++;
-    const q = this.queues.get(until);
-    if (q !== undefined) {
-      q.push(t);
+    const b = this.find(until);
+    if (b !== undefined) {
+      b.threads[b.n++] = t;
       return;
     }
-    this.queues.set(until, [t]);
-    const h = this.times;
-    h.push(until);
-    let i = h.length - 1;
+    const fresh = this.pooled > 0 ? this.pool[--this.pooled] : { until, threads: [], n: 0 };
+    fresh.until = until;
+    fresh.threads[0] = t;
+    fresh.n = 1;
+    const h = this.heap;
+    let i = this.size++;
     while (i > 0) {
       const p = (i - 1) >> 1;
-      if (h[p] <= until) break;
-      h[i] = h[p];
+      const up = h[p]!;
+      if (up.until <= until) break;
+      h[i] = up;
       i = p;
     }
-    h[i] = until;
+    h[i] = fresh;
+    if (this.index !== null) this.index.set(until, fresh);
+    else if (this.size > SCAN_LIMIT) this.index = new Map(this.buckets().map((x) => [x.until, x]));
   }
 
-  /** Wake time of the soonest sleeper, or Infinity. */
+  private find(until: number): Bucket | undefined {
+    if (this.index !== null) return this.index.get(until);
+    const h = this.heap;
+    for (let i = 0; i < this.size; i++) if (h[i]!.until === until) return h[i]!;
+    return undefined;
+  }
+
+  private buckets(): Bucket[] {
+    return this.heap.slice(0, this.size) as Bucket[];
+  }
+
+  /** Wake time of the soonest sleeper; only meaningful while length > 0. */
   peekTime(): number {
-    return this.times.length > 0 ? this.times[0] : Infinity;
+    return this.size > 0 ? this.heap[0]!.until : Infinity;
   }
 
-  /** Removes and returns every thread waking at the soonest time, in sleep order. */
-  popDue(): Thread[] {
-    const h = this.times;
-    const top = h[0];
-    const q = this.queues.get(top)!;
-    this.queues.delete(top);
-    this.count -= q.length;
-    const last = h.pop()!;
-    if (h.length > 0) {
+  /**
+   * Removes the bucket of every thread waking at the soonest time. The caller takes
+   * its threads, then hands it back with recycle().
+   */
+  popDue(): Bucket {
+    const h = this.heap;
+    const top = h[0]!;
+    this.count -= top.n;
+    const n = --this.size;
+    const last = h[n]!;
+    h[n] = null;
+    if (n > 0) {
       let i = 0;
       for (;;) {
         const l = 2 * i + 1;
-        if (l >= h.length) break;
+        if (l >= n) break;
         const r = l + 1;
-        const m = r < h.length && h[r] < h[l] ? r : l;
-        if (h[m] >= last) break;
+        const m = r < n && h[r]!.until < h[l]!.until ? r : l;
+        if (h[m]!.until >= last.until) break;
         h[i] = h[m];
         i = m;
       }
       h[i] = last;
     }
-    return q;
+    if (this.index !== null) {
+      if (n === 0) this.index = null;
+      else this.index.delete(top.until);
+    }
+    return top;
+  }
+
+  /** A popped bucket whose threads were taken (and its slots cleared) goes back to the pool. */
+  recycle(b: Bucket): void {
+    b.n = 0;
+    this.pool[this.pooled++] = b;
   }
 
   /** Removes a thread (it was stopped); off the hot path. */
   remove(t: Thread, until: number): void {
-    const q = this.queues.get(until);
-    if (!q) return;
-    const i = q.indexOf(t);
-    if (i < 0) return;
-    q.splice(i, 1);
+    const b = this.find(until);
+    if (b === undefined) return;
+    const i = b.threads.indexOf(t);
+    if (i < 0 || i >= b.n) return;
+    b.threads.copyWithin(i, i + 1, b.n);
+    b.threads[--b.n] = null;
     this.count--;
-    if (q.length === 0) {
-      this.queues.delete(until);
-      this.times = this.times.filter((x) => x !== until);
-      // rebuild the heap property (rare)
-      this.times.sort((a, b) => a - b);
+    if (b.n === 0) {
+      // rebuild the heap without the empty bucket (rare)
+      const rest = this.buckets().filter((x) => x !== b);
+      this.clear();
+      for (const x of rest) for (let k = 0; k < x.n; k++) this.push(x.threads[k]!, x.until);
     }
   }
 
   clear(): void {
-    this.times = [];
-    this.queues.clear();
+    this.heap = [];
+    this.size = 0;
+    this.index = null;
+    this.pool = [];
+    this.pooled = 0;
     this.count = 0;
   }
 }

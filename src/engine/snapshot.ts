@@ -182,12 +182,12 @@ function validate(state: WorldState, threads: Thread[], program: Program): void 
       const h = program.handlers[t.frames[fp]];
       if (!h || t.frames[fp + 1] < 0 || t.frames[fp + 1] > h.code.length) throw new SnapshotError(`thread ${t.id} points outside the compiled scripts`);
     }
-    if (!isWait(t.wait)) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
+    if (!isWait(t.wait) || (t.wait.kind === 'time' && !Number.isFinite(t.wakeAt))) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
   }
 }
 
 function isWait(w: unknown): w is Wait {
   if (!w || typeof w !== 'object') return false;
   const k = (w as Wait).kind;
-  return k === 'time' ? typeof (w as { until: unknown }).until === 'number' : k === 'display' || k === 'gameframe' || k === 'ready';
+  return k === 'time' || k === 'display' || k === 'gameframe' || k === 'ready';
 }

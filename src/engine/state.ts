@@ -72,4 +72,4 @@ export interface WorldState {
   steps: number;
 }
 
-export const STATE_VERSION = 1;
+export const STATE_VERSION = 2;

@@ -82,7 +82,7 @@ export function describeWait(e: Engine, th: Thread): string {
   if (w === null) return 'running';
   switch (w.kind) {
     case 'time':
-      return `${call}${b?.waits ?? 'game time'} until ${stamp(unitsToMs(w.until))} (in ${Math.round(Math.max(0, unitsToMs(w.until - e.now)))} ms)`;
+      return `${call}${b?.waits ?? 'game time'} until ${stamp(unitsToMs(th.wakeAt))} (in ${Math.round(Math.max(0, unitsToMs(th.wakeAt - e.now)))} ms)`;
     case 'display':
       return `${call}${b?.waits ?? 'the next display frame'}`;
     case 'gameframe':

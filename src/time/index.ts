@@ -14,10 +14,12 @@ export {
   createStepper,
   validateStepperConfig,
   advance,
+  advanceInto,
+  newStepSink,
   nextDueAt,
   resetStepper,
 } from './stepper.ts';
-export type { StepperConfig, StepperState, StepAdvance } from './stepper.ts';
+export type { StepperConfig, StepperState, StepAdvance, StepSink } from './stepper.ts';
 export {
   createClock,
   manageTime,

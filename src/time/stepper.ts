@@ -104,17 +104,43 @@ function anchorAt(s: StepperState, raw: number, unwrapped: number): void {
 
 /** Feeds one clock reading; mutates `s` and returns the steps now due. */
 export function advance(s: StepperState, now: number): StepAdvance {
+  const out = newStepSink();
+  advanceInto(s, now, out);
+  return { steps: out.steps, dropped: out.dropped, reanchored: out.reanchored };
+}
+
+/**
+ * advance(), reporting into a sink its caller keeps: the boundaries are the first
+ * `count` entries of `steps`. The engine feeds a reading on every heartbeat, and this
+ * way a reading allocates nothing.
+ */
+export interface StepSink {
+  steps: number[];
+  count: number;
+  dropped: number;
+  reanchored: 'backwards' | 'gap' | null;
+}
+
+export function newStepSink(): StepSink {
+  return { steps: [], count: 0, dropped: 0, reanchored: null };
+}
+
+export function advanceInto(s: StepperState, now: number, out: StepSink): void {
+  out.count = 0;
+  out.dropped = 0;
+  out.reanchored = null;
   const raw = normalise(s, now);
   const { step, maxCatchUp, wrap, gap } = s.config;
   if (s.anchor === null) {
     anchorAt(s, raw, raw);
-    return { steps: [], dropped: 0, reanchored: null };
+    return;
   }
   let delta: number;
   if (wrap === undefined) {
     if (raw < s.last) {
       anchorAt(s, raw, raw);
-      return { steps: [], dropped: 0, reanchored: 'backwards' };
+      out.reanchored = 'backwards';
+      return;
     }
     delta = raw - s.last;
   } else {
@@ -124,7 +150,8 @@ export function advance(s: StepperState, now: number): StepAdvance {
   if (gap !== undefined && delta > gap) {
     // Under wrap the anchor stays unwrapped so boundaries remain monotonic.
     anchorAt(s, raw, wrap === undefined ? raw : position(s, s.anchor) + delta);
-    return { steps: [], dropped: 0, reanchored: 'gap' };
+    out.reanchored = 'gap';
+    return;
   }
   s.last = raw;
   const total = s.acc + delta;
@@ -133,17 +160,15 @@ export function advance(s: StepperState, now: number): StepAdvance {
   if (due * step > total) due -= 1;
   const take = Math.min(due, maxCatchUp);
   const dropped = (due - take) * step;
-  const steps: number[] = [];
   const firstIndex = s.served + 1;
-  for (let k = 0; k < take; k++) {
-    steps.push(s.anchor + (firstIndex + k) * step);
-  }
+  for (let k = 0; k < take; k++) out.steps[k] = s.anchor + (firstIndex + k) * step;
+  out.count = take;
+  out.dropped = dropped;
   s.served += take;
   // The remainder is kept even when whole steps are dropped.
   s.acc = total - due * step;
   // Shift the grid past the dropped span so later boundaries stay consistent.
   s.anchor += dropped;
-  return { steps, dropped, reanchored: null };
 }
 
 /**

@@ -7,8 +7,8 @@ import type { Value } from './value.ts';
 export const FRAME_WORDS = 4;
 
 export type Wait =
-  /** game-clock time (units) at which the thread wakes */
-  | { kind: 'time'; until: number }
+  /** the game clock reaching Thread.wakeAt */
+  | { kind: 'time' }
   /** the next display frame (polled builtins) */
   | { kind: 'display' }
   /** the next game frame (forceupdate) */
@@ -27,6 +27,9 @@ export interface Thread {
   wait: Wait | null;
   /** Game time at which it started waiting (for :threads). */
   since: number;
+  /** Game time (units) at which a thread waiting on time wakes. A number on the thread
+   * rather than in a fresh wait object: a thread that sleeps a tick at a time allocates nothing. */
+  wakeAt: number;
   /** Builtin whose `resume` computes the value delivered on wake, or -1 for void. */
   resumeWith: number;
   /** Absolute register receiving that value. */
@@ -43,5 +46,5 @@ export interface Thread {
 }
 
 export function newThread(id: number, origin: string): Thread {
-  return { id, origin, stack: [], frames: [], wait: null, since: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, calls: 0, sleepSeq: 0, done: false, result: null };
+  return { id, origin, stack: [], frames: [], wait: null, since: 0, wakeAt: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, calls: 0, sleepSeq: 0, done: false, result: null };
 }

@@ -16,6 +16,10 @@ export interface RandomStreams {
 
 const TWO_32 = 4294967296;
 const TWO_53 = 9007199254740992;
+const TWO_31 = 2147483648;
+// the rejection limit of the last small range drawn (scripts draw the same range again and again)
+let lastRange = 0;
+let lastLimit = 0;
 
 // Reduces any finite number to a uint32 seed. The high part of seeds beyond 2^32 is
 // folded in so that, say, 1 and 2^32 + 1 do not give the same stream.
@@ -75,6 +79,21 @@ export function randomInt(r: RandomState, n: number): number {
   }
   if (n === 0) return 0;
   const range = n + 1;
+  if (range <= TWO_31) {
+    // The same numbers as the branch below, in unsigned 32-bit arithmetic: every
+    // operand is a uint32, so the remainders are integer divisions, not float ones.
+    // The limit is the largest multiple of range that fits: 2^32 - (2^32 mod range).
+    const r32 = range >>> 0;
+    if (r32 !== lastRange) {
+      lastRange = r32;
+      lastLimit = TWO_32 - (((TWO_32 - r32) >>> 0) % r32);
+    }
+    const limit = lastLimit;
+    for (;;) {
+      const x = nextUint32(r);
+      if (x < limit) return (x >>> 0) % r32;
+    }
+  }
   if (range <= TWO_32) {
     const limit = TWO_32 - (TWO_32 % range);
     for (;;) {

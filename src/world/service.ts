@@ -3,7 +3,7 @@
 // advance camera turns. Events found here are dispatched at once, in order.
 import type { Engine } from '../engine/engine.ts';
 import { stepWalk } from './walk.ts';
-import { setPose, stepPoses } from './pose.ts';
+import { setPose, stepPose } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
 import { expireSounds, playOverlap, soundDuration, type SoundSlot } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -11,8 +11,7 @@ import { unitsToMs } from '../time/units.ts';
 /** Walks first, then crickets — the master service order. */
 export function serviceHeartbeatWorld(e: Engine): void {
   const st = e.state;
-  for (const name of Object.keys(st.actors)) {
-    const a = st.actors[name];
+  for (const a of e.actorList()) {
     if (!a.walk) continue;
     for (const ev of stepWalk(a)) {
       switch (ev.type) {
@@ -45,7 +44,7 @@ export function serviceHeartbeatWorld(e: Engine): void {
 }
 
 export function serviceHeartbeatPoses(e: Engine): void {
-  stepPoses(Object.values(e.state.actors), e.state.poses);
+  for (const a of e.actorList()) stepPose(a, e.state.poses);
 }
 
 /** A game frame: camera turns advance only here, so a poll on currentview ends because frames happen. */

@@ -4,7 +4,9 @@ import {
   DEFAULT_MAX_CATCH_UP,
   STEP_UNITS,
   advance,
+  advanceInto,
   createStepper,
+  newStepSink,
   nextDueAt,
   resetStepper,
   type StepperState,
@@ -335,6 +337,30 @@ describe('properties', () => {
             now += d;
             expect(advance(wrapped, now % WRAP)).toEqual(advance(plain, now));
             expect(nextDueAt(wrapped)).toBe(nextDueAt(plain) % WRAP);
+          }
+        },
+      ),
+    );
+  });
+
+  it('advanceInto reports what advance returns, with one sink reused for every reading', () => {
+    fc.assert(
+      fc.property(
+        fc.integer({ min: 1, max: 300 }),
+        fc.integer({ min: 1, max: 5 }),
+        fc.option(fc.integer({ min: 2_000, max: 20_000 }), { nil: undefined }),
+        fc.array(fc.integer({ min: -500, max: 5_000 }), { maxLength: 40 }),
+        (step, maxCatchUp, gap, deltas) => {
+          const a = createStepper({ step, maxCatchUp, gap });
+          const b = createStepper({ step, maxCatchUp, gap });
+          const sink = newStepSink();
+          let now = 1_000;
+          for (const d of [0, ...deltas]) {
+            now += d;
+            const r = advance(a, now);
+            advanceInto(b, now, sink);
+            expect({ steps: sink.steps.slice(0, sink.count), dropped: sink.dropped, reanchored: sink.reanchored }).toEqual(r);
+            expect(b).toEqual(a);
           }
         },
       ),

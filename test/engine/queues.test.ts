@@ -1,0 +1,100 @@
+// The engine's thread queues against plain models: the sleeper heap must wake threads
+// soonest first and, at equal times, in the order they went to sleep; the ready queue
+// is first in, first out. Both reuse their storage, so the properties run long,
+// interleaved sequences where stale slots would show.
+import { describe, expect, it } from 'vitest';
+import fc from 'fast-check';
+import { SleeperHeap } from '../../src/engine/sleepers.ts';
+import { ReadyQueue } from '../../src/engine/ready.ts';
+import { newThread, type Thread } from '../../src/vm/thread.ts';
+
+type Op = { kind: 'push'; until: number } | { kind: 'pop' } | { kind: 'remove'; pick: number };
+
+const ops = fc.array(
+  fc.oneof(
+    // few distinct times, so buckets fill up; enough of them to pass the scan limit
+    fc.record({ kind: fc.constant('push' as const), until: fc.integer({ min: 0, max: 40 }) }),
+    fc.record({ kind: fc.constant('pop' as const) }),
+    fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
+  ),
+  { maxLength: 400 },
+);
+
+describe('SleeperHeap', () => {
+  it('wakes soonest first, and threads due together in sleep order', () => {
+    fc.assert(
+      fc.property(ops, (script) => {
+        const heap = new SleeperHeap();
+        // the model: [until, seq, thread], kept sorted
+        let model: [number, number, Thread][] = [];
+        let seq = 0;
+        for (const op of script) {
+          if (op.kind === 'push') {
+            const th = newThread(seq, 't');
+            heap.push(th, op.until);
+            model.push([op.until, seq++, th]);
+            model.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
+          } else if (op.kind === 'pop') {
+            if (model.length === 0) continue;
+            expect(heap.peekTime()).toBe(model[0][0]);
+            const b = heap.popDue();
+            const got = b.threads.slice(0, b.n);
+            const want = model.filter((m) => m[0] === model[0][0]).map((m) => m[2]);
+            expect(got).toEqual(want);
+            for (let i = 0; i < b.n; i++) b.threads[i] = null;
+            heap.recycle(b);
+            model = model.slice(want.length);
+          } else {
+            if (model.length === 0) continue;
+            const [until, , th] = model[op.pick % model.length];
+            heap.remove(th, until);
+            model = model.filter((m) => m[2] !== th);
+          }
+          expect(heap.length).toBe(model.length);
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it('reports Infinity when nothing sleeps', () => {
+    const heap = new SleeperHeap();
+    expect(heap.peekTime()).toBe(Infinity);
+    heap.push(newThread(1, 't'), 50);
+    heap.recycle(heap.popDue());
+    expect(heap.peekTime()).toBe(Infinity);
+    expect(heap.length).toBe(0);
+  });
+});
+
+describe('ReadyQueue', () => {
+  it('is first in, first out, with removals from the middle', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constant('push'), fc.constant('shift'), fc.nat({ max: 9 })), { maxLength: 300 }), (script) => {
+        const q = new ReadyQueue();
+        let model: Thread[] = [];
+        let id = 0;
+        for (const op of script) {
+          if (op === 'push') {
+            const th = newThread(id++, 't');
+            q.push(th);
+            model.push(th);
+          } else if (op === 'shift') {
+            expect(q.shift()).toBe(model.length > 0 ? model[0] : null);
+            model = model.slice(1);
+          } else if (model.length > 0) {
+            const th = model[op % model.length];
+            q.remove(th);
+            model = model.filter((t) => t !== th);
+          }
+          expect(q.length).toBe(model.length);
+          expect(q.toArray()).toEqual(model);
+        }
+        q.clear();
+        expect(q.length).toBe(0);
+        expect(q.shift()).toBe(null);
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
