@@ -7,7 +7,7 @@ import { objectKey } from '../compiler/program.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import { execute, CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls } from '../vm/interpreter.ts';
-import { executeCompiled, type FrameFn } from '../vm/jit.ts';
+import { executeCompiled, generatedCodeOf, type FrameFn } from '../vm/jit.ts';
 import { FRAME_WORDS, newThread, type Thread, type Wait } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
 import { repr } from '../vm/value.ts';
@@ -20,7 +20,7 @@ import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
 import { createStreams } from '../world/random.ts';
-import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo } from '../world/service.ts';
+import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo, soundsPlaying } from '../world/service.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { ensureActors } from '../builtins/world.ts';
 import { dict } from '../vm/dict.ts';
@@ -65,7 +65,7 @@ export interface EngineHost {
 export class Engine {
   private current: Program;
   /** Generated code per handler index, for the current program (see vm/jit.ts). */
-  jitFns: (FrameFn | undefined)[] = [];
+  jitFns: (FrameFn | undefined)[];
   readonly builtins: readonly Builtin[];
   readonly options: EngineOptions;
   state: WorldState;
@@ -104,6 +104,7 @@ export class Engine {
     options: Partial<EngineOptions> = {},
   ) {
     this.current = program;
+    this.jitFns = generatedCodeOf(program);
     this.builtins = builtins;
     this.options = { ...DEFAULT_OPTIONS, ...options };
     this.state = createWorldState(this.options.seed, this.options.maxCatchUp, program);
@@ -116,10 +117,10 @@ export class Engine {
     return this.current;
   }
 
-  /** A new program (the REPL adds and redefines handlers): generated code is rebuilt lazily. */
+  /** A new program (the REPL adds and redefines handlers): its own generated code, built lazily. */
   set program(p: Program) {
     this.current = p;
-    this.jitFns = [];
+    this.jitFns = generatedCodeOf(p);
   }
 
   /** Counts growth of script values; the heap is read only after every 64 MB of it (reading costs ~20 µs). */
@@ -256,25 +257,24 @@ export class Engine {
     // No Infinity or Math.min here: game times stay small integers, and a time that
     // became a float would be boxed on every store to st.now.
     while (!this.halted) {
+      const sleeping = sleepers.length > 0;
+      const wake = sleeping ? sleepers.peekTime() : 0;
       let t: number;
       let isStep: boolean;
       let isWake: boolean;
       if (i < nsteps) {
         t = steps[i];
-        isStep = true;
-        isWake = sleepers.length > 0 && sleepers.peekTime() <= t;
-        if (isWake && sleepers.peekTime() < t) {
-          t = sleepers.peekTime();
-          isStep = false;
-        }
-      } else if (sleepers.length > 0) {
-        t = sleepers.peekTime();
+        isStep = !sleeping || t <= wake;
+        isWake = sleeping && wake <= t;
+        if (!isStep) t = wake;
+      } else if (sleeping) {
+        t = wake;
         isStep = false;
         isWake = true;
       } else break;
       if (t > target) break;
       st.now = t;
-      expireSoundsUpTo(this, t);
+      if (soundsPlaying(st.sound)) expireSoundsUpTo(this, t);
       if (isStep) {
         i++;
         this.servicePass();
@@ -432,16 +432,18 @@ export class Engine {
     // nothing in between, so the CPU fetches many threads' memory at once rather than
     // one thread's at a time when it runs. (The sum only keeps the reads from being
     // optimised away.)
-    let touched = 0;
-    for (let i = 0; i < n; i++) {
-      const th = threads[i]!;
-      touched += th.stack.length + th.frames.length;
+    if (n > 2) {
+      let touched = 0;
+      for (let i = 0; i < n; i++) {
+        const th = threads[i]!;
+        touched += th.stack.length + th.frames.length;
+      }
+      for (let i = 0; i < n; i++) {
+        const th = threads[i]!;
+        if (th.stack[0] === th.frames[0]) touched++;
+      }
+      this.prefetched = touched;
     }
-    for (let i = 0; i < n; i++) {
-      const th = threads[i]!;
-      if (th.stack[0] === th.frames[0]) touched++;
-    }
-    this.prefetched = touched;
     // in the live host, frames were drawn while they slept: that resets their runaway guard
     const reset = this.options.realFrames;
     const st = this.state;

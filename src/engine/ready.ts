@@ -40,7 +40,8 @@ export class ReadyQueue {
   }
 
   clear(): void {
-    this.items.fill(null, this.head, this.tail);
+    // a loop, not fill(): the queue is almost always empty here, and fill() is a call into the runtime
+    for (let i = this.head; i < this.tail; i++) this.items[i] = null;
     this.head = this.tail = 0;
   }
 }

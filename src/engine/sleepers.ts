@@ -10,7 +10,7 @@
 //
 // Finding the bucket for a new sleeper: a short heap is scanned, so a lone thread
 // sleeping a tick at a time never touches a hash table; a long one is indexed by a
-// Map, built when the heap grows past SCAN_LIMIT and dropped when it empties.
+// TimeIndex, built when the heap grows past SCAN_LIMIT and dropped when it empties.
 import type { Thread } from '../vm/thread.ts';
 
 /** The threads waking at one time: threads[0 … n-1], in the order they went to sleep. */
@@ -27,7 +27,7 @@ export class SleeperHeap {
   private heap: (Bucket | null)[] = [];
   private size = 0;
   /** Bucket by wake time, while the heap is long; null while it is short. */
-  private index: Map<number, Bucket> | null = null;
+  private index: TimeIndex | null = null;
   /** Emptied buckets, in pool[0 … pooled-1]. */
   private pool: Bucket[] = [];
   private pooled = 0;
@@ -61,7 +61,10 @@ export class SleeperHeap {
     }
     h[i] = fresh;
     if (this.index !== null) this.index.set(until, fresh);
-    else if (this.size > SCAN_LIMIT) this.index = new Map(this.buckets().map((x) => [x.until, x]));
+    else if (this.size > SCAN_LIMIT) {
+      this.index = new TimeIndex();
+      for (const x of this.buckets()) this.index.set(x.until, x);
+    }
   }
 
   private find(until: number): Bucket | undefined {
@@ -141,5 +144,82 @@ export class SleeperHeap {
     this.pool = [];
     this.pooled = 0;
     this.count = 0;
+  }
+}
+
+/**
+ * Wake time → bucket, an open-addressing hash table with linear probing. Every push
+ * looks a time up, so this is a Map cut down to the one key type it needs: the probe
+ * loop is inlined where a Map lookup is a call into the runtime. Removal shifts the
+ * following entries back, so no tombstones pile up as buckets come and go.
+ */
+export class TimeIndex {
+  /** NaN marks an empty slot (no wake time is NaN). */
+  private keys = new Float64Array(64).fill(NaN);
+  private values: (Bucket | null)[] = new Array<Bucket | null>(64).fill(null);
+  private mask = 63;
+  private shift = 26; // 32 - log2(size)
+  private count = 0;
+
+  private home(key: number): number {
+    // Fibonacci hashing: the top bits of the low 32 bits times 2^32/phi spread whole times well
+    return Math.imul(key | 0, 0x9e3779b1) >>> this.shift;
+  }
+
+  get(key: number): Bucket | undefined {
+    const keys = this.keys;
+    for (let i = this.home(key); ; i = (i + 1) & this.mask) {
+      const k = keys[i];
+      if (k === key) return this.values[i]!;
+      if (k !== k) return undefined;
+    }
+  }
+
+  set(key: number, value: Bucket): void {
+    if (2 * (this.count + 1) > this.keys.length) this.grow();
+    const keys = this.keys;
+    let i = this.home(key);
+    while (keys[i] === keys[i] && keys[i] !== key) i = (i + 1) & this.mask;
+    if (keys[i] !== key) this.count++;
+    keys[i] = key;
+    this.values[i] = value;
+  }
+
+  delete(key: number): void {
+    const keys = this.keys;
+    const mask = this.mask;
+    let i = this.home(key);
+    for (;;) {
+      const k = keys[i];
+      if (k !== k) return;
+      if (k === key) break;
+      i = (i + 1) & mask;
+    }
+    this.count--;
+    // close the gap: move back any later entry whose home is not between the gap and it
+    for (let j = (i + 1) & mask; ; j = (j + 1) & mask) {
+      const k = keys[j];
+      if (k !== k) break;
+      const h = this.home(k);
+      if (i <= j ? h <= i || h > j : h <= i && h > j) {
+        keys[i] = k;
+        this.values[i] = this.values[j];
+        i = j;
+      }
+    }
+    keys[i] = NaN;
+    this.values[i] = null;
+  }
+
+  private grow(): void {
+    const oldKeys = this.keys;
+    const oldValues = this.values;
+    const size = oldKeys.length * 2;
+    this.keys = new Float64Array(size).fill(NaN);
+    this.values = new Array<Bucket | null>(size).fill(null);
+    this.mask = size - 1;
+    this.shift--;
+    this.count = 0;
+    for (let i = 0; i < oldKeys.length; i++) if (oldKeys[i] === oldKeys[i]) this.set(oldKeys[i], oldValues[i]!);
   }
 }

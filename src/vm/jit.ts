@@ -13,7 +13,7 @@ import type { Value } from './value.ts';
 import { equals, formatNumber, truthy, describe } from './value.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { SUSPEND } from '../builtins/registry.ts';
-import type { HandlerCode } from '../compiler/program.ts';
+import type { HandlerCode, Program } from '../compiler/program.ts';
 import type { Engine } from '../engine/engine.ts';
 import { CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls, threadFailedWith, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
 
@@ -127,9 +127,19 @@ export function executeCompiled(e: Engine, th: Thread): RunOutcome {
 }
 
 /**
- * Generated code is cached per engine and program (Engine.jitFns): a call site bakes in
- * its callee's register count, and the REPL may redefine handlers.
+ * Generated code belongs to a program (a call site bakes in its callee's register
+ * count, and the REPL's redefinitions make new programs), not to an engine: it reads
+ * everything else through the engine it is given. Engines running the same program
+ * share it, so V8 sees one function per handler, not a new one per engine.
  */
+const codeByProgram = new WeakMap<Program, (FrameFn | undefined)[]>();
+
+export function generatedCodeOf(program: Program): (FrameFn | undefined)[] {
+  let fns = codeByProgram.get(program);
+  if (fns === undefined) codeByProgram.set(program, (fns = []));
+  return fns;
+}
+
 function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
   const code = h.code;
   const K = h.consts;

@@ -4,11 +4,9 @@
 // interleaved sequences where stale slots would show.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SleeperHeap } from '../../src/engine/sleepers.ts';
+import { SleeperHeap, TimeIndex, type Bucket } from '../../src/engine/sleepers.ts';
 import { ReadyQueue } from '../../src/engine/ready.ts';
 import { newThread, type Thread } from '../../src/vm/thread.ts';
-
-type Op = { kind: 'push'; until: number } | { kind: 'pop' } | { kind: 'remove'; pick: number };
 
 const ops = fc.array(
   fc.oneof(
@@ -64,6 +62,54 @@ describe('SleeperHeap', () => {
     heap.recycle(heap.popDue());
     expect(heap.peekTime()).toBe(Infinity);
     expect(heap.length).toBe(0);
+  });
+});
+
+describe('TimeIndex', () => {
+  it('agrees with a Map through sets, overwrites, deletes and growth', () => {
+    fc.assert(
+      fc.property(
+        fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'get'), fc.oneof(
+              fc.integer({ min: 0, max: 300 }),
+              fc.integer({ min: 0, max: 2 ** 40 }),
+              // equal low 32 bits share a home slot: long probe runs that wrap past the table's end
+              fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 60 })).map(([b, m]) => b + m * 2 ** 32),
+            )), { maxLength: 600 }),
+        (script) => {
+          const index = new TimeIndex();
+          const model = new Map<number, Bucket>();
+          for (const [op, key] of script) {
+            if (op === 'set') {
+              const b: Bucket = { until: key, threads: [], n: 0 };
+              index.set(key, b);
+              model.set(key, b);
+            } else if (op === 'delete') {
+              index.delete(key);
+              model.delete(key);
+            }
+            expect(index.get(key)).toBe(model.get(key));
+          }
+          for (const [key, b] of model) expect(index.get(key)).toBe(b);
+        },
+      ),
+      { numRuns: 300 },
+    );
+  });
+
+  it('keeps entries findable when a probe run wraps past the end of the table', () => {
+    // a time whose home is the table's last slot (64 slots to begin with); adding
+    // multiples of 2^32 keeps the home, so each next key lands one slot further, past the end
+    let base = 0;
+    while (Math.imul(base, 0x9e3779b1) >>> 26 !== 63) base++;
+    // 0 sits in its own home, slot 0, which the run from the last slot must step over
+    const keys = [0, ...[0, 1, 2, 3].map((m) => base + m * 2 ** 32)];
+    for (const gone of keys) {
+      const index = new TimeIndex();
+      const buckets = keys.map((k) => ({ until: k, threads: [], n: 0 }) as Bucket);
+      keys.forEach((k, i) => index.set(k, buckets[i]));
+      index.delete(gone);
+      keys.forEach((k, i) => expect(index.get(k)).toBe(k === gone ? undefined : buckets[i]));
+    }
   });
 });
 
