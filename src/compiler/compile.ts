@@ -20,11 +20,6 @@ const NOT_FOUND = -1;
 const slotWhere = (slot: number): number => slot & 3;
 const slotIndex = (slot: number): number => slot >> 2;
 
-interface LoopCtx {
-  breaks: number[]; // jump operands to patch to the loop's exit
-  continues: number[]; // jump operands to patch to the loop's continue point
-}
-
 /**
  * The words of every handler of one compilation, emitted back to back into one
  * growable buffer. Once every handler is compiled, `seal` copies them into one
@@ -34,10 +29,11 @@ interface LoopCtx {
  */
 export class CodeBuffer {
   code: Int32Array;
-  /** Source line and column of each instruction, at its first word only (`seal` spreads them). */
+  length = 0;
+  /** Source line and column of each instruction, by instruction (`seal` spreads them over the words). */
   lines: Int32Array;
   cols: Int32Array;
-  length = 0;
+  count = 0;
   /** Every claimed handler, with where its words start and end. */
   private readonly claimed: HandlerCode[] = [];
   private readonly bounds: number[] = [];
@@ -46,18 +42,23 @@ export class CodeBuffer {
   constructor(capacity: number) {
     capacity = Math.max(capacity, 64);
     this.code = new Int32Array(capacity);
-    this.lines = new Int32Array(capacity);
-    this.cols = new Int32Array(capacity);
+    // instructions average over three words
+    this.lines = new Int32Array(capacity >> 1);
+    this.cols = new Int32Array(capacity >> 1);
   }
 
   /** Makes room for at least `n` more words. */
   grow(n: number): void {
-    const need = this.length + n;
     let size = this.code.length * 2;
-    while (size < need) size *= 2;
+    while (size < this.length + n) size *= 2;
     this.code = grown(this.code, size, this.length);
-    this.lines = grown(this.lines, size, this.length);
-    this.cols = grown(this.cols, size, this.length);
+  }
+
+  /** Makes room for one more instruction's position. */
+  growPositions(): void {
+    const size = this.lines.length * 2;
+    this.lines = grown(this.lines, size, this.count);
+    this.cols = grown(this.cols, size, this.count);
   }
 
   /**
@@ -84,20 +85,20 @@ export class CodeBuffer {
     const code = src.slice(0, n);
     const lines = new Int32Array(n);
     const cols = new Int32Array(n);
+    // every word of an instruction carries the instruction's position
+    for (let pc = 0, k = 0; pc < n; k++) {
+      const line = this.lines[k];
+      const col = this.cols[k];
+      const next = pc + 1 + OPERAND_COUNT[src[pc]];
+      for (; pc < next; pc++) {
+        lines[pc] = line;
+        cols[pc] = col;
+      }
+    }
     const { claimed, bounds } = this;
     for (let i = 0; i < claimed.length; i++) {
       const start = bounds[2 * i];
       const end = bounds[2 * i + 1];
-      // every word of an instruction carries the instruction's position
-      for (let pc = start; pc < end; ) {
-        const line = this.lines[pc];
-        const col = this.cols[pc];
-        const next = pc + 1 + OPERAND_COUNT[src[pc]];
-        for (; pc < next; pc++) {
-          lines[pc] = line;
-          cols[pc] = col;
-        }
-      }
       const h = claimed[i];
       h.code = code.subarray(start, end);
       h.lines = lines.subarray(start, end);
@@ -159,19 +160,41 @@ function operandCount(op: Op): Error {
 const NO_CODE = new Int32Array(0);
 const NO_FLAGS = new Uint8Array(0);
 const NO_POS: A.Pos = { line: 0, col: 0 };
+const NO_NAMES: ReadonlySet<string> = new Set();
 
+/** Locals are looked up by scanning their names while a handler has this few. */
+const LINEAR_LOCALS = 8;
+
+/** A handler record; compileFiles makes one per declared handler before any is compiled. */
+export function newHandlerCode(name: string, spelled: string, object: number, params: number, file: string, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
+  return {
+    name, spelled, object, params, registers: 1,
+    code: NO_CODE, consts: [], lines: NO_CODE, cols: NO_CODE,
+    file, line: pos.line, col: pos.col, localNames: [], noLoopCheck,
+  };
+}
+
+/**
+ * Compiles handlers one after another into the compilation's code buffer. One compiler
+ * serves a whole compilation: `begin` clears what belongs to one handler, so its
+ * tables and stacks are allocated once rather than for every handler.
+ */
 export class HandlerCompiler {
   private readonly out: CodeBuffer;
+  private file: A.ScriptFile | null = null;
+  private fileGlobals: ReadonlySet<string> = NO_NAMES;
+  private object: ObjectInfo | null = null;
+  private objectIndex = -1;
   /** Where this handler's words start in `out`; jump targets are relative to it. */
   private start = 0;
   private consts: Value[] = [];
   private constIndex: Map<Value, number> | null = null;
-  private locals = new Map<string, number>(); // name → register
+  /** Name of each local's register (params first); scanned while short, then indexed. */
   private localNames: string[] = [];
+  private localIndex: Map<string, number> | null = null;
   private handlerGlobals: Set<string> | null = null;
   private nextReg = 0;
   private maxReg = 0;
-  private loops: LoopCtx[] = [];
   private pos: A.Pos = NO_POS;
   /**
    * Locals (by register) certainly assigned at this point on every path, so no runtime
@@ -179,35 +202,72 @@ export class HandlerCompiler {
    * entry r ≥ 0 was set, ~r was cleared.
    */
   private definite: Uint8Array = NO_FLAGS;
-  private trail: number[] = [];
+  private readonly trail: number[] = [];
+  /** Names assigned in the handler, collected by `scan`. */
+  private readonly assigned: string[] = [];
   /** Locals (by register) assigned somewhere textually before this point. */
   private seenAssigned: Uint8Array = NO_FLAGS;
   private loopDepth = 0;
   private paramCount = 0;
+  // Jump operands waiting for their target, as stacks: each statement patches and drops
+  // what it pushed before it returns, so an enclosing one finds its own entries on top.
+  /** to the false branch of a condition */
+  private readonly falseJumps: number[] = [];
+  /** to the end of an if statement */
+  private readonly endJumps: number[] = [];
+  /** to the exit of the innermost loop */
+  private readonly breaks: number[] = [];
+  /** to the continue point of the innermost loop */
+  private readonly continues: number[] = [];
 
-  constructor(
-    private readonly cx: CompileContext,
-    private readonly file: A.ScriptFile,
-    private readonly fileGlobals: ReadonlySet<string>,
-    private readonly object: ObjectInfo | null,
-    private readonly objectIndex: number,
-  ) {
+  constructor(private readonly cx: CompileContext) {
     this.out = cx.out;
-    this.start = cx.out.length;
   }
 
-  compileHandler(h: A.Handler, replEcho = false): HandlerCode {
+  /** Starts a handler of `object` (null for a global handler) in `file`. */
+  begin(file: A.ScriptFile, fileGlobals: ReadonlySet<string>, object: ObjectInfo | null, objectIndex: number): this {
+    this.file = file;
+    this.fileGlobals = fileGlobals;
+    this.object = object;
+    this.objectIndex = objectIndex;
+    this.start = this.out.length;
+    this.consts = [];
+    this.constIndex = null;
+    this.localNames = [];
+    this.localIndex = null;
+    this.handlerGlobals = null;
+    this.nextReg = 0;
+    this.maxReg = 0;
+    this.pos = NO_POS;
+    this.definite = NO_FLAGS;
+    this.seenAssigned = NO_FLAGS;
+    this.loopDepth = 0;
+    this.paramCount = 0;
+    // left over only when the previous handler failed half-way
+    this.trail.length = 0;
+    this.falseJumps.length = 0;
+    this.endJumps.length = 0;
+    this.breaks.length = 0;
+    this.continues.length = 0;
+    return this;
+  }
+
+  /** Compiles `h`; into `into` when given (its placeholder), else into a new HandlerCode. */
+  compileHandler(h: A.Handler, replEcho = false, into?: HandlerCode): HandlerCode {
     for (let i = 0; i < h.params.length; i++) {
       const p = h.params[i];
-      if (this.locals.has(p.name)) this.error(p.pos, `parameter "${p.spelled}" is named twice`);
+      if (this.localReg(p.name) >= 0) this.error(p.pos, `parameter "${p.spelled}" is named twice`);
       this.declareLocal(p.name);
     }
     const params = this.nextReg;
     this.paramCount = params;
     // Pre-scan: `global` statements anywhere in the handler apply to the whole handler,
     // and every name assigned in it (and not global/property) is a local.
-    this.scanDecls(h.body);
-    this.scanAssigned(h.body);
+    // Which assigned names are locals is decided once every `global` is known.
+    const assigned = this.assigned;
+    assigned.length = 0;
+    this.scan(h.body);
+    for (let i = 0; i < assigned.length; i++) this.maybeLocal(assigned[i]);
     this.definite = this.out.flags(0, this.nextReg);
     this.seenAssigned = this.out.flags(1, this.nextReg);
     this.definite.fill(1, 0, params);
@@ -223,30 +283,26 @@ export class HandlerCompiler {
     } else {
       this.block(body, body.length);
     }
-    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck);
+    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck, into);
   }
 
   /** Closes the code with a return and packs it as an immutable handler. */
-  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
+  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean, into?: HandlerCode): HandlerCode {
     this.pos = pos;
     this.emit0(Op.RETV);
-    const h: HandlerCode = {
-      name,
-      spelled,
-      object: this.objectIndex,
-      params,
-      registers: Math.max(this.maxReg, 1),
-      // the words arrive when the compilation's code buffer is sealed
-      code: NO_CODE,
-      consts: this.consts,
-      lines: NO_CODE,
-      cols: NO_CODE,
-      file: this.file.file,
-      line: pos.line,
-      col: pos.col,
-      localNames: this.localNames,
-      noLoopCheck,
-    };
+    // the words arrive when the compilation's code buffer is sealed
+    const h = into ?? newHandlerCode(name, spelled, this.objectIndex, params, this.file!.file, pos, noLoopCheck);
+    h.name = name;
+    h.spelled = spelled;
+    h.object = this.objectIndex;
+    h.params = params;
+    h.registers = Math.max(this.maxReg, 1);
+    h.consts = this.consts;
+    h.file = this.file!.file;
+    h.line = pos.line;
+    h.col = pos.col;
+    h.localNames = this.localNames;
+    h.noLoopCheck = noLoopCheck;
     this.out.claim(h, this.start);
     return h;
   }
@@ -266,10 +322,14 @@ export class HandlerCompiler {
 
   // ---- declarations -------------------------------------------------------
 
-  private scanDecls(stmts: A.Stmt[]): void {
+  /** Notes the handler's `global` names, and every name it assigns, in textual order, in `assigned`. */
+  private scan(stmts: A.Stmt[]): void {
     for (let i = 0; i < stmts.length; i++) {
       const s = stmts[i];
       switch (s.type) {
+        case 'assign':
+          this.assigned.push(s.name);
+          break;
         case 'global':
           for (let j = 0; j < s.names.length; j++) {
             (this.handlerGlobals ??= new Set()).add(s.names[j].name);
@@ -277,41 +337,22 @@ export class HandlerCompiler {
           }
           break;
         case 'if':
-          for (let j = 0; j < s.branches.length; j++) this.scanDecls(s.branches[j].body);
-          if (s.elseBody) this.scanDecls(s.elseBody);
-          break;
-        case 'while':
-        case 'for':
-          this.scanDecls(s.body);
-          break;
-      }
-    }
-  }
-
-  private scanAssigned(stmts: A.Stmt[]): void {
-    for (let i = 0; i < stmts.length; i++) {
-      const s = stmts[i];
-      switch (s.type) {
-        case 'assign':
-          this.maybeLocal(s.name);
+          for (let j = 0; j < s.branches.length; j++) this.scan(s.branches[j].body);
+          if (s.elseBody) this.scan(s.elseBody);
           break;
         case 'for':
-          this.maybeLocal(s.var.name);
-          this.scanAssigned(s.body);
-          break;
-        case 'if':
-          for (let j = 0; j < s.branches.length; j++) this.scanAssigned(s.branches[j].body);
-          if (s.elseBody) this.scanAssigned(s.elseBody);
+          this.assigned.push(s.var.name);
+          this.scan(s.body);
           break;
         case 'while':
-          this.scanAssigned(s.body);
+          this.scan(s.body);
           break;
       }
     }
   }
 
   private maybeLocal(name: string): void {
-    if (this.locals.has(name) || name === 'self') return;
+    if (name === 'self' || this.localReg(name) >= 0) return;
     if (this.isGlobalName(name) || this.propertyIndex(name) >= 0) return;
     this.declareLocal(name);
   }
@@ -319,9 +360,25 @@ export class HandlerCompiler {
   private declareLocal(name: string): number {
     const r = this.nextReg++;
     this.maxReg = Math.max(this.maxReg, this.nextReg);
-    this.locals.set(name, r);
     this.localNames[r] = name;
+    if (this.localIndex !== null) this.localIndex.set(name, r);
+    else if (r >= LINEAR_LOCALS) {
+      // a later register of the same name (a parameter named twice) wins, as in a scan from the end
+      this.localIndex = new Map();
+      for (let i = 0; i <= r; i++) this.localIndex.set(this.localNames[i], i);
+    }
     return r;
+  }
+
+  /** The register of local (or parameter) `name`, or -1. */
+  private localReg(name: string): number {
+    if (this.localIndex !== null) {
+      const r = this.localIndex.get(name);
+      return r === undefined ? -1 : r;
+    }
+    const names = this.localNames;
+    for (let r = names.length - 1; r >= 0; r--) if (names[r] === name) return r;
+    return -1;
   }
 
   private isGlobalName(name: string): boolean {
@@ -334,14 +391,14 @@ export class HandlerCompiler {
 
   /** The slot `name` resolves to (see LOCAL, GLOBAL, PROPERTY), or NOT_FOUND. */
   private resolve(name: string): number {
-    const local = this.locals.get(name);
+    const local = this.localReg(name);
     // Parameters and handler-level `global` shadow properties; properties shadow file globals.
-    if (local !== undefined && local < this.paramCount) return (local << 2) | LOCAL;
+    if (local >= 0 && local < this.paramCount) return (local << 2) | LOCAL;
     if (this.handlerGlobals !== null && this.handlerGlobals.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;
     const prop = this.propertyIndex(name);
     if (prop >= 0) return (prop << 2) | PROPERTY;
     if (this.fileGlobals.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;
-    if (local !== undefined) return (local << 2) | LOCAL;
+    if (local >= 0) return (local << 2) | LOCAL;
     return NOT_FOUND;
   }
 
@@ -387,20 +444,16 @@ export class HandlerCompiler {
         return this.whileStmt(s);
       case 'for':
         return this.forStmt(s);
-      case 'break': {
-        const loop = this.loops[this.loops.length - 1];
-        if (!loop) return this.error(s.pos, '"break" outside a loop');
+      case 'break':
+        if (this.loopDepth === 0) return this.error(s.pos, '"break" outside a loop');
         this.emit1(Op.JMP, 0);
-        loop.breaks.push(this.here() - 1);
+        this.breaks.push(this.here() - 1);
         return;
-      }
-      case 'continue': {
-        const loop = this.loops[this.loops.length - 1];
-        if (!loop) return this.error(s.pos, '"continue" outside a loop');
+      case 'continue':
+        if (this.loopDepth === 0) return this.error(s.pos, '"continue" outside a loop');
         this.emit1(Op.JMP, 0);
-        loop.continues.push(this.here() - 1);
+        this.continues.push(this.here() - 1);
         return;
-      }
       case 'return':
         if (s.value) {
           const r = this.exprAny(s.value);
@@ -472,42 +525,40 @@ export class HandlerCompiler {
   }
 
   private ifStmt(s: A.IfStmt): void {
-    const ends: number[] = [];
-    const jumps: number[] = [];
+    const ends = this.endJumps.length;
     for (let i = 0; i < s.branches.length; i++) {
       const b = s.branches[i];
       this.pos = b.pos;
-      jumps.length = 0;
-      this.cond(b.cond, jumps);
+      const jumps = this.falseJumps.length;
+      this.cond(b.cond);
       this.scopedBlock(b.body);
       const last = i === s.branches.length - 1 && !s.elseBody;
       if (!last) {
         this.emit1(Op.JMP, 0);
-        ends.push(this.here() - 1);
+        this.endJumps.push(this.here() - 1);
       }
-      this.patch(jumps, this.here());
+      this.patch(this.falseJumps, jumps, this.here());
     }
     if (s.elseBody) this.scopedBlock(s.elseBody);
-    this.patch(ends, this.here());
+    this.patch(this.endJumps, ends, this.here());
   }
 
   private whileStmt(s: A.WhileStmt): void {
     const start = this.here();
     this.pos = s.pos;
-    const exits: number[] = [];
-    this.cond(s.cond, exits);
-    const loop: LoopCtx = { breaks: [], continues: [] };
-    this.loops.push(loop);
+    const exits = this.falseJumps.length;
+    this.cond(s.cond);
+    const breaks = this.breaks.length;
+    const continues = this.continues.length;
     this.loopDepth++;
     this.scopedBlock(s.body);
     this.loopDepth--;
-    this.loops.pop();
     this.pos = s.pos;
     const back = this.here();
     this.emit1(Op.LOOP, start);
-    this.patch(loop.continues, back);
-    this.patch(exits, this.here());
-    this.patch(loop.breaks, this.here());
+    this.patch(this.continues, continues, back);
+    this.patch(this.falseJumps, exits, this.here());
+    this.patch(this.breaks, breaks, this.here());
   }
 
   private forStmt(s: A.ForStmt): void {
@@ -529,21 +580,20 @@ export class HandlerCompiler {
     const bodyStart = this.here();
     if (where === LOCAL) this.emit2(Op.MOVE, varReg, t);
     else this.emit2(where === GLOBAL ? Op.SETG : Op.SETP, slotIndex(slot), t);
-    const loop: LoopCtx = { breaks: [], continues: [] };
-    this.loops.push(loop);
+    const breaks = this.breaks.length;
+    const continues = this.continues.length;
     this.loopDepth++;
     const mark = this.trail.length;
     if (where === LOCAL) this.markAssigned(varReg);
     this.block(s.body, s.body.length);
     this.undoDefinite(mark);
     this.loopDepth--;
-    this.loops.pop();
     this.pos = s.pos;
     const cont = this.here();
     this.emit3(Op.FORLOOP, t, bodyStart, varReg);
-    this.patch(loop.continues, cont);
+    this.patch(this.continues, continues, cont);
     this.setWord(prep + 2, this.here());
-    this.patch(loop.breaks, this.here());
+    this.patch(this.breaks, breaks, this.here());
     if (where === LOCAL) {
       this.markAssigned(varReg);
       this.clearDefinite(varReg); // zero iterations leave it unassigned
@@ -551,8 +601,9 @@ export class HandlerCompiler {
     this.freeTemps(base);
   }
 
-  /** Compile a condition, adding to `jumps` the jump operands to patch to the false branch. */
-  private cond(e: A.Expr, jumps: number[]): void {
+  /** Compile a condition, pushing onto falseJumps the jump operands to patch to the false branch. */
+  private cond(e: A.Expr): void {
+    const jumps = this.falseJumps;
     const base = this.temps();
     if (e.type === 'binary') {
       const op = e.op;
@@ -574,8 +625,8 @@ export class HandlerCompiler {
         return;
       }
       if (op === 'and') {
-        this.cond(e.left, jumps);
-        this.cond(e.right, jumps);
+        this.cond(e.left);
+        this.cond(e.right);
         return;
       }
     }
@@ -765,7 +816,7 @@ export class HandlerCompiler {
       for (const h of Object.keys(p.globalHandlers)) candidates.add(h);
       if (this.object) for (const h of Object.keys(this.object.handlers)) candidates.add(h);
     } else {
-      for (const n of this.locals.keys()) candidates.add(n);
+      for (const n of this.localNames) candidates.add(n);
       if (this.handlerGlobals) for (const n of this.handlerGlobals) candidates.add(n);
       for (const n of this.fileGlobals) candidates.add(n);
       if (this.object) for (const n of this.object.properties) candidates.add(n);
@@ -787,80 +838,97 @@ export class HandlerCompiler {
     this.out.code[this.start + at] = value;
   }
 
-  // Each writes the instruction's words and its position (at the first word; the
-  // buffer's seal copies it to the operands) after checking the operand count.
+  // Each checks the operand count, makes room, then writes the instruction's words and
+  // its position (nothing can fail half-way through an instruction).
 
   private emit0(op: Op): void {
     if (OPERAND_COUNT[op] !== 0) throw operandCount(op);
     const out = this.out;
-    if (out.length + 1 > out.code.length) out.grow(1);
     const at = out.length;
+    const k = out.count;
+    if (at + 1 > out.code.length) out.grow(1);
+    if (k === out.lines.length) out.growPositions();
     out.length = at + 1;
+    out.count = k + 1;
     out.code[at] = op;
-    out.lines[at] = this.pos.line;
-    out.cols[at] = this.pos.col;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
   }
 
   private emit1(op: Op, a: number): void {
     if (OPERAND_COUNT[op] !== 1) throw operandCount(op);
     const out = this.out;
-    if (out.length + 2 > out.code.length) out.grow(2);
     const at = out.length;
+    const k = out.count;
+    if (at + 2 > out.code.length) out.grow(2);
+    if (k === out.lines.length) out.growPositions();
     out.length = at + 2;
+    out.count = k + 1;
     const code = out.code;
     code[at] = op;
     code[at + 1] = a;
-    out.lines[at] = this.pos.line;
-    out.cols[at] = this.pos.col;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
   }
 
   private emit2(op: Op, a: number, b: number): void {
     if (OPERAND_COUNT[op] !== 2) throw operandCount(op);
     const out = this.out;
-    if (out.length + 3 > out.code.length) out.grow(3);
     const at = out.length;
+    const k = out.count;
+    if (at + 3 > out.code.length) out.grow(3);
+    if (k === out.lines.length) out.growPositions();
     out.length = at + 3;
+    out.count = k + 1;
     const code = out.code;
     code[at] = op;
     code[at + 1] = a;
     code[at + 2] = b;
-    out.lines[at] = this.pos.line;
-    out.cols[at] = this.pos.col;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
   }
 
   private emit3(op: Op, a: number, b: number, c: number): void {
     if (OPERAND_COUNT[op] !== 3) throw operandCount(op);
     const out = this.out;
-    if (out.length + 4 > out.code.length) out.grow(4);
     const at = out.length;
+    const k = out.count;
+    if (at + 4 > out.code.length) out.grow(4);
+    if (k === out.lines.length) out.growPositions();
     out.length = at + 4;
+    out.count = k + 1;
     const code = out.code;
     code[at] = op;
     code[at + 1] = a;
     code[at + 2] = b;
     code[at + 3] = c;
-    out.lines[at] = this.pos.line;
-    out.cols[at] = this.pos.col;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
   }
 
   private emit4(op: Op, a: number, b: number, c: number, d: number): void {
     if (OPERAND_COUNT[op] !== 4) throw operandCount(op);
     const out = this.out;
-    if (out.length + 5 > out.code.length) out.grow(5);
     const at = out.length;
+    const k = out.count;
+    if (at + 5 > out.code.length) out.grow(5);
+    if (k === out.lines.length) out.growPositions();
     out.length = at + 5;
+    out.count = k + 1;
     const code = out.code;
     code[at] = op;
     code[at + 1] = a;
     code[at + 2] = b;
     code[at + 3] = c;
     code[at + 4] = d;
-    out.lines[at] = this.pos.line;
-    out.cols[at] = this.pos.col;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
   }
 
-  private patch(slots: number[], target: number): void {
-    for (let i = 0; i < slots.length; i++) this.setWord(slots[i], target);
+  /** Points the jumps on `stack` from `mark` up at `target` and drops them. */
+  private patch(stack: number[], mark: number, target: number): void {
+    for (let i = mark; i < stack.length; i++) this.setWord(stack[i], target);
+    stack.length = mark;
   }
 
   private k(v: Value): number {
@@ -904,7 +972,7 @@ export class HandlerCompiler {
   }
 
   private error(pos: A.Pos, message: string): void {
-    this.cx.diagnostics.push({ kind: 'error', file: this.file.file, line: pos.line, col: pos.col, length: 1, message });
+    this.cx.diagnostics.push({ kind: 'error', file: this.file!.file, line: pos.line, col: pos.col, length: 1, message });
   }
 }
 

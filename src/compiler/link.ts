@@ -5,7 +5,7 @@ import type * as A from '../../grammar/ast.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
 import type { Builtin } from '../builtins/registry.ts';
-import { HandlerCompiler, compileContext, globalIndex } from './compile.ts';
+import { HandlerCompiler, compileContext, globalIndex, newHandlerCode } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
@@ -48,6 +48,8 @@ interface Pending {
   handler: A.Handler;
   object: number;
   index: number;
+  /** The placeholder declared for it, filled in when it compiles; null when it replaces a handler in place. */
+  into: HandlerCode | null;
 }
 
 /**
@@ -81,6 +83,7 @@ export function compileFiles(
     }
     const existing = table[h.name];
     let index: number;
+    let into: HandlerCode | null = null;
     if (existing !== undefined && h.name !== 'startup') {
       const prev = program.handlers[existing];
       const fromThisBatch = pending.some((p) => p.index === existing);
@@ -93,12 +96,13 @@ export function compileFiles(
       index = existing; // the REPL redefines a handler in place
     } else {
       index = program.handlers.length;
-      program.handlers.push(placeholder(h, file, object));
+      into = newHandlerCode(h.name, h.spelled, object, h.params.length, file.file, h.pos, h.noLoopCheck);
+      program.handlers.push(into);
     }
     cx.paramCounts[index] = h.params.length;
     if (h.name === 'startup' && object < 0) program.startups.push(index);
     else table[h.name] = index;
-    pending.push({ file, handler: h, object, index });
+    pending.push({ file, handler: h, object, index, into });
   };
 
   for (const file of files) {
@@ -148,12 +152,12 @@ export function compileFiles(
   }
 
   const added: number[] = [];
+  const hc = new HandlerCompiler(cx);
   for (let i = 0; i < pending.length; i++) {
     const p = pending[i];
     const obj = p.object >= 0 ? program.objects[p.object] : null;
-    const hc = new HandlerCompiler(cx, p.file, fileGlobals.get(p.file)!, obj, p.object);
     try {
-      program.handlers[p.index] = hc.compileHandler(p.handler);
+      program.handlers[p.index] = hc.begin(p.file, fileGlobals.get(p.file)!, obj, p.object).compileHandler(p.handler, false, p.into ?? undefined);
     } catch (failure) {
       if (!isStackOverflow(failure)) throw failure;
       err(p.file, p.handler.namePos, `handler "${p.handler.spelled}": ${NESTING_MESSAGE}`);
@@ -163,9 +167,8 @@ export function compileFiles(
   for (const init of inits) {
     if (!hasInitialiser(init.block.properties)) continue;
     const obj = program.objects[init.object];
-    const hc = new HandlerCompiler(cx, init.file, fileGlobals.get(init.file)!, obj, init.object);
     obj.init = program.handlers.length;
-    program.handlers.push(hc.compileInit(init.block.properties, init.block.pos));
+    program.handlers.push(hc.begin(init.file, fileGlobals.get(init.file)!, obj, init.object).compileInit(init.block.properties, init.block.pos));
   }
   if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
   cx.out.seal();
@@ -189,8 +192,7 @@ export function compileSnippet(
   for (const g of globals) globalIndex(cx, g);
   const pos = stmts[0]?.pos ?? { line: 1, col: 1 };
   const h: A.Handler = { type: 'handler', name: '(repl)', spelled: '(repl)', params: [], body: stmts, pos, namePos: pos, noLoopCheck: false };
-  const hc = new HandlerCompiler(cx, file, globals, null, -1);
-  const code = hc.compileHandler(h, true);
+  const code = new HandlerCompiler(cx).begin(file, globals, null, -1).compileHandler(h, true);
   if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
   cx.out.seal();
   p.sources[file.file] = file.source;
@@ -216,16 +218,6 @@ function collectAssigned(stmts: A.Stmt[], into: Set<string>): void {
       if (s.elseBody) collectAssigned(s.elseBody, into);
     }
   }
-}
-
-const NO_WORDS = new Int32Array(0);
-
-function placeholder(h: A.Handler, file: A.ScriptFile, object: number): HandlerCode {
-  return {
-    name: h.name, spelled: h.spelled, object, params: h.params.length, registers: 1,
-    code: NO_WORDS, consts: [], lines: NO_WORDS, cols: NO_WORDS,
-    file: file.file, line: h.pos.line, col: h.pos.col, localNames: [], noLoopCheck: h.noLoopCheck,
-  };
 }
 
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
