@@ -68,7 +68,8 @@ export class CodeBuffer {
   flags(which: 0 | 1, n: number): Uint8Array {
     let f = this.scratch[which];
     if (f.length < n) f = this.scratch[which] = new Uint8Array(Math.max(n, f.length * 2));
-    else f.fill(0, 0, n);
+    // a loop: handlers have a few registers, and fill () is a call into the runtime
+    else for (let i = 0; i < n; i++) f[i] = 0;
     return f;
   }
 
@@ -256,12 +257,13 @@ export class HandlerCompiler {
     this.seenAssigned = NO_FLAGS;
     this.loopDepth = 0;
     this.paramCount = 0;
-    // left over only when the previous handler failed half-way
-    this.trail.length = 0;
-    this.falseJumps.length = 0;
-    this.endJumps.length = 0;
-    this.breaks.length = 0;
-    this.continues.length = 0;
+    // Truncating an array is a runtime call, popping is not. The jump stacks are left
+    // over only when the previous handler failed half-way.
+    while (this.trail.length > 0) this.trail.pop();
+    if (this.falseJumps.length > 0) this.falseJumps.length = 0;
+    if (this.endJumps.length > 0) this.endJumps.length = 0;
+    if (this.breaks.length > 0) this.breaks.length = 0;
+    if (this.continues.length > 0) this.continues.length = 0;
     return this;
   }
 
@@ -278,13 +280,15 @@ export class HandlerCompiler {
     // and every name assigned in it (and not global/property) is a local.
     // Which assigned names are locals is decided once every `global` is known.
     const assigned = this.assigned;
-    assigned.length = 0;
     this.scan(h.body);
     for (let i = 0; i < assigned.length; i++) this.maybeLocal(assigned[i]);
+    while (assigned.length > 0) assigned.pop(); // pops are cheaper than truncating
     this.definite = this.out.flags(0, this.nextReg);
     this.seenAssigned = this.out.flags(1, this.nextReg);
-    this.definite.fill(1, 0, params);
-    this.seenAssigned.fill(1, 0, params);
+    for (let r = 0; r < params; r++) {
+      this.definite[r] = 1;
+      this.seenAssigned[r] = 1;
+    }
     this.pos = h.pos;
     const body = h.body;
     if (replEcho && body.length > 0 && body[body.length - 1].type === 'expr') {
@@ -516,12 +520,11 @@ export class HandlerCompiler {
   /** Undoes the definite-assignment changes made since the trail was `mark` long. */
   private undoDefinite(mark: number): void {
     const trail = this.trail;
-    for (let i = trail.length - 1; i >= mark; i--) {
-      const e = trail[i];
+    while (trail.length > mark) {
+      const e = trail.pop()!;
       if (e >= 0) this.definite[e] = 0;
       else this.definite[~e] = 1;
     }
-    trail.length = mark;
   }
 
   private exprStmt(s: A.ExprStmt): void {
@@ -940,8 +943,7 @@ export class HandlerCompiler {
 
   /** Points the jumps on `stack` from `mark` up at `target` and drops them. */
   private patch(stack: number[], mark: number, target: number): void {
-    for (let i = mark; i < stack.length; i++) this.setWord(stack[i], target);
-    stack.length = mark;
+    while (stack.length > mark) this.setWord(stack.pop()!, target);
   }
 
   private k(v: Value): number {
