@@ -257,9 +257,10 @@ export class HandlerCompiler {
     this.seenAssigned = NO_FLAGS;
     this.loopDepth = 0;
     this.paramCount = 0;
-    // Truncating an array is a runtime call, popping is not. The jump stacks are left
+    // Truncating an array is a runtime call, popping is not. The other stacks are left
     // over only when the previous handler failed half-way.
     while (this.trail.length > 0) this.trail.pop();
+    if (this.assigned.length > 0) this.assigned.length = 0;
     if (this.falseJumps.length > 0) this.falseJumps.length = 0;
     if (this.endJumps.length > 0) this.endJumps.length = 0;
     if (this.breaks.length > 0) this.breaks.length = 0;
