@@ -5,18 +5,128 @@ import { Op, OPS } from '../vm/opcodes.ts';
 import type { Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
-import { arityOf, type Builtin } from '../builtins/registry.ts';
+import { arityOf, type Arity, type Builtin } from '../builtins/registry.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
 
-/** Which scope a name resolved to. */
-type Slot =
-  | { where: 'local'; reg: number }
-  | { where: 'global'; index: number }
-  | { where: 'property'; index: number };
+/**
+ * Where a name resolved to, packed in one number so that resolving a name allocates
+ * nothing: the low two bits say the scope, the rest is the register or index.
+ * NOT_FOUND is negative.
+ */
+const LOCAL = 0;
+const GLOBAL = 1;
+const PROPERTY = 2;
+const NOT_FOUND = -1;
+const slotWhere = (slot: number): number => slot & 3;
+const slotIndex = (slot: number): number => slot >> 2;
 
-interface LoopCtx {
-  breaks: number[]; // jump operands to patch to the loop's exit
-  continues: number[]; // jump operands to patch to the loop's continue point
+/**
+ * The words of every handler of one compilation, emitted back to back into one
+ * growable buffer. Once every handler is compiled, `seal` copies them into one
+ * exact-size array and hands every handler a view of its stretch, with the source
+ * line and column of each word beside it: three array buffers per compilation instead
+ * of three per handler, and no per-instruction arrays along the way.
+ */
+export class CodeBuffer {
+  code: Int32Array;
+  length = 0;
+  /** Source line and column of each instruction, by instruction (`seal` spreads them over the words). */
+  lines: Int32Array;
+  cols: Int32Array;
+  count = 0;
+  /** Every claimed handler, with where its words start and end. */
+  private readonly claimed: HandlerCode[] = [];
+  private readonly bounds: number[] = [];
+  private readonly scratch = [new Uint8Array(64), new Uint8Array(64)];
+
+  constructor(capacity: number) {
+    capacity = Math.max(capacity, 64);
+    this.code = new Int32Array(capacity);
+    // instructions average over three words
+    this.lines = new Int32Array(capacity >> 1);
+    this.cols = new Int32Array(capacity >> 1);
+  }
+
+  /** Makes room for at least `n` more words. */
+  grow(n: number): void {
+    let size = this.code.length * 2;
+    while (size < this.length + n) size *= 2;
+    this.code = grown(this.code, size, this.length);
+  }
+
+  /** Makes room for one more instruction's position. */
+  growPositions(): void {
+    const size = this.lines.length * 2;
+    this.lines = grown(this.lines, size, this.count);
+    this.cols = grown(this.cols, size, this.count);
+  }
+
+  /**
+   * Scratch flags, one per register, all clear: `which` picks one of two sets. The
+   * handler being compiled owns them until the next handler asks.
+   */
+  flags(which: 0 | 1, n: number): Uint8Array {
+    let f = this.scratch[which];
+    if (f.length < n) f = this.scratch[which] = new Uint8Array(Math.max(n, f.length * 2));
+    // a loop: handlers have a few registers, and fill () is a call into the runtime
+    else for (let i = 0; i < n; i++) f[i] = 0;
+    return f;
+  }
+
+  /** `h` gets the words from `start` to the current end when the buffer is sealed. */
+  claim(h: HandlerCode, start: number): void {
+    this.claimed.push(h);
+    this.bounds.push(start, this.length);
+  }
+
+  /** Gives every claimed handler its code, lines and columns; the buffer is spent afterwards. */
+  seal(): void {
+    const n = this.length;
+    const code = this.code.slice(0, n);
+    const lines = new Int32Array(n);
+    const cols = new Int32Array(n);
+    this.spread(lines, cols);
+    this.hand(code, lines, cols);
+  }
+
+  /** Every word of an instruction carries the instruction's position. */
+  private spread(lines: Int32Array, cols: Int32Array): void {
+    const n = this.length;
+    const code = this.code;
+    const byInstr = this.lines;
+    const colsByInstr = this.cols;
+    for (let pc = 0, k = 0; pc < n; k++) {
+      const line = byInstr[k];
+      const col = colsByInstr[k];
+      const next = pc + 1 + OPERAND_COUNT[code[pc]];
+      for (; pc < next; pc++) {
+        lines[pc] = line;
+        cols[pc] = col;
+      }
+    }
+  }
+
+  /** Gives each claimed handler its views; apart from `spread` so that each loop is optimised on its own feedback. */
+  private hand(code: Int32Array, lines: Int32Array, cols: Int32Array): void {
+    const claimed = this.claimed;
+    const bounds = this.bounds;
+    for (let i = 0; i < claimed.length; i++) {
+      const start = bounds[2 * i];
+      const end = bounds[2 * i + 1];
+      const h = claimed[i];
+      h.code = code.subarray(start, end);
+      h.lines = lines.subarray(start, end);
+      h.cols = cols.subarray(start, end);
+    }
+    claimed.length = 0;
+    bounds.length = 0;
+  }
+}
+
+function grown(a: Int32Array, size: number, used: number): Int32Array {
+  const b = new Int32Array(size);
+  b.set(a.subarray(0, used));
+  return b;
 }
 
 export interface CompileContext {
@@ -27,87 +137,192 @@ export interface CompileContext {
   program: Program;
   /** Parameter count of every declared handler, by index, including ones not compiled yet. */
   paramCounts: number[];
+  /** Global name → index into program.globals, kept in step with it by globalIndex. */
+  globalIndex: Map<string, number>;
+  /** Where every handler of this compilation is emitted. */
+  out: CodeBuffer;
+  /** Arity of each builtin, by index, worked out on first use. */
+  arities: (Arity | undefined)[];
 }
 
-const CALLS_ALLOWED_AS_STATEMENT = new Set(['call']);
+/** A compile context over `program`; the caller seals `out` once every handler is compiled. */
+export function compileContext(
+  program: Program,
+  builtins: { list: readonly Builtin[]; index: ReadonlyMap<string, number> },
+  diagnostics: Diagnostic[],
+  sourceChars: number,
+): CompileContext {
+  const paramCounts = new Array<number>(program.handlers.length);
+  for (let i = 0; i < program.handlers.length; i++) paramCounts[i] = program.handlers[i].params;
+  const globals = new Map<string, number>();
+  for (let i = 0; i < program.globals.length; i++) if (!globals.has(program.globals[i])) globals.set(program.globals[i], i);
+  // scripts come to about one word of code for every three characters of source
+  const out = new CodeBuffer(Math.ceil(sourceChars / 2));
+  return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out, arities: [] };
+}
 
+/** Operand count of every instruction, for the emitters' consistency check. */
+const OPERAND_COUNT = Uint8Array.from(OPS, (o) => o.operands.length);
+
+/** Constants are looked up by scanning the table while it is this small, then through a map. */
+const LINEAR_CONSTS = 16;
+
+function operandCount(op: Op): Error {
+  return new Error(`internal: ${OPS[op].name} operand count`);
+}
+
+const NO_CODE = new Int32Array(0);
+const NO_FLAGS = new Uint8Array(0);
+const NO_POS: A.Pos = { line: 0, col: 0 };
+const NO_NAMES: ReadonlySet<string> = new Set();
+
+/** Locals are looked up by scanning their names while a handler has this few. */
+const LINEAR_LOCALS = 8;
+
+/** A handler record; compileFiles makes one per declared handler before any is compiled. */
+export function newHandlerCode(name: string, spelled: string, object: number, params: number, file: string, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
+  return {
+    name, spelled, object, params, registers: 1,
+    code: NO_CODE, consts: [], lines: NO_CODE, cols: NO_CODE,
+    file, line: pos.line, col: pos.col, localNames: [], noLoopCheck,
+  };
+}
+
+/**
+ * Compiles handlers one after another into the compilation's code buffer. One compiler
+ * serves a whole compilation: `begin` clears what belongs to one handler, so its
+ * tables and stacks are allocated once rather than for every handler.
+ */
 export class HandlerCompiler {
-  private code: number[] = [];
-  private lines: number[] = [];
-  private cols: number[] = [];
+  private readonly out: CodeBuffer;
+  private file: A.ScriptFile | null = null;
+  private fileGlobals: ReadonlySet<string> = NO_NAMES;
+  private object: ObjectInfo | null = null;
+  private objectIndex = -1;
+  /** Where this handler's words start in `out`; jump targets are relative to it. */
+  private start = 0;
   private consts: Value[] = [];
-  private numConsts = new Map<number, number>();
-  private strConsts = new Map<string, number>();
-  private otherConsts = new Map<Value, number>();
-  private locals = new Map<string, number>(); // name → register
+  private constIndex: Map<Value, number> | null = null;
+  /** Name of each local's register (params first); scanned while short, then indexed. */
   private localNames: string[] = [];
-  private handlerGlobals = new Set<string>();
+  private localIndex: Map<string, number> | null = null;
+  private handlerGlobals: Set<string> | null = null;
   private nextReg = 0;
   private maxReg = 0;
-  private loops: LoopCtx[] = [];
-  private pos: A.Pos = { line: 0, col: 0 };
-  /** Locals certainly assigned at this point on every path (no runtime check needed). */
-  private definite = new Set<string>();
-  /** Locals assigned somewhere textually before this point. */
-  private seenAssigned = new Set<string>();
+  private pos: A.Pos = NO_POS;
+  /**
+   * Locals (by register) certainly assigned at this point on every path, so no runtime
+   * check is needed. Branches and loop bodies undo what they add through `trail`: an
+   * entry r ≥ 0 was set, ~r was cleared.
+   */
+  private definite: Uint8Array = NO_FLAGS;
+  private readonly trail: number[] = [];
+  /** Names assigned in the handler, collected by `scan`. */
+  private readonly assigned: string[] = [];
+  /** Locals (by register) assigned somewhere textually before this point. */
+  private seenAssigned: Uint8Array = NO_FLAGS;
   private loopDepth = 0;
   private paramCount = 0;
+  // Jump operands waiting for their target, as stacks: each statement patches and drops
+  // what it pushed before it returns, so an enclosing one finds its own entries on top.
+  /** to the false branch of a condition */
+  private readonly falseJumps: number[] = [];
+  /** to the end of an if statement */
+  private readonly endJumps: number[] = [];
+  /** to the exit of the innermost loop */
+  private readonly breaks: number[] = [];
+  /** to the continue point of the innermost loop */
+  private readonly continues: number[] = [];
 
-  constructor(
-    private readonly cx: CompileContext,
-    private readonly file: A.ScriptFile,
-    private readonly fileGlobals: ReadonlySet<string>,
-    private readonly object: ObjectInfo | null,
-    private readonly objectIndex: number,
-  ) {}
+  constructor(private readonly cx: CompileContext) {
+    this.out = cx.out;
+  }
 
-  compileHandler(h: A.Handler, replEcho = false): HandlerCode {
-    for (const p of h.params) {
-      if (this.locals.has(p.name)) this.error(p.pos, `parameter "${p.spelled}" is named twice`);
+  /** Starts a handler of `object` (null for a global handler) in `file`. */
+  begin(file: A.ScriptFile, fileGlobals: ReadonlySet<string>, object: ObjectInfo | null, objectIndex: number): this {
+    this.file = file;
+    this.fileGlobals = fileGlobals;
+    this.object = object;
+    this.objectIndex = objectIndex;
+    this.start = this.out.length;
+    this.consts = [];
+    this.constIndex = null;
+    this.localNames = [];
+    this.localIndex = null;
+    this.handlerGlobals = null;
+    this.nextReg = 0;
+    this.maxReg = 0;
+    this.pos = NO_POS;
+    this.definite = NO_FLAGS;
+    this.seenAssigned = NO_FLAGS;
+    this.loopDepth = 0;
+    this.paramCount = 0;
+    // Truncating an array is a runtime call, popping is not. The other stacks are left
+    // over only when the previous handler failed half-way.
+    while (this.trail.length > 0) this.trail.pop();
+    if (this.assigned.length > 0) this.assigned.length = 0;
+    if (this.falseJumps.length > 0) this.falseJumps.length = 0;
+    if (this.endJumps.length > 0) this.endJumps.length = 0;
+    if (this.breaks.length > 0) this.breaks.length = 0;
+    if (this.continues.length > 0) this.continues.length = 0;
+    return this;
+  }
+
+  /** Compiles `h`; into `into` when given (its placeholder), else into a new HandlerCode. */
+  compileHandler(h: A.Handler, replEcho = false, into?: HandlerCode): HandlerCode {
+    for (let i = 0; i < h.params.length; i++) {
+      const p = h.params[i];
+      if (this.localReg(p.name) >= 0) this.error(p.pos, `parameter "${p.spelled}" is named twice`);
       this.declareLocal(p.name);
-      this.definite.add(p.name);
-      this.seenAssigned.add(p.name);
     }
     const params = this.nextReg;
     this.paramCount = params;
     // Pre-scan: `global` statements anywhere in the handler apply to the whole handler,
     // and every name assigned in it (and not global/property) is a local.
-    this.scanDecls(h.body);
-    this.scanAssigned(h.body);
+    // Which assigned names are locals is decided once every `global` is known.
+    const assigned = this.assigned;
+    this.scan(h.body);
+    for (let i = 0; i < assigned.length; i++) this.maybeLocal(assigned[i]);
+    while (assigned.length > 0) assigned.pop(); // pops are cheaper than truncating
+    this.definite = this.out.flags(0, this.nextReg);
+    this.seenAssigned = this.out.flags(1, this.nextReg);
+    for (let r = 0; r < params; r++) {
+      this.definite[r] = 1;
+      this.seenAssigned[r] = 1;
+    }
     this.pos = h.pos;
     const body = h.body;
     if (replEcho && body.length > 0 && body[body.length - 1].type === 'expr') {
-      this.block(body.slice(0, -1));
+      this.block(body, body.length - 1);
       const last = body[body.length - 1] as A.ExprStmt;
       this.pos = last.pos;
       const r = this.exprAny(last.expr);
-      this.emit(Op.RET, r);
+      this.emit1(Op.RET, r);
     } else {
-      this.block(body);
+      this.block(body, body.length);
     }
-    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck);
+    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck, into);
   }
 
   /** Closes the code with a return and packs it as an immutable handler. */
-  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
+  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean, into?: HandlerCode): HandlerCode {
     this.pos = pos;
-    this.emit(Op.RETV);
-    return {
-      name,
-      spelled,
-      object: this.objectIndex,
-      params,
-      registers: Math.max(this.maxReg, 1),
-      code: new Int32Array(this.code),
-      consts: this.consts,
-      lines: new Int32Array(this.lines),
-      cols: new Int32Array(this.cols),
-      file: this.file.file,
-      line: pos.line,
-      col: pos.col,
-      localNames: this.localNames,
-      noLoopCheck,
-    };
+    this.emit0(Op.RETV);
+    // the words arrive when the compilation's code buffer is sealed
+    const h = into ?? newHandlerCode(name, spelled, this.objectIndex, params, this.file!.file, pos, noLoopCheck);
+    h.name = name;
+    h.spelled = spelled;
+    h.object = this.objectIndex;
+    h.params = params;
+    h.registers = Math.max(this.maxReg, 1);
+    h.consts = this.consts;
+    h.file = this.file!.file;
+    h.line = pos.line;
+    h.col = pos.col;
+    h.localNames = this.localNames;
+    h.noLoopCheck = noLoopCheck;
+    this.out.claim(h, this.start);
+    return h;
   }
 
   /** Property initialisers of an object, compiled as one handler run at load time. */
@@ -117,7 +332,7 @@ export class HandlerCompiler {
       this.pos = p.pos;
       const idx = this.object!.properties.indexOf(p.name);
       const r = this.exprAny(p.init);
-      this.emit(Op.SETP, idx, r);
+      this.emit2(Op.SETP, idx, r);
       this.freeTemps(0);
     }
     return this.finish('(properties)', '(properties)', 0, pos, false);
@@ -125,90 +340,103 @@ export class HandlerCompiler {
 
   // ---- declarations -------------------------------------------------------
 
-  private scanDecls(stmts: A.Stmt[]): void {
-    for (const s of stmts) {
+  /** Notes the handler's `global` names, and every name it assigns, in textual order, in `assigned`. */
+  private scan(stmts: A.Stmt[]): void {
+    for (let i = 0; i < stmts.length; i++) {
+      const s = stmts[i];
       switch (s.type) {
+        case 'assign':
+          this.assigned.push(s.name);
+          break;
         case 'global':
-          for (const n of s.names) {
-            this.handlerGlobals.add(n.name);
-            globalIndex(this.cx.program, n.name);
+          for (let j = 0; j < s.names.length; j++) {
+            (this.handlerGlobals ??= new Set()).add(s.names[j].name);
+            globalIndex(this.cx, s.names[j].name);
           }
           break;
         case 'if':
-          for (const b of s.branches) this.scanDecls(b.body);
-          if (s.elseBody) this.scanDecls(s.elseBody);
-          break;
-        case 'while':
-        case 'for':
-          this.scanDecls(s.body);
-          break;
-      }
-    }
-  }
-
-  private scanAssigned(stmts: A.Stmt[]): void {
-    for (const s of stmts) {
-      switch (s.type) {
-        case 'assign':
-          this.maybeLocal(s.name);
+          for (let j = 0; j < s.branches.length; j++) this.scan(s.branches[j].body);
+          if (s.elseBody) this.scan(s.elseBody);
           break;
         case 'for':
-          this.maybeLocal(s.var.name);
-          this.scanAssigned(s.body);
-          break;
-        case 'if':
-          for (const b of s.branches) this.scanAssigned(b.body);
-          if (s.elseBody) this.scanAssigned(s.elseBody);
+          this.assigned.push(s.var.name);
+          this.scan(s.body);
           break;
         case 'while':
-          this.scanAssigned(s.body);
+          this.scan(s.body);
           break;
       }
     }
   }
 
   private maybeLocal(name: string): void {
-    if (this.locals.has(name) || name === 'self') return;
-    if (this.isGlobalName(name) || this.isProperty(name)) return;
+    if (name === 'self' || this.localReg(name) >= 0) return;
+    if (this.isGlobalName(name) || this.propertyIndex(name) >= 0) return;
     this.declareLocal(name);
   }
 
   private declareLocal(name: string): number {
     const r = this.nextReg++;
     this.maxReg = Math.max(this.maxReg, this.nextReg);
-    this.locals.set(name, r);
     this.localNames[r] = name;
+    if (this.localIndex !== null) this.localIndex.set(name, r);
+    else if (r >= LINEAR_LOCALS) {
+      // a later register of the same name (a parameter named twice) wins, as in a scan from the end
+      this.localIndex = new Map();
+      for (let i = 0; i <= r; i++) this.localIndex.set(this.localNames[i], i);
+    }
     return r;
   }
 
+  /** The register of local (or parameter) `name`, or -1. */
+  private localReg(name: string): number {
+    if (this.localIndex !== null) {
+      const r = this.localIndex.get(name);
+      return r === undefined ? -1 : r;
+    }
+    const names = this.localNames;
+    for (let r = names.length - 1; r >= 0; r--) if (names[r] === name) return r;
+    return -1;
+  }
+
   private isGlobalName(name: string): boolean {
-    return this.handlerGlobals.has(name) || (this.fileGlobals.has(name) && !this.isProperty(name));
+    return (this.handlerGlobals !== null && this.handlerGlobals.has(name)) || (this.fileGlobals.has(name) && this.propertyIndex(name) < 0);
   }
 
-  private isProperty(name: string): boolean {
-    return this.object !== null && this.object.properties.includes(name);
+  private propertyIndex(name: string): number {
+    return this.object === null ? -1 : this.object.properties.indexOf(name);
   }
 
-  private resolve(name: string): Slot | null {
-    const local = this.locals.get(name);
+  /** The slot `name` resolves to (see LOCAL, GLOBAL, PROPERTY), or NOT_FOUND. */
+  private resolve(name: string): number {
+    const local = this.localReg(name);
     // Parameters and handler-level `global` shadow properties; properties shadow file globals.
-    if (local !== undefined && local < this.paramCount) return { where: 'local', reg: local };
-    if (this.handlerGlobals.has(name)) return { where: 'global', index: globalIndex(this.cx.program, name) };
-    if (this.isProperty(name)) return { where: 'property', index: this.object!.properties.indexOf(name) };
-    if (this.fileGlobals.has(name)) return { where: 'global', index: globalIndex(this.cx.program, name) };
-    if (local !== undefined) return { where: 'local', reg: local };
-    return null;
+    if (local >= 0 && local < this.paramCount) return (local << 2) | LOCAL;
+    if (this.handlerGlobals !== null && this.handlerGlobals.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;
+    const prop = this.propertyIndex(name);
+    if (prop >= 0) return (prop << 2) | PROPERTY;
+    if (this.fileGlobals.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;
+    if (local >= 0) return (local << 2) | LOCAL;
+    return NOT_FOUND;
   }
 
   // ---- statements ---------------------------------------------------------
 
-  private block(stmts: A.Stmt[]): void {
+  /** Compiles the first `count` statements of `stmts`. */
+  private block(stmts: A.Stmt[], count: number): void {
     // temporaries live across the block (a for loop's counter) must survive its statements
     const base = this.temps();
-    for (const s of stmts) {
-      this.stmt(s);
+    for (let i = 0; i < count; i++) {
+      this.stmt(stmts[i]);
       this.freeTemps(base);
     }
+  }
+
+  /** Compiles a branch or loop body: what it makes definitely assigned holds only inside. */
+  private scopedBlock(stmts: A.Stmt[]): void {
+    const mark = this.trail.length;
+    this.block(stmts, stmts.length);
+    this.undoDefinite(mark);
   }
 
   private stmt(s: A.Stmt): void {
@@ -222,7 +450,7 @@ export class HandlerCompiler {
         const i = this.exprAny(s.index);
         const v = this.exprAny(s.value);
         this.pos = s.pos;
-        this.emit(Op.SETINDEX, t, i, v);
+        this.emit3(Op.SETINDEX, t, i, v);
         this.freeTemps(base);
         return;
       }
@@ -234,27 +462,23 @@ export class HandlerCompiler {
         return this.whileStmt(s);
       case 'for':
         return this.forStmt(s);
-      case 'break': {
-        const loop = this.loops[this.loops.length - 1];
-        if (!loop) return this.error(s.pos, '"break" outside a loop');
-        this.emit(Op.JMP, 0);
-        loop.breaks.push(this.code.length - 1);
+      case 'break':
+        if (this.loopDepth === 0) return this.error(s.pos, '"break" outside a loop');
+        this.emit1(Op.JMP, 0);
+        this.breaks.push(this.here() - 1);
         return;
-      }
-      case 'continue': {
-        const loop = this.loops[this.loops.length - 1];
-        if (!loop) return this.error(s.pos, '"continue" outside a loop');
-        this.emit(Op.JMP, 0);
-        loop.continues.push(this.code.length - 1);
+      case 'continue':
+        if (this.loopDepth === 0) return this.error(s.pos, '"continue" outside a loop');
+        this.emit1(Op.JMP, 0);
+        this.continues.push(this.here() - 1);
         return;
-      }
       case 'return':
         if (s.value) {
           const r = this.exprAny(s.value);
           this.pos = s.pos;
-          this.emit(Op.RET, r);
+          this.emit1(Op.RET, r);
         } else {
-          this.emit(Op.RETV);
+          this.emit0(Op.RETV);
         }
         return;
       case 'global':
@@ -265,24 +489,43 @@ export class HandlerCompiler {
   private assign(s: A.AssignStmt): void {
     if (s.name === 'self') return this.error(s.pos, 'cannot assign to "self": it is the name of the object');
     const slot = this.resolve(s.name);
-    if (!slot) return this.error(s.pos, `cannot assign to "${s.spelled}"`);
-    if (this.cx.builtinIndex.has(s.name) && slot.where === 'local') {
-      // a local named like a builtin is allowed, calls still reach the builtin
-    }
-    if (slot.where === 'local') {
-      this.exprInto(s.value, slot.reg, true);
-      this.markAssigned(s.name);
+    if (slot === NOT_FOUND) return this.error(s.pos, `cannot assign to "${s.spelled}"`);
+    // a local named like a builtin is allowed, calls still reach the builtin
+    const where = slotWhere(slot);
+    if (where === LOCAL) {
+      this.exprInto(s.value, slotIndex(slot), true);
+      this.markAssigned(slotIndex(slot));
     } else {
       const r = this.exprAny(s.value);
       this.pos = s.pos;
-      if (slot.where === 'global') this.emit(Op.SETG, slot.index, r);
-      else this.emit(Op.SETP, slot.index, r);
+      this.emit2(where === GLOBAL ? Op.SETG : Op.SETP, slotIndex(slot), r);
     }
   }
 
-  private markAssigned(name: string): void {
-    this.definite.add(name);
-    this.seenAssigned.add(name);
+  private markAssigned(reg: number): void {
+    if (this.definite[reg] === 0) {
+      this.definite[reg] = 1;
+      this.trail.push(reg);
+    }
+    this.seenAssigned[reg] = 1;
+  }
+
+  /** The local in `reg` may be unassigned from here on. */
+  private clearDefinite(reg: number): void {
+    if (this.definite[reg] === 1) {
+      this.definite[reg] = 0;
+      this.trail.push(~reg);
+    }
+  }
+
+  /** Undoes the definite-assignment changes made since the trail was `mark` long. */
+  private undoDefinite(mark: number): void {
+    const trail = this.trail;
+    while (trail.length > mark) {
+      const e = trail.pop()!;
+      if (e >= 0) this.definite[e] = 0;
+      else this.definite[~e] = 1;
+    }
   }
 
   private exprStmt(s: A.ExprStmt): void {
@@ -290,57 +533,49 @@ export class HandlerCompiler {
       this.error(s.pos, 'cannot assign to "self": it is the name of the object');
       return;
     }
-    if (!CALLS_ALLOWED_AS_STATEMENT.has(s.expr.type)) {
+    // only calls may stand alone as statements
+    if (s.expr.type !== 'call') {
       this.error(s.pos, 'this line computes a value but does nothing with it (did you mean to assign it, or to call a handler?)');
       return;
     }
     this.exprAny(s.expr);
   }
 
-  /** Run `body` with a copy of the definite-assignment set, restoring it afterwards. */
-  private scoped(body: () => void): void {
-    const saved = new Set(this.definite);
-    body();
-    this.definite = saved;
-  }
-
   private ifStmt(s: A.IfStmt): void {
-    const ends: number[] = [];
+    const ends = this.endJumps.length;
     for (let i = 0; i < s.branches.length; i++) {
       const b = s.branches[i];
       this.pos = b.pos;
-      const falseJumps = this.cond(b.cond);
-      this.scoped(() => this.block(b.body));
+      const jumps = this.falseJumps.length;
+      this.cond(b.cond);
+      this.scopedBlock(b.body);
       const last = i === s.branches.length - 1 && !s.elseBody;
       if (!last) {
-        this.emit(Op.JMP, 0);
-        ends.push(this.code.length - 1);
+        this.emit1(Op.JMP, 0);
+        this.endJumps.push(this.here() - 1);
       }
-      this.patch(falseJumps, this.code.length);
+      this.patch(this.falseJumps, jumps, this.here());
     }
-    if (s.elseBody) {
-      const body = s.elseBody;
-      this.scoped(() => this.block(body));
-    }
-    this.patch(ends, this.code.length);
+    if (s.elseBody) this.scopedBlock(s.elseBody);
+    this.patch(this.endJumps, ends, this.here());
   }
 
   private whileStmt(s: A.WhileStmt): void {
-    const start = this.code.length;
+    const start = this.here();
     this.pos = s.pos;
-    const exits = this.cond(s.cond);
-    const loop: LoopCtx = { breaks: [], continues: [] };
-    this.loops.push(loop);
+    const exits = this.falseJumps.length;
+    this.cond(s.cond);
+    const breaks = this.breaks.length;
+    const continues = this.continues.length;
     this.loopDepth++;
-    this.scoped(() => this.block(s.body));
+    this.scopedBlock(s.body);
     this.loopDepth--;
-    this.loops.pop();
     this.pos = s.pos;
-    const back = this.code.length;
-    this.emit(Op.LOOP, start);
-    this.patch(loop.continues, back);
-    this.patch(exits, this.code.length);
-    this.patch(loop.breaks, this.code.length);
+    const back = this.here();
+    this.emit1(Op.LOOP, start);
+    this.patch(this.continues, continues, back);
+    this.patch(this.falseJumps, exits, this.here());
+    this.patch(this.breaks, breaks, this.here());
   }
 
   private forStmt(s: A.ForStmt): void {
@@ -349,74 +584,74 @@ export class HandlerCompiler {
     this.exprInto(s.from, t, false);
     this.exprInto(s.to, t + 1, false);
     if (s.step) this.exprInto(s.step, t + 2, false);
-    else this.emit(Op.CONST, t + 2, this.k(1));
+    else this.emit2(Op.CONST, t + 2, this.k(1));
     this.pos = s.pos;
     const slot = this.resolve(s.var.name);
-    if (!slot) return this.error(s.var.pos, `cannot use "${s.var.spelled}" as a loop variable`);
+    if (slot === NOT_FOUND) return this.error(s.var.pos, `cannot use "${s.var.spelled}" as a loop variable`);
+    const where = slotWhere(slot);
     // The counter lives in t; the loop variable is a copy, so changing it in the body
     // does not change how many times the loop runs.
-    const varReg = slot.where === 'local' ? slot.reg : this.allocTemps(1);
-    const prep = this.code.length;
-    this.emit(Op.FORPREP, t, 0);
-    const bodyStart = this.code.length;
-    if (slot.where === 'local') this.emit(Op.MOVE, varReg, t);
-    else if (slot.where === 'global') this.emit(Op.SETG, slot.index, t);
-    else this.emit(Op.SETP, slot.index, t);
-    const loop: LoopCtx = { breaks: [], continues: [] };
-    this.loops.push(loop);
+    const varReg = where === LOCAL ? slotIndex(slot) : this.allocTemps(1);
+    const prep = this.here();
+    this.emit2(Op.FORPREP, t, 0);
+    const bodyStart = this.here();
+    if (where === LOCAL) this.emit2(Op.MOVE, varReg, t);
+    else this.emit2(where === GLOBAL ? Op.SETG : Op.SETP, slotIndex(slot), t);
+    const breaks = this.breaks.length;
+    const continues = this.continues.length;
     this.loopDepth++;
-    this.scoped(() => {
-      this.markAssigned(s.var.name);
-      this.block(s.body);
-    });
+    const mark = this.trail.length;
+    if (where === LOCAL) this.markAssigned(varReg);
+    this.block(s.body, s.body.length);
+    this.undoDefinite(mark);
     this.loopDepth--;
-    this.loops.pop();
     this.pos = s.pos;
-    const cont = this.code.length;
-    this.emit(Op.FORLOOP, t, bodyStart, varReg);
-    this.patch(loop.continues, cont);
-    this.code[prep + 2] = this.code.length;
-    this.patch(loop.breaks, this.code.length);
-    this.markAssigned(s.var.name);
-    this.definite.delete(s.var.name); // zero iterations leave it unassigned
+    const cont = this.here();
+    this.emit3(Op.FORLOOP, t, bodyStart, varReg);
+    this.patch(this.continues, continues, cont);
+    this.setWord(prep + 2, this.here());
+    this.patch(this.breaks, breaks, this.here());
+    if (where === LOCAL) {
+      this.markAssigned(varReg);
+      this.clearDefinite(varReg); // zero iterations leave it unassigned
+    }
     this.freeTemps(base);
   }
 
-  /** Compile a condition; returns the jump operands to patch to the false branch. */
-  private cond(e: A.Expr): number[] {
+  /** Compile a condition, pushing onto falseJumps the jump operands to patch to the false branch. */
+  private cond(e: A.Expr): void {
+    const jumps = this.falseJumps;
     const base = this.temps();
-    const jumps: number[] = [];
     if (e.type === 'binary') {
       const op = e.op;
       if (op === '<' || op === '<=' || op === '>' || op === '>=') {
         const a = this.exprAny(e.left);
         const b = this.exprAny(e.right);
         this.pos = e.pos;
-        this.emit(COMPARE_JUMPS[op], a, b, 0);
-        jumps.push(this.code.length - 1);
+        this.emit3(COMPARE_JUMPS[op], a, b, 0);
+        jumps.push(this.here() - 1);
         this.freeTemps(base);
-        return jumps;
+        return;
       }
       if (op === '=' && (e.right.type === 'number' || e.right.type === 'string')) {
         const a = this.exprAny(e.left);
         this.pos = e.pos;
-        this.emit(Op.EQKJ, a, this.k(e.right.value), 0);
-        jumps.push(this.code.length - 1);
+        this.emit3(Op.EQKJ, a, this.k(e.right.value), 0);
+        jumps.push(this.here() - 1);
         this.freeTemps(base);
-        return jumps;
+        return;
       }
       if (op === 'and') {
-        jumps.push(...this.cond(e.left));
-        jumps.push(...this.cond(e.right));
-        return jumps;
+        this.cond(e.left);
+        this.cond(e.right);
+        return;
       }
     }
     const r = this.exprAny(e);
     this.pos = e.pos;
-    this.emit(Op.JMPF, r, 0);
-    jumps.push(this.code.length - 1);
+    this.emit2(Op.JMPF, r, 0);
+    jumps.push(this.here() - 1);
     this.freeTemps(base);
-    return jumps;
   }
 
   // ---- expressions --------------------------------------------------------
@@ -425,9 +660,9 @@ export class HandlerCompiler {
   private exprAny(e: A.Expr): number {
     if (e.type === 'name') {
       const slot = this.resolve(e.name);
-      if (slot && slot.where === 'local') {
-        this.checkRead(e, slot.reg);
-        return slot.reg;
+      if (slot !== NOT_FOUND && slotWhere(slot) === LOCAL) {
+        this.checkRead(e, slotIndex(slot));
+        return slotIndex(slot);
       }
     }
     const r = this.allocTemps(1);
@@ -445,23 +680,24 @@ export class HandlerCompiler {
       case 'number':
       case 'string':
       case 'bool':
-        this.emit(Op.CONST, dst, this.k(e.value));
+        this.emit2(Op.CONST, dst, this.k(e.value));
         return;
       case 'void':
-        this.emit(Op.CONST, dst, this.k(null));
+        this.emit2(Op.CONST, dst, this.k(null));
         return;
       case 'self':
         if (!this.object) return this.error(e.pos, '"self" is only meaningful inside a set, actor, prop or flat block');
-        this.emit(Op.SELF, dst);
+        this.emit1(Op.SELF, dst);
         return;
       case 'name':
         return this.nameInto(e, dst);
       case 'list': {
         const base = this.temps();
-        const first = this.allocTemps(e.items.length);
-        e.items.forEach((item, i) => this.exprInto(item, first + i, false));
+        const items = e.items;
+        const first = this.allocTemps(items.length);
+        for (let i = 0; i < items.length; i++) this.exprInto(items[i], first + i, false);
         this.pos = e.pos;
-        this.emit(Op.LIST, dst, first, e.items.length);
+        this.emit3(Op.LIST, dst, first, items.length);
         this.freeTemps(base);
         return;
       }
@@ -470,19 +706,19 @@ export class HandlerCompiler {
         const t = this.exprAny(e.target);
         const i = this.exprAny(e.index);
         this.pos = e.pos;
-        this.emit(Op.INDEX, dst, t, i);
+        this.emit3(Op.INDEX, dst, t, i);
         this.freeTemps(base);
         return;
       }
       case 'unary': {
         const base = this.temps();
         if (e.op === '-' && e.operand.type === 'number') {
-          this.emit(Op.CONST, dst, this.k(-e.operand.value));
+          this.emit2(Op.CONST, dst, this.k(-e.operand.value));
           return;
         }
         const r = this.exprAny(e.operand);
         this.pos = e.pos;
-        this.emit(e.op === '-' ? Op.NEG : Op.NOT, dst, r);
+        this.emit2(e.op === '-' ? Op.NEG : Op.NOT, dst, r);
         this.freeTemps(base);
         return;
       }
@@ -495,26 +731,28 @@ export class HandlerCompiler {
 
   private nameInto(e: A.NameRef, dst: number): void {
     const slot = this.resolve(e.name);
-    if (!slot) return this.unknownName(e.name, e.spelled, e.pos, false);
-    if (slot.where === 'local') {
-      this.checkRead(e, slot.reg);
-      if (slot.reg !== dst) this.emit(Op.MOVE, dst, slot.reg);
-    } else if (slot.where === 'global') {
-      this.emit(Op.GETG, dst, slot.index);
+    if (slot === NOT_FOUND) return this.unknownName(e.name, e.spelled, e.pos, false);
+    const where = slotWhere(slot);
+    const index = slotIndex(slot);
+    if (where === LOCAL) {
+      this.checkRead(e, index);
+      if (index !== dst) this.emit2(Op.MOVE, dst, index);
+    } else if (where === GLOBAL) {
+      this.emit2(Op.GETG, dst, index);
     } else {
-      this.emit(Op.GETP, dst, slot.index);
+      this.emit2(Op.GETP, dst, index);
     }
   }
 
   private checkRead(e: A.NameRef, reg: number): void {
-    if (this.definite.has(e.name)) return;
-    if (!this.seenAssigned.has(e.name) && this.loopDepth === 0) {
+    if (this.definite[reg] === 1) return;
+    if (this.seenAssigned[reg] === 0 && this.loopDepth === 0) {
       this.error(e.pos, `"${e.spelled}" is read before it is assigned`);
       return;
     }
     const saved = this.pos;
     this.pos = e.pos;
-    this.emit(Op.CHECK, reg, this.k(e.spelled));
+    this.emit2(Op.CHECK, reg, this.k(e.spelled));
     this.pos = saved;
   }
 
@@ -525,76 +763,63 @@ export class HandlerCompiler {
       const target = named ? this.allocTemps(1) : dst;
       const l = this.exprAny(e.left);
       this.pos = e.pos;
-      this.emit(Op.TRUTH, target, l);
-      this.emit(e.op === 'and' ? Op.JMPF : Op.JMPT, target, 0);
-      const j = this.code.length - 1;
+      this.emit2(Op.TRUTH, target, l);
+      this.emit2(e.op === 'and' ? Op.JMPF : Op.JMPT, target, 0);
+      const j = this.here() - 1;
       const r = this.exprAny(e.right);
       this.pos = e.pos;
-      this.emit(Op.TRUTH, target, r);
-      this.code[j] = this.code.length;
-      if (target !== dst) this.emit(Op.MOVE, dst, target);
+      this.emit2(Op.TRUTH, target, r);
+      this.setWord(j, this.here());
+      if (target !== dst) this.emit2(Op.MOVE, dst, target);
       this.freeTemps(base);
       return;
     }
     if (e.op === '+' && e.right.type === 'number') {
       const l = this.exprAny(e.left);
       this.pos = e.pos;
-      this.emit(Op.ADDK, dst, l, this.k(e.right.value));
+      this.emit3(Op.ADDK, dst, l, this.k(e.right.value));
       this.freeTemps(base);
       return;
     }
     const l = this.exprAny(e.left);
     const r = this.exprAny(e.right);
     this.pos = e.pos;
-    this.emit(BINARY_OPS[e.op], dst, l, r);
+    this.emit3(BINARY_OPS[e.op], dst, l, r);
     this.freeTemps(base);
   }
 
   private callInto(e: A.CallExpr, dst: number): void {
     const base = this.temps();
-    const target = this.findCallee(e.name);
-    if (!target) {
-      for (const a of e.args) this.exprAny(a); // still check the arguments
+    const args = e.args;
+    const n = args.length;
+    // a handler of this object, then a global handler, then a builtin
+    let handler = this.object !== null ? this.object.handlers[e.name] : undefined;
+    if (handler === undefined) handler = this.cx.program.globalHandlers[e.name];
+    const builtin = handler === undefined ? this.cx.builtinIndex.get(e.name) : undefined;
+    if (handler === undefined && builtin === undefined) {
+      for (let i = 0; i < n; i++) this.exprAny(args[i]); // still check the arguments
       this.freeTemps(base);
       return this.unknownName(e.name, e.spelled, e.pos, true);
     }
-    const n = e.args.length;
-    if (target.kind === 'handler') {
-      const h = target.params;
+    if (handler !== undefined) {
+      const h = this.cx.paramCounts[handler];
       if (n !== h) {
         this.error(e.pos, `"${e.spelled}" takes ${plural(h, 'argument')}, but ${n} ${n === 1 ? 'was' : 'were'} given`);
       }
     } else {
-      const b = this.cx.builtins[target.index];
-      const ar = arityOf(b);
+      const b = this.cx.builtins[builtin!];
+      const ar = (this.cx.arities[builtin!] ??= arityOf(b));
       if (n < ar.min || n > ar.max) {
         const want = ar.max === Infinity ? `at least ${ar.min}` : ar.min === ar.max ? `${ar.min}` : `${ar.min} to ${ar.max}`;
         this.error(e.pos, `${b.name} takes ${want} argument${want === '1' ? '' : 's'} (${b.name} (${b.params.join(', ')})), but ${n} ${n === 1 ? 'was' : 'were'} given`);
       }
     }
     const first = this.allocTemps(Math.max(n, 1));
-    e.args.forEach((a, i) => this.exprInto(a, first + i, false));
+    for (let i = 0; i < n; i++) this.exprInto(args[i], first + i, false);
     this.pos = e.pos;
-    if (target.kind === 'handler') this.emit(Op.CALL, dst, target.index, first, n);
-    else this.emit(Op.CALLB, dst, target.index, first, n);
+    if (handler !== undefined) this.emit4(Op.CALL, dst, handler, first, n);
+    else this.emit4(Op.CALLB, dst, builtin!, first, n);
     this.freeTemps(base);
-  }
-
-  private findCallee(name: string): { kind: 'handler'; index: number; params: number } | { kind: 'builtin'; index: number } | null {
-    const p = this.cx.program;
-    if (this.object) {
-      const h = this.object.handlers[name];
-      if (h !== undefined) return { kind: 'handler', index: h, params: this.paramsOf(h) };
-    }
-    const g = p.globalHandlers[name];
-    if (g !== undefined) return { kind: 'handler', index: g, params: this.paramsOf(g) };
-    const b = this.cx.builtinIndex.get(name);
-    if (b !== undefined) return { kind: 'builtin', index: b };
-    return null;
-  }
-
-  private paramsOf(h: number): number {
-    return this.cx.paramCounts[h];
   }
 
   private unknownName(name: string, spelled: string, pos: A.Pos, call: boolean): void {
@@ -608,8 +833,8 @@ export class HandlerCompiler {
       for (const h of Object.keys(p.globalHandlers)) candidates.add(h);
       if (this.object) for (const h of Object.keys(this.object.handlers)) candidates.add(h);
     } else {
-      for (const n of this.locals.keys()) candidates.add(n);
-      for (const n of this.handlerGlobals) candidates.add(n);
+      for (const n of this.localNames) candidates.add(n);
+      if (this.handlerGlobals) for (const n of this.handlerGlobals) candidates.add(n);
       for (const n of this.fileGlobals) candidates.add(n);
       if (this.object) for (const n of this.object.properties) candidates.add(n);
     }
@@ -619,29 +844,129 @@ export class HandlerCompiler {
   }
 
   // ---- emission helpers ---------------------------------------------------
+  // One emitter per operand count: no argument arrays on the hottest path.
 
-  private emit(op: Op, ...operands: number[]): void {
-    const at = this.code.length;
-    this.code.push(op, ...operands);
-    for (let i = 0; i <= operands.length; i++) {
-      this.lines[at + i] = this.pos.line;
-      this.cols[at + i] = this.pos.col;
-    }
-    if (operands.length !== OPS[op].operands.length) throw new Error(`internal: ${OPS[op].name} operand count`);
+  /** The next instruction's address, relative to the handler's first word. */
+  private here(): number {
+    return this.out.length - this.start;
   }
 
-  private patch(slots: number[], target: number): void {
-    for (const s of slots) this.code[s] = target;
+  private setWord(at: number, value: number): void {
+    this.out.code[this.start + at] = value;
+  }
+
+  // Each checks the operand count, makes room, then writes the instruction's words and
+  // its position (nothing can fail half-way through an instruction).
+
+  private emit0(op: Op): void {
+    if (OPERAND_COUNT[op] !== 0) throw operandCount(op);
+    const out = this.out;
+    const at = out.length;
+    const k = out.count;
+    if (at + 1 > out.code.length) out.grow(1);
+    if (k === out.lines.length) out.growPositions();
+    out.length = at + 1;
+    out.count = k + 1;
+    out.code[at] = op;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
+  }
+
+  private emit1(op: Op, a: number): void {
+    if (OPERAND_COUNT[op] !== 1) throw operandCount(op);
+    const out = this.out;
+    const at = out.length;
+    const k = out.count;
+    if (at + 2 > out.code.length) out.grow(2);
+    if (k === out.lines.length) out.growPositions();
+    out.length = at + 2;
+    out.count = k + 1;
+    const code = out.code;
+    code[at] = op;
+    code[at + 1] = a;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
+  }
+
+  private emit2(op: Op, a: number, b: number): void {
+    if (OPERAND_COUNT[op] !== 2) throw operandCount(op);
+    const out = this.out;
+    const at = out.length;
+    const k = out.count;
+    if (at + 3 > out.code.length) out.grow(3);
+    if (k === out.lines.length) out.growPositions();
+    out.length = at + 3;
+    out.count = k + 1;
+    const code = out.code;
+    code[at] = op;
+    code[at + 1] = a;
+    code[at + 2] = b;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
+  }
+
+  private emit3(op: Op, a: number, b: number, c: number): void {
+    if (OPERAND_COUNT[op] !== 3) throw operandCount(op);
+    const out = this.out;
+    const at = out.length;
+    const k = out.count;
+    if (at + 4 > out.code.length) out.grow(4);
+    if (k === out.lines.length) out.growPositions();
+    out.length = at + 4;
+    out.count = k + 1;
+    const code = out.code;
+    code[at] = op;
+    code[at + 1] = a;
+    code[at + 2] = b;
+    code[at + 3] = c;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
+  }
+
+  private emit4(op: Op, a: number, b: number, c: number, d: number): void {
+    if (OPERAND_COUNT[op] !== 4) throw operandCount(op);
+    const out = this.out;
+    const at = out.length;
+    const k = out.count;
+    if (at + 5 > out.code.length) out.grow(5);
+    if (k === out.lines.length) out.growPositions();
+    out.length = at + 5;
+    out.count = k + 1;
+    const code = out.code;
+    code[at] = op;
+    code[at + 1] = a;
+    code[at + 2] = b;
+    code[at + 3] = c;
+    code[at + 4] = d;
+    out.lines[k] = this.pos.line;
+    out.cols[k] = this.pos.col;
+  }
+
+  /** Points the jumps on `stack` from `mark` up at `target` and drops them. */
+  private patch(stack: number[], mark: number, target: number): void {
+    while (stack.length > mark) this.setWord(stack.pop()!, target);
   }
 
   private k(v: Value): number {
-    // one table per type, so 1 and "1" stay two constants without building string keys
-    const table = typeof v === 'number' ? this.numConsts : typeof v === 'string' ? this.strConsts : this.otherConsts;
-    let i = table.get(v as never);
+    // Same-value-zero, like a Map key: 1 and "1" stay two constants, 0 and -0 share one.
+    const consts = this.consts;
+    if (this.constIndex === null) {
+      for (let i = 0; i < consts.length; i++) {
+        const c = consts[i];
+        if (c === v || (c !== c && v !== v)) return i;
+      }
+      consts.push(v);
+      if (consts.length > LINEAR_CONSTS) {
+        this.constIndex = new Map();
+        for (let i = 0; i < consts.length; i++) if (!this.constIndex.has(consts[i])) this.constIndex.set(consts[i], i);
+      }
+      return consts.length - 1;
+    }
+    let i = this.constIndex.get(v);
     if (i === undefined) {
-      i = this.consts.length;
-      this.consts.push(v);
-      table.set(v as never, i);
+      i = consts.length;
+      consts.push(v);
+      this.constIndex.set(v, i);
     }
     return i;
   }
@@ -659,11 +984,11 @@ export class HandlerCompiler {
 
   private freeTemps(base: number): void {
     const floor = this.localNames.length;
-    this.nextReg = Math.max(base, floor);
+    this.nextReg = base > floor ? base : floor;
   }
 
   private error(pos: A.Pos, message: string): void {
-    this.cx.diagnostics.push({ kind: 'error', file: this.file.file, line: pos.line, col: pos.col, length: 1, message });
+    this.cx.diagnostics.push({ kind: 'error', file: this.file!.file, line: pos.line, col: pos.col, length: 1, message });
   }
 }
 
@@ -684,11 +1009,13 @@ const BINARY_OPS: Record<string, Op> = {
   mod: Op.MOD,
 };
 
-export function globalIndex(p: Program, name: string): number {
-  let i = p.globals.indexOf(name);
-  if (i < 0) {
-    i = p.globals.length;
-    p.globals.push(name);
+/** The index of global `name`, adding it to the program on first use. */
+export function globalIndex(cx: CompileContext, name: string): number {
+  let i = cx.globalIndex.get(name);
+  if (i === undefined) {
+    i = cx.program.globals.length;
+    cx.program.globals.push(name);
+    cx.globalIndex.set(name, i);
   }
   return i;
 }

@@ -5,7 +5,7 @@ import type * as A from '../../grammar/ast.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
 import type { Builtin } from '../builtins/registry.ts';
-import { HandlerCompiler, globalIndex, type CompileContext } from './compile.ts';
+import { HandlerCompiler, compileContext, globalIndex, newHandlerCode } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
@@ -48,6 +48,8 @@ interface Pending {
   handler: A.Handler;
   object: number;
   index: number;
+  /** The placeholder declared for it, filled in when it compiles; null when it replaces a handler in place. */
+  into: HandlerCode | null;
 }
 
 /**
@@ -62,13 +64,9 @@ export function compileFiles(
 ): { program: Program; added: number[]; newObjects: number[] } {
   const program = extend(base);
   const diagnostics: Diagnostic[] = [];
-  const cx: CompileContext = {
-    builtins: builtins.list,
-    builtinIndex: builtins.index,
-    diagnostics,
-    program,
-    paramCounts: program.handlers.map((h) => h.params),
-  };
+  let chars = 0;
+  for (let i = 0; i < files.length; i++) chars += files[i].source.length;
+  const cx = compileContext(program, builtins, diagnostics, chars);
   const pending: Pending[] = [];
   const inits: { file: A.ScriptFile; block: A.ObjectBlock; object: number }[] = [];
   const newObjects: number[] = [];
@@ -77,47 +75,54 @@ export function compileFiles(
     diagnostics.push({ kind: 'error', file: file.file, line: pos.line, col: pos.col, length: 1, message });
   };
 
-  const declareHandler = (file: A.ScriptFile, h: A.Handler, object: number, table: Record<string, number>, where: string): void => {
+  /** `block` is the object the handler belongs to, or null for a global handler. */
+  const declareHandler = (file: A.ScriptFile, h: A.Handler, object: number, table: Record<string, number>, block: A.ObjectBlock | null): void => {
     if (builtins.index.has(h.name)) {
       err(file, h.namePos, `"${h.spelled}" is the name of a builtin; a handler cannot take it`);
       return;
     }
     const existing = table[h.name];
     let index: number;
+    let into: HandlerCode | null = null;
     if (existing !== undefined && h.name !== 'startup') {
       const prev = program.handlers[existing];
       const fromThisBatch = pending.some((p) => p.index === existing);
       if (fromThisBatch || !options.replace) {
         const at = prev ? `${prev.file}:${prev.line}` : 'earlier';
+        const where = block ? `in ${block.kind} ${block.spelled}` : 'as a global handler';
         err(file, h.namePos, `handler "${h.spelled}" is already defined ${where} (at ${at})`);
         return;
       }
       index = existing; // the REPL redefines a handler in place
     } else {
       index = program.handlers.length;
-      program.handlers.push(placeholder(h, file, object));
+      into = newHandlerCode(h.name, h.spelled, object, h.params.length, file.file, h.pos, h.noLoopCheck);
+      program.handlers.push(into);
     }
     cx.paramCounts[index] = h.params.length;
     if (h.name === 'startup' && object < 0) program.startups.push(index);
     else table[h.name] = index;
-    pending.push({ file, handler: h, object, index });
+    pending.push({ file, handler: h, object, index, into });
   };
 
   for (const file of files) {
     program.sources[file.file] = file.source;
     const globals = new Set<string>();
     fileGlobals.set(file, globals);
-    for (const item of file.items) {
+    const items = file.items;
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (item.type === 'global') {
         for (const n of item.names) {
           globals.add(n.name);
-          globalIndex(program, n.name);
+          globalIndex(cx, n.name);
         }
       }
     }
-    for (const item of file.items) {
+    for (let i = 0; i < items.length; i++) {
+      const item = items[i];
       if (item.type === 'handler') {
-        declareHandler(file, item, -1, program.globalHandlers, 'as a global handler');
+        declareHandler(file, item, -1, program.globalHandlers, null);
       } else if (item.type === 'object') {
         const key = objectKey(item.kind, item.name);
         let index = program.objectIndex[key];
@@ -135,22 +140,24 @@ export function compileFiles(
           program.objects[index] = info;
         }
         newObjects.push(index);
-        for (const p of item.properties) {
+        for (let i = 0; i < item.properties.length; i++) {
+          const p = item.properties[i];
           if (info.properties.includes(p.name)) err(file, p.pos, `property "${p.spelled}" is declared twice`);
           else info.properties.push(p.name);
         }
-        for (const h of item.handlers) declareHandler(file, h, index, info.handlers, `in ${item.kind} ${item.spelled}`);
+        for (let j = 0; j < item.handlers.length; j++) declareHandler(file, item.handlers[j], index, info.handlers, item);
         inits.push({ file, block: item, object: index });
       }
     }
   }
 
   const added: number[] = [];
-  for (const p of pending) {
+  const hc = new HandlerCompiler(cx);
+  for (let i = 0; i < pending.length; i++) {
+    const p = pending[i];
     const obj = p.object >= 0 ? program.objects[p.object] : null;
-    const hc = new HandlerCompiler(cx, p.file, fileGlobals.get(p.file)!, obj, p.object);
     try {
-      program.handlers[p.index] = hc.compileHandler(p.handler);
+      program.handlers[p.index] = hc.begin(p.file, fileGlobals.get(p.file)!, obj, p.object).compileHandler(p.handler, false, p.into ?? undefined);
     } catch (failure) {
       if (!isStackOverflow(failure)) throw failure;
       err(p.file, p.handler.namePos, `handler "${p.handler.spelled}": ${NESTING_MESSAGE}`);
@@ -158,13 +165,13 @@ export function compileFiles(
     added.push(p.index);
   }
   for (const init of inits) {
-    if (!init.block.properties.some((p) => p.init)) continue;
+    if (!hasInitialiser(init.block.properties)) continue;
     const obj = program.objects[init.object];
-    const hc = new HandlerCompiler(cx, init.file, fileGlobals.get(init.file)!, obj, init.object);
     obj.init = program.handlers.length;
-    program.handlers.push(hc.compileInit(init.block.properties, init.block.pos));
+    program.handlers.push(hc.begin(init.file, fileGlobals.get(init.file)!, obj, init.object).compileInit(init.block.properties, init.block.pos));
   }
   if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
+  cx.out.seal();
   program.fingerprint = fingerprint(program);
   return { program, added, newObjects };
 }
@@ -178,20 +185,25 @@ export function compileSnippet(
 ): { program: Program; handler: number } {
   const p = extend(program);
   const diagnostics: Diagnostic[] = [];
-  const cx: CompileContext = { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program: p, paramCounts: p.handlers.map((h) => h.params) };
+  const cx = compileContext(p, builtins, diagnostics, file.source.length);
   // Every name the REPL assigns at top level is a global, so it survives between lines.
   const globals = new Set<string>(p.globals);
   collectAssigned(stmts, globals);
-  for (const g of globals) globalIndex(p, g);
+  for (const g of globals) globalIndex(cx, g);
   const pos = stmts[0]?.pos ?? { line: 1, col: 1 };
   const h: A.Handler = { type: 'handler', name: '(repl)', spelled: '(repl)', params: [], body: stmts, pos, namePos: pos, noLoopCheck: false };
-  const hc = new HandlerCompiler(cx, file, globals, null, -1);
-  const code = hc.compileHandler(h, true);
+  const code = new HandlerCompiler(cx).begin(file, globals, null, -1).compileHandler(h, true);
   if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
+  cx.out.seal();
   p.sources[file.file] = file.source;
   const index = p.handlers.length;
   p.handlers.push(code);
   return { program: p, handler: index };
+}
+
+function hasInitialiser(props: A.PropertyDecl[]): boolean {
+  for (let i = 0; i < props.length; i++) if (props[i].init) return true;
+  return false;
 }
 
 function collectAssigned(stmts: A.Stmt[], into: Set<string>): void {
@@ -206,14 +218,6 @@ function collectAssigned(stmts: A.Stmt[], into: Set<string>): void {
       if (s.elseBody) collectAssigned(s.elseBody, into);
     }
   }
-}
-
-function placeholder(h: A.Handler, file: A.ScriptFile, object: number): HandlerCode {
-  return {
-    name: h.name, spelled: h.spelled, object, params: h.params.length, registers: 1,
-    code: new Int32Array(0), consts: [], lines: new Int32Array(0), cols: new Int32Array(0),
-    file: file.file, line: h.pos.line, col: h.pos.col, localNames: [], noLoopCheck: h.noLoopCheck,
-  };
 }
 
 export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
