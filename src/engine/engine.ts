@@ -341,8 +341,13 @@ export class Engine {
     const st = this.state;
     const th = newThread(st.nextThreadId++, origin);
     const code = this.program.handlers[h];
-    for (let i = 0; i < code.registers; i++) th.stack.push(i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined);
-    th.frames.push(h, 0, 0, -1);
+    // Arrays of exactly the size needed (pushing onto [] reserves 17 slots): with
+    // thousands of threads, every thread's memory in fewer cache lines. Every slot is
+    // written, so there are no holes for a snapshot to lose.
+    const stack = new Array<Value | undefined>(code.registers);
+    for (let i = 0; i < code.registers; i++) stack[i] = i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined;
+    th.stack = stack;
+    th.frames = [h, 0, 0, -1];
     th.since = st.now;
     this.live.set(th.id, th);
     this.makeReady(th, false);
