@@ -18,14 +18,22 @@ export const Identifier = createToken({
   label: 'a name',
 });
 
+/** Keyword token types by their lower-case spelling. */
+const keywordsByWord = new Map<string, TokenType>();
+
+// A keyword is a whole name spelled like it, in any case. The pattern says so (and
+// shows in the grammar diagrams), but the lexer is not given keywords: it matches a
+// name and lex() turns the ones spelled like a keyword into that keyword. That is one
+// pattern per word instead of every keyword that could start there, then the name.
 function keyword(word: string, categories: TokenType[] = []): TokenType {
-  return createToken({
+  const type = createToken({
     name: word[0]!.toUpperCase() + word.slice(1),
     pattern: new RegExp(word, 'i'),
-    longer_alt: Identifier,
     label: `"${word}"`,
     categories,
   });
+  keywordsByWord.set(word, type);
+  return type;
 }
 
 // One token for a line break together with any blank or comment-only lines and the
@@ -72,9 +80,7 @@ export const SingleQuotedString = createToken({
   label: 'a string',
 });
 
-// Keywords, all before Identifier. The first pattern that matches wins and longer_alt
-// only falls back to Identifier, so a keyword must precede any keyword it is a prefix
-// of (`endif` before `end`, `property` before `prop`, `elseif` before `else`).
+// Keywords: a whole name spelled like one of these, in any case (see keyword()).
 export const SetKw = keyword('set', [ObjectOpener]);
 export const Actor = keyword('actor', [ObjectOpener]);
 export const Flat = keyword('flat', [ObjectOpener]);
@@ -138,8 +144,8 @@ export const keywordTokens: TokenType[] = [
   Continue, Return, End, And, Or, Not, Mod, True, False, Void, Self,
 ];
 
-/** Every token type, lexing order first; categories last (they never match text). */
-export const allTokens: TokenType[] = [
+/** The token types the lexer matches, in the order it tries them. */
+const lexedTokens: TokenType[] = [
   WhiteSpace,
   Newline,
   Semicolon,
@@ -148,7 +154,6 @@ export const allTokens: TokenType[] = [
   StringLit,
   UnterminatedString,
   SingleQuotedString,
-  ...keywordTokens,
   Identifier,
   LParen,
   RParen,
@@ -168,13 +173,10 @@ export const allTokens: TokenType[] = [
   Slash,
   Amp,
   Pipe,
-  Sep,
-  BinOp,
-  Closer,
-  ObjectOpener,
-  ObjectCloser,
-  Junk,
 ];
+
+/** Every token type: the lexed ones, keywords (see keyword()), then categories. */
+export const allTokens: TokenType[] = [...lexedTokens, ...keywordTokens, Sep, BinOp, Closer, ObjectOpener, ObjectCloser, Junk];
 
 /** A lexing problem, before it is turned into a SyntaxProblem. */
 export interface LexProblem {
@@ -201,7 +203,7 @@ const lexerMessages: ILexerErrorMessageProvider = {
 };
 
 function makeLexer(validate: boolean): Lexer {
-  return new Lexer(allTokens, {
+  return new Lexer(lexedTokens, {
     // Only start positions are used; full tracking costs a third of lexing time.
     positionTracking: 'onlyStart',
     ensureOptimizations: true,
@@ -224,6 +226,17 @@ export interface LexResult {
 }
 
 const BACKSLASH = 92;
+const IDENTIFIER_IDX = Identifier.tokenTypeIdx!;
+const LONGEST_KEYWORD = Math.max(...[...keywordsByWord.keys()].map((w) => w.length));
+
+/** The keyword a name is spelled like, in any case, if any. */
+function keywordFor(image: string): TokenType | undefined {
+  if (image.length > LONGEST_KEYWORD) return undefined;
+  const kw = keywordsByWord.get(image);
+  if (kw !== undefined) return kw;
+  const lower = image.toLowerCase();
+  return lower === image ? undefined : keywordsByWord.get(lower);
+}
 const UNTERMINATED_IDX = UnterminatedString.tokenTypeIdx!;
 const SINGLE_QUOTED_IDX = SingleQuotedString.tokenTypeIdx!;
 const STRING_IDX = StringLit.tokenTypeIdx!;
@@ -249,7 +262,13 @@ export function lex(source: string): LexResult {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const idx = t.tokenTypeIdx;
-    if (idx === STRING_IDX) {
+    if (idx === IDENTIFIER_IDX) {
+      const kw = keywordFor(t.image);
+      if (kw !== undefined) {
+        t.tokenType = kw;
+        t.tokenTypeIdx = kw.tokenTypeIdx!;
+      }
+    } else if (idx === STRING_IDX) {
       t.payload = decodeString(t, 1, t.image.length - 1, problems);
     } else if (idx === UNTERMINATED_IDX) {
       problems.push({
