@@ -583,6 +583,11 @@ function builtExpr(o: BuiltOperand): A.Expr {
   return o.expr;
 }
 
+/** The node for `left op right`. */
+export function binary(b: AstBuilder, op: IToken, left: A.Expr, right: A.Expr): A.BinaryExpr {
+  return { type: 'binary', op: opByIdx[op.tokenTypeIdx] ?? 'or', left, right, pos: b.pos(op) };
+}
+
 /** Applies precedence to built operands and their operators, from operand k and operator j. */
 export function readOperands(b: AstBuilder, operands: BuiltOperand[], ops: IToken[], k: number, j: number): A.Expr {
   return new ExprReader(b, operands, ops, k, j, builtExpr).read();
@@ -624,7 +629,7 @@ class ExprReader<O extends { prefixes: IToken[] | null }> {
         afterComparison = false;
       }
       const right = this.climb(prec + 1);
-      left = { type: 'binary', op: opByIdx[op.tokenTypeIdx] ?? 'or', left, right, pos: this.b.pos(op) };
+      left = binary(this.b, op, left, right);
     }
     return left;
   }

@@ -10,7 +10,7 @@ import type {
 import * as T from './lexer.ts';
 import { lex } from './lexer.ts';
 import { junkMessage, parserMessages, strayCloserMessage } from './messages.ts';
-import { AstBuilder, GIVE_UP, objectKind, readOperands } from './build-ast.ts';
+import { AstBuilder, GIVE_UP, binary, objectKind, readOperands } from './build-ast.ts';
 import type { BuiltOperand } from './build-ast.ts';
 
 /** A problem before it becomes a SyntaxProblem; `offset` orders and deduplicates. */
@@ -62,6 +62,8 @@ const notBuilt = undefined as never;
 
 /** Arguments of an expression parsed as a whole statement (assignments are found there). */
 const AS_STATEMENT: [boolean] = [true];
+
+const noOps: IToken[] = [];
 
 /** A flat expression's operators and operands after the first, while it is parsed. */
 interface FlatTail {
@@ -127,6 +129,11 @@ function defineParser(Base: ParserBase) {
       super.reset();
       this.openIfs = this.openWhiles = this.openFors = this.openHandlers = this.openObjects = 0;
       this.problems = [];
+    }
+
+    /** Lets go of the last input and what was built from it, which can be large. */
+    end(): void {
+      this.begin([], false);
     }
 
     /** Prepares the quick pass over `tokens`. */
@@ -679,11 +686,19 @@ function defineParser(Base: ParserBase) {
       return this.expressionStatement(start!, first, prefixes, isName, tail) as unknown as Expr;
     });
 
+    // Precedence for the operands from `from` on (0 is `first`). The common `a op b`
+    // is built directly; the result is the same.
     private readFlat(first: Expr, prefixes: IToken[] | null, tail: FlatTail | null, from: number): Expr {
-      const operands: BuiltOperand[] = [{ prefixes, expr: first }];
-      if (tail === null) return readOperands(this.b, operands, [], from, from);
-      for (let k = 0; k < tail.operands.length; k++) operands.push(tail.operands[k]!);
-      return readOperands(this.b, operands, tail.ops, from, from);
+      if (tail === null) return readOperands(this.b, [{ prefixes, expr: first }], noOps, 0, 0);
+      const ops = tail.ops;
+      const rest = tail.operands;
+      if (ops.length === from + 1 && rest[from]!.prefixes === null) {
+        if (from === 0 && prefixes === null) return binary(this.b, ops[0]!, first, rest[0]!.expr);
+        const left = rest[from - 1];
+        if (from > 0 && left!.prefixes === null) return binary(this.b, ops[from]!, left!.expr, rest[from]!.expr);
+      }
+      rest.unshift({ prefixes, expr: first });
+      return readOperands(this.b, rest, ops, from, from);
     }
 
     // At statement start `NAME = …` and `NAME[…]… = …` assign; anything else is an
@@ -991,13 +1006,16 @@ function parseTokens(source: string, file: string, repl: boolean): RawParse {
 /** The AST of a script without problems, or null if it has any (or nests too deeply). */
 function quickParse(tokens: IToken[], repl: boolean): (TopItem | Stmt)[] | null {
   parser.begin(tokens, repl);
+  let clean = false;
   try {
     parser.file();
+    clean = parser.errors.length === 0;
   } catch (e) {
-    if (e === GIVE_UP || e instanceof RangeError) return null;
-    throw e;
+    if (e !== GIVE_UP && !(e instanceof RangeError)) throw e;
   }
-  return parser.errors.length === 0 ? parser.items : null;
+  const items = parser.items;
+  parser.end();
+  return clean ? items : null;
 }
 
 function carefulParse(tokens: IToken[], source: string, file: string, repl: boolean, problems: Problem[]): RawParse {
@@ -1016,6 +1034,7 @@ function carefulParse(tokens: IToken[], source: string, file: string, repl: bool
     // Only a stack overflow can get here, from nesting the guard above let through.
     if (!(e instanceof RangeError)) throw e;
     problems.push({ offset: 0, line: 1, col: 1, length: 1, message: 'this script is nested too deeply to read' });
+    parser.input = [];
     return { items: [], tokens, problems };
   } finally {
     parser.onTopItem = null;
@@ -1034,6 +1053,7 @@ function carefulParse(tokens: IToken[], source: string, file: string, repl: bool
     });
   }
   for (const p of parser.problems) problems.push(p);
+  parser.input = [];
   return { items, tokens, problems };
 }
 
