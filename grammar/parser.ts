@@ -988,7 +988,7 @@ function tooDeep(tokens: IToken[]): Problem | null {
   return null;
 }
 
-function parseTokens(source: string, file: string, repl: boolean): RawParse {
+function parseTokens(source: string, file: string, repl: boolean, quick = true): RawParse {
   const { tokens, problems: lexProblems } = lex(source);
   const problems: Problem[] = lexProblems.slice();
   const deep = tooDeep(tokens);
@@ -996,7 +996,7 @@ function parseTokens(source: string, file: string, repl: boolean): RawParse {
     problems.push(deep);
     return { items: [], tokens, problems };
   }
-  if (problems.length === 0) {
+  if (quick && problems.length === 0) {
     const items = quickParse(tokens, repl);
     if (items !== null) return { items, tokens, problems };
   }
@@ -1095,6 +1095,18 @@ function semicolonBetween(tokens: IToken[], from: number, to: number): boolean {
 /** Parses a whole script file. Never throws; every syntax error is in `errors`. */
 export function parseFile(source: string, file: string): ParseResult {
   const raw = parseTokens(source, file, false);
+  return {
+    ast: { file, source, items: raw.items as TopItem[] },
+    errors: settle(raw.problems, raw.tokens, file),
+  };
+}
+
+/**
+ * Parses a whole script with the careful pass alone, the way a script with errors is
+ * read. Tests use it: on a script without errors, both passes must build the same AST.
+ */
+export function parseFileCarefully(source: string, file: string): ParseResult {
+  const raw = parseTokens(source, file, false, false);
   return {
     ast: { file, source, items: raw.items as TopItem[] },
     errors: settle(raw.problems, raw.tokens, file),
