@@ -47,6 +47,9 @@ export const Newline = createToken({
   label: 'the end of the line',
 });
 export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', categories: [Sep], label: '";"' });
+// Most spaces stand alone between two tokens. A one-character pattern is a plain
+// character comparison in the lexer, where WhiteSpace needs a regular expression.
+export const Space = createToken({ name: 'Space', pattern: ' ', group: Lexer.SKIPPED });
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
 // Must come before Minus: `--` starts a comment, not two minuses.
 export const Comment = createToken({ name: 'Comment', pattern: /--[^\r\n]*/, group: Lexer.SKIPPED });
@@ -146,6 +149,7 @@ export const keywordTokens: TokenType[] = [
 
 /** The token types the lexer matches, in the order it tries them. */
 const lexedTokens: TokenType[] = [
+  Space,
   WhiteSpace,
   Newline,
   Semicolon,
@@ -228,10 +232,20 @@ export interface LexResult {
 const BACKSLASH = 92;
 const IDENTIFIER_IDX = Identifier.tokenTypeIdx!;
 const LONGEST_KEYWORD = Math.max(...[...keywordsByWord.keys()].map((w) => w.length));
+// By first character (either case): bit n is set when a keyword of length n starts
+// with it. Most names fail this test and never need a lookup.
+const keywordShapes = new Uint16Array(128);
+for (const w of keywordsByWord.keys()) {
+  keywordShapes[w.charCodeAt(0)]! |= 1 << w.length;
+  keywordShapes[w.toUpperCase().charCodeAt(0)]! |= 1 << w.length;
+}
 
 /** The keyword a name is spelled like, in any case, if any. */
 function keywordFor(image: string): TokenType | undefined {
-  if (image.length > LONGEST_KEYWORD) return undefined;
+  // a name starts with an ASCII letter or "_"
+  if (image.length > LONGEST_KEYWORD || (keywordShapes[image.charCodeAt(0)]! & (1 << image.length)) === 0) {
+    return undefined;
+  }
   const kw = keywordsByWord.get(image);
   if (kw !== undefined) return kw;
   const lower = image.toLowerCase();
