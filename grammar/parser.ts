@@ -95,7 +95,10 @@ function defineParser(Base: ParserBase) {
     private repl = false;
     private b = new AstBuilder({ file: '', problems: [], endPos: this.endPos, endOffset: 0 }, false, true);
     // Where the actions collect what a rule is building. Rules that nest save the outer
-    // collector and put it back, so inner rules cannot disturb it.
+    // collector and put it back, so inner rules cannot disturb it. Statements and
+    // arguments go on shared stacks: each rule takes its own from where it started and
+    // copies them out at the exact length. An array grown by pushing keeps room for
+    // more, and AST arrays live as long as the program.
     private stmts: Stmt[] = [];
     private object: ObjectBlock | null = null;
     private ifNode: IfStmt | null = null;
@@ -142,10 +145,10 @@ function defineParser(Base: ParserBase) {
       this.repl = repl;
       this.items = [];
       this.b = new AstBuilder({ file: '', problems: [], endPos: this.endPos, endOffset: 0 }, repl, true);
-      this.stmts = [];
+      this.stmts.length = 0;
       this.object = null;
       this.ifNode = null;
-      this.args = [];
+      this.args.length = 0;
       this.tail = null;
     }
 
@@ -372,12 +375,9 @@ function defineParser(Base: ParserBase) {
     // Statements of a handler, loop or branch. Property declarations, stray closers and
     // junk are accepted here only to report them and carry on.
     public block = this.RULE('block', (): Stmt[] => {
-      const outer = this.stmts;
-      const out: Stmt[] = [];
-      this.stmts = out;
+      const from = this.stmts.length;
       this.MANY(this.blockLoop);
-      this.stmts = outer;
-      return out;
+      return this.takeFrom(this.stmts, from);
     });
 
     private readonly statementAlts = [
@@ -741,13 +741,10 @@ function defineParser(Base: ParserBase) {
 
     public callArgs = this.RULE('callArgs', (): Expr[] => {
       this.CONSUME(T.LParen);
-      const outer = this.args;
-      const out: Expr[] = [];
-      this.args = out;
+      const from = this.args.length;
       this.OPTION(this.someArgs);
-      this.args = outer;
       this.CONSUME(T.RParen);
-      return out;
+      return this.takeFrom(this.args, from);
     });
 
     public parenExpr = this.RULE('parenExpr', (): Expr => {
@@ -759,12 +756,10 @@ function defineParser(Base: ParserBase) {
 
     public listLit = this.RULE('listLit', (): Expr => {
       const t = this.CONSUME(T.LBracket);
-      const outer = this.args;
-      const items: Expr[] = [];
-      this.args = items;
+      const from = this.args.length;
       this.OPTION(this.someArgs);
-      this.args = outer;
       this.CONSUME(T.RBracket);
+      const items = this.takeFrom(this.args, from);
       return this.building ? { type: 'list', items, pos: this.b.pos(t) } : notBuilt;
     });
 
@@ -775,6 +770,14 @@ function defineParser(Base: ParserBase) {
       this.CONSUME(T.RBracket);
       return this.building ? { type: 'index', target: notBuilt, index, pos: this.b.pos(t) } : notBuilt;
     });
+
+    /** The entries of a shared stack from `from` on, taken off it. */
+    private takeFrom<E>(stack: E[], from: number): E[] {
+      if (stack.length === from) return [];
+      const out = stack.slice(from);
+      stack.length = from;
+      return out;
+    }
 
     // Chevrotain gives each CST node a null-prototype children object, which V8 keeps
     // in slow dictionary mode; a plain object is much faster to fill and to read. No
