@@ -231,6 +231,10 @@ export interface LexResult {
 
 const BACKSLASH = 92;
 const IDENTIFIER_IDX = Identifier.tokenTypeIdx!;
+const UNTERMINATED_IDX = UnterminatedString.tokenTypeIdx!;
+const SINGLE_QUOTED_IDX = SingleQuotedString.tokenTypeIdx!;
+const STRING_IDX = StringLit.tokenTypeIdx!;
+
 const LONGEST_KEYWORD = Math.max(...[...keywordsByWord.keys()].map((w) => w.length));
 // By first character (either case): bit n is set when a keyword of length n starts
 // with it. Most names fail this test and never need a lookup.
@@ -251,14 +255,11 @@ function keywordFor(image: string): TokenType | undefined {
   const lower = image.toLowerCase();
   return lower === image ? undefined : keywordsByWord.get(lower);
 }
-const UNTERMINATED_IDX = UnterminatedString.tokenTypeIdx!;
-const SINGLE_QUOTED_IDX = SingleQuotedString.tokenTypeIdx!;
-const STRING_IDX = StringLit.tokenTypeIdx!;
 
 /**
  * Splits source text into tokens. Never throws: bad characters, unterminated strings
- * and unknown escapes come back as problems. Each string token gets its decoded value
- * in `payload`.
+ * and unknown escapes come back as problems. A name spelled like a keyword becomes
+ * that keyword, and each string token gets its decoded value in `payload`.
  */
 export function lex(source: string): LexResult {
   const result = lexer.tokenize(source);
