@@ -2,6 +2,10 @@
 // rule's children are described below, all optional because error recovery can leave
 // any of them out. Also applies operator precedence to the flat operator lists and
 // reports the mistakes only visible here (chained comparisons, misplaced items).
+//
+// This walk serves the careful pass, the one that reads a script with errors. A
+// script without errors is turned into AST by the parser's own actions (parser.ts);
+// both share the precedence reading and the positions below.
 import type { CstNode, IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.ts';
 import * as T from './lexer.ts';
@@ -97,6 +101,17 @@ const objectKinds = new Map<TokenType, A.ObjectKind>([
   [T.Flat, 'flat'],
 ]);
 
+/**
+ * Thrown by a strict builder (and by the quick parse) at the first problem: the input
+ * is then read again by the careful pass, which words every problem.
+ */
+export const GIVE_UP: unknown = Object.freeze({ giveUp: true });
+
+/** The object kind an opening keyword starts. */
+export function objectKind(opener: TokenType): A.ObjectKind {
+  return objectKinds.get(opener) ?? 'set';
+}
+
 export class AstBuilder {
   private lastPos: A.Pos = { line: 1, col: 1 };
   private lastTok: IToken | undefined;
@@ -104,10 +119,12 @@ export class AstBuilder {
   /**
    * @param repl whether statements may stand at top level (REPL input) or are errors
    *   there (script files)
+   * @param strict throw GIVE_UP instead of recording a problem
    */
   constructor(
     private readonly ctx: BuildContext,
     private readonly repl: boolean,
+    private readonly strict = false,
   ) {}
 
   // ---- positions and problems
@@ -125,6 +142,7 @@ export class AstBuilder {
   }
 
   problemAt(t: IToken | undefined, message: string): void {
+    if (this.strict) throw GIVE_UP;
     if (t === undefined || !(t.startOffset >= 0)) {
       const p = this.ctx.endPos;
       this.ctx.problems.push({ offset: this.ctx.endOffset, line: p.line, col: p.col, length: 1, message });
@@ -350,7 +368,7 @@ export class AstBuilder {
       const spelled = t.image;
       const name = spelled.toLowerCase();
       const pos = this.pos(t);
-      const value = operands.length > 1 ? new ExprReader(this, operands, ops, 1, 1).read() : this.missing();
+      const value = operands.length > 1 ? new ExprReader(this, operands, ops, 1, 1, this.operandOf).read() : this.missing();
       const suffixes = first.suffixes;
       if (suffixes === null) return { type: 'assign', name, spelled, value, pos };
       let target: A.Expr = { type: 'name', name, spelled, pos };
@@ -359,7 +377,7 @@ export class AstBuilder {
       return { type: 'indexAssign', target, index: this.expression(last.expression?.[0]), value, pos };
     }
     const pos = this.pos(operandStart(first));
-    return { type: 'expr', expr: new ExprReader(this, operands, ops ?? noTokens, 0, 0).read(), pos };
+    return { type: 'expr', expr: new ExprReader(this, operands, ops ?? noTokens, 0, 0, this.operandOf).read(), pos };
   }
 
   // ---- expressions
@@ -370,7 +388,7 @@ export class AstBuilder {
     if (c.BinOp === undefined && c.Not === undefined && c.Minus === undefined) {
       return this.primary(atomOf(c), c.parenExpr?.[0] ?? c.listLit?.[0] ?? null, c.callArgs?.[0] ?? null, c.indexSuffix ?? null);
     }
-    return new ExprReader(this, gatherOperands(c), c.BinOp ?? noTokens, 0, 0).read();
+    return new ExprReader(this, gatherOperands(c), c.BinOp ?? noTokens, 0, 0, this.operandOf).read();
   }
 
   /** Stands in for an expression that error recovery left out. */
@@ -436,9 +454,7 @@ export class AstBuilder {
     return e;
   }
 
-  operand(o: Operand): A.Expr {
-    return this.primary(o.atom, o.group, o.call, o.suffixes);
-  }
+  private readonly operandOf = (o: Operand): A.Expr => this.primary(o.atom, o.group, o.call, o.suffixes);
 
   indexSuffix(target: A.Expr, node: CstNode): A.IndexExpr {
     const c = ch<IndexCh>(node);
@@ -557,20 +573,41 @@ function byOffset(a: IToken, b: IToken): number {
   return a.startOffset - b.startOffset;
 }
 
+/** An operand the parser has already turned into AST, with its prefix operators. */
+export interface BuiltOperand {
+  prefixes: IToken[] | null; // `not` and `-`, in source order
+  expr: A.Expr;
+}
+
+function builtExpr(o: BuiltOperand): A.Expr {
+  return o.expr;
+}
+
+/** The node for `left op right`. */
+export function binary(b: AstBuilder, op: IToken, left: A.Expr, right: A.Expr): A.BinaryExpr {
+  return { type: 'binary', op: opByIdx[op.tokenTypeIdx] ?? 'or', left, right, pos: b.pos(op) };
+}
+
+/** Applies precedence to built operands and their operators, from operand k and operator j. */
+export function readOperands(b: AstBuilder, operands: BuiltOperand[], ops: IToken[], k: number, j: number): A.Expr {
+  return new ExprReader(b, operands, ops, k, j, builtExpr).read();
+}
+
 /**
  * Precedence climbing over an expression's operands and operators. Prefix `-`
  * applies to the operand right after it; prefix `not` to everything up to the next
  * `and`/`or`, so `not a = b` is `not (a = b)`.
  */
-class ExprReader {
+class ExprReader<O extends { prefixes: IToken[] | null }> {
   private p = 0; // prefixes of operand k already applied
 
   constructor(
     private readonly b: AstBuilder,
-    private readonly operands: Operand[],
+    private readonly operands: O[],
     private readonly ops: IToken[],
     private k: number,
     private j: number,
+    private readonly primary: (o: O) => A.Expr,
   ) {}
 
   read(): A.Expr {
@@ -592,7 +629,7 @@ class ExprReader {
         afterComparison = false;
       }
       const right = this.climb(prec + 1);
-      left = { type: 'binary', op: opByIdx[op.tokenTypeIdx] ?? 'or', left, right, pos: this.b.pos(op) };
+      left = binary(this.b, op, left, right);
     }
     return left;
   }
@@ -609,7 +646,7 @@ class ExprReader {
     }
     this.k++;
     this.p = 0;
-    return this.b.operand(o);
+    return this.primary(o);
   }
 }
 

@@ -18,14 +18,22 @@ export const Identifier = createToken({
   label: 'a name',
 });
 
+/** Keyword token types by their lower-case spelling. */
+const keywordsByWord = new Map<string, TokenType>();
+
+// A keyword is a whole name spelled like it, in any case. The pattern says so (and
+// shows in the grammar diagrams), but the lexer is not given keywords: it matches a
+// name and lex() turns the ones spelled like a keyword into that keyword. That is one
+// pattern per word instead of every keyword that could start there, then the name.
 function keyword(word: string, categories: TokenType[] = []): TokenType {
-  return createToken({
+  const type = createToken({
     name: word[0]!.toUpperCase() + word.slice(1),
     pattern: new RegExp(word, 'i'),
-    longer_alt: Identifier,
     label: `"${word}"`,
     categories,
   });
+  keywordsByWord.set(word, type);
+  return type;
 }
 
 // One token for a line break together with any blank or comment-only lines and the
@@ -39,6 +47,9 @@ export const Newline = createToken({
   label: 'the end of the line',
 });
 export const Semicolon = createToken({ name: 'Semicolon', pattern: ';', categories: [Sep], label: '";"' });
+// Most spaces stand alone between two tokens. A one-character pattern is a plain
+// character comparison in the lexer, where WhiteSpace needs a regular expression.
+export const Space = createToken({ name: 'Space', pattern: ' ', group: Lexer.SKIPPED });
 export const WhiteSpace = createToken({ name: 'WhiteSpace', pattern: /[ \t\f\v\uFEFF\u00A0]+/, group: Lexer.SKIPPED });
 // Must come before Minus: `--` starts a comment, not two minuses.
 export const Comment = createToken({ name: 'Comment', pattern: /--[^\r\n]*/, group: Lexer.SKIPPED });
@@ -72,9 +83,7 @@ export const SingleQuotedString = createToken({
   label: 'a string',
 });
 
-// Keywords, all before Identifier. The first pattern that matches wins and longer_alt
-// only falls back to Identifier, so a keyword must precede any keyword it is a prefix
-// of (`endif` before `end`, `property` before `prop`, `elseif` before `else`).
+// Keywords: a whole name spelled like one of these, in any case (see keyword()).
 export const SetKw = keyword('set', [ObjectOpener]);
 export const Actor = keyword('actor', [ObjectOpener]);
 export const Flat = keyword('flat', [ObjectOpener]);
@@ -138,8 +147,9 @@ export const keywordTokens: TokenType[] = [
   Continue, Return, End, And, Or, Not, Mod, True, False, Void, Self,
 ];
 
-/** Every token type, lexing order first; categories last (they never match text). */
-export const allTokens: TokenType[] = [
+/** The token types the lexer matches, in the order it tries them. */
+const lexedTokens: TokenType[] = [
+  Space,
   WhiteSpace,
   Newline,
   Semicolon,
@@ -148,7 +158,6 @@ export const allTokens: TokenType[] = [
   StringLit,
   UnterminatedString,
   SingleQuotedString,
-  ...keywordTokens,
   Identifier,
   LParen,
   RParen,
@@ -168,13 +177,10 @@ export const allTokens: TokenType[] = [
   Slash,
   Amp,
   Pipe,
-  Sep,
-  BinOp,
-  Closer,
-  ObjectOpener,
-  ObjectCloser,
-  Junk,
 ];
+
+/** Every token type: the lexed ones, keywords (see keyword()), then categories. */
+export const allTokens: TokenType[] = [...lexedTokens, ...keywordTokens, Sep, BinOp, Closer, ObjectOpener, ObjectCloser, Junk];
 
 /** A lexing problem, before it is turned into a SyntaxProblem. */
 export interface LexProblem {
@@ -201,7 +207,7 @@ const lexerMessages: ILexerErrorMessageProvider = {
 };
 
 function makeLexer(validate: boolean): Lexer {
-  return new Lexer(allTokens, {
+  return new Lexer(lexedTokens, {
     // Only start positions are used; full tracking costs a third of lexing time.
     positionTracking: 'onlyStart',
     ensureOptimizations: true,
@@ -224,14 +230,36 @@ export interface LexResult {
 }
 
 const BACKSLASH = 92;
+const IDENTIFIER_IDX = Identifier.tokenTypeIdx!;
 const UNTERMINATED_IDX = UnterminatedString.tokenTypeIdx!;
 const SINGLE_QUOTED_IDX = SingleQuotedString.tokenTypeIdx!;
 const STRING_IDX = StringLit.tokenTypeIdx!;
 
+const LONGEST_KEYWORD = Math.max(...[...keywordsByWord.keys()].map((w) => w.length));
+// By first character (either case): bit n is set when a keyword of length n starts
+// with it. Most names fail this test and never need a lookup.
+const keywordShapes = new Uint16Array(128);
+for (const w of keywordsByWord.keys()) {
+  keywordShapes[w.charCodeAt(0)]! |= 1 << w.length;
+  keywordShapes[w.toUpperCase().charCodeAt(0)]! |= 1 << w.length;
+}
+
+/** The keyword a name is spelled like, in any case, if any. */
+function keywordFor(image: string): TokenType | undefined {
+  // a name starts with an ASCII letter or "_"
+  if (image.length > LONGEST_KEYWORD || (keywordShapes[image.charCodeAt(0)]! & (1 << image.length)) === 0) {
+    return undefined;
+  }
+  const kw = keywordsByWord.get(image);
+  if (kw !== undefined) return kw;
+  const lower = image.toLowerCase();
+  return lower === image ? undefined : keywordsByWord.get(lower);
+}
+
 /**
  * Splits source text into tokens. Never throws: bad characters, unterminated strings
- * and unknown escapes come back as problems. Each string token gets its decoded value
- * in `payload`.
+ * and unknown escapes come back as problems. A name spelled like a keyword becomes
+ * that keyword, and each string token gets its decoded value in `payload`.
  */
 export function lex(source: string): LexResult {
   const result = lexer.tokenize(source);
@@ -249,7 +277,13 @@ export function lex(source: string): LexResult {
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const idx = t.tokenTypeIdx;
-    if (idx === STRING_IDX) {
+    if (idx === IDENTIFIER_IDX) {
+      const kw = keywordFor(t.image);
+      if (kw !== undefined) {
+        t.tokenType = kw;
+        t.tokenTypeIdx = kw.tokenTypeIdx!;
+      }
+    } else if (idx === STRING_IDX) {
       t.payload = decodeString(t, 1, t.image.length - 1, problems);
     } else if (idx === UNTERMINATED_IDX) {
       problems.push({

@@ -1,6 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import type * as A from '../../grammar/ast.ts';
-import { parseFile } from '../../grammar/parser.ts';
+import { parseFile, parseFileCarefully } from '../../grammar/parser.ts';
+import { CORPUS } from '../fuzz/text.ts';
+import { generateScript } from '../bench/pw-entry.ts';
 import { body, expr, show, showStmt } from './helpers.ts';
 
 const specExample = `-- a comment runs to the end of the line
@@ -281,5 +283,47 @@ describe('case-insensitivity', () => {
     expect([call.name, call.spelled]).toEqual(['playsound', 'PlaySound']);
     // string values keep their case
     expect(show(call.args[0]!)).toBe('"Hiss"');
+  });
+});
+
+describe('the quick and the careful pass', () => {
+  // A script without errors is read by the quick pass alone; the careful pass (error
+  // recovery, CST, build-ast.ts) reads scripts with errors. Both must agree on the AST.
+  const scripts: { file: string; source: string }[] = [
+    ...CORPUS.map((e) => ({ file: e.file, source: e.source })),
+    { file: 'generated.pw', source: generateScript(60_000) },
+    { file: 'spec.pw', source: specExample },
+  ];
+
+  it('build the same AST for every script in the repository without errors', () => {
+    let clean = 0;
+    for (const s of scripts) {
+      const quick = parseFile(s.source, s.file);
+      if (quick.errors.length > 0) continue;
+      clean++;
+      const careful = parseFileCarefully(s.source, s.file);
+      expect(careful.errors, s.file).toEqual([]);
+      expect(careful.ast, s.file).toEqual(quick.ast);
+    }
+    expect(clean).toBeGreaterThan(100);
+  });
+
+  it('agree on every expression shape, prefixes and assignments included', () => {
+    const source = `on s
+  x = -a + b
+  x = a + -b * c mod d
+  x = not a = b and not c or -d .. e
+  (x) = 1
+  x[1] = 2
+  x[1][2] = -3 * 4
+  a = b = c
+  -x = 1
+  f (1)[2] = 3
+  n = [1, [2], -3][1] .. "a\\n"
+  not x
+end`;
+    const quick = parseFile(source, 'e.pw');
+    expect(quick.errors).toEqual([]);
+    expect(parseFileCarefully(source, 'e.pw').ast).toEqual(quick.ast);
   });
 });
