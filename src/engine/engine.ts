@@ -477,7 +477,8 @@ export class Engine {
         if (th.done) continue;
         this.resume(th);
       }
-      this.ready.clear();
+      // a halted world leaves the rest unrun (otherwise the queue is empty already)
+      if (this.halted) this.ready.clear();
     } finally {
       this.draining = false;
     }
