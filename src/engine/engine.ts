@@ -279,7 +279,11 @@ export class Engine {
         i++;
         this.servicePass();
       }
-      if (isWake) this.wake(sleepers.popDue());
+      if (isWake) {
+        const due = sleepers.popDue();
+        if (due.n === 1 && this.ready.length === 0 && !this.draining) this.runLoneSleeper(due);
+        else this.wake(due);
+      }
       this.drain();
     }
     if (this.halted) return;
@@ -464,6 +468,28 @@ export class Engine {
       this.ready.push(th);
     }
     this.sleepers.recycle(due);
+  }
+
+  /**
+   * The commonest wake-up of all, one thread due and nothing else ready: it runs at
+   * once, exactly as wake() then drain() would run it, without the queue in between.
+   */
+  private runLoneSleeper(due: Bucket): void {
+    const th = due.threads[0]!;
+    due.threads[0] = null;
+    this.sleepers.recycle(due);
+    if (this.options.realFrames) {
+      th.backEdges = 0;
+      th.calls = 0;
+    }
+    th.wait = READY;
+    th.sleepSeq = this.state.sleepSeq++;
+    this.draining = true;
+    try {
+      this.resume(th);
+    } finally {
+      this.draining = false;
+    }
   }
 
   /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
