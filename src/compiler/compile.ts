@@ -620,6 +620,8 @@ export class HandlerCompiler {
 
   /** Compile a condition, pushing onto falseJumps the jump operands to patch to the false branch. */
   private cond(e: A.Expr): void {
+    // `while true`: nothing to test, the loop only ends by break or return
+    if (e.type === 'bool' && e.value) return;
     const jumps = this.falseJumps;
     const base = this.temps();
     if (e.type === 'binary') {
