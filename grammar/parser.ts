@@ -959,14 +959,15 @@ for (const t of [T.Not, T.Minus]) nestingRole[t.tokenTypeIdx!] = PREFIXES;
 
 /**
  * The first token that opens more than MAX_NESTING levels of blocks and brackets
- * together, or continues a run of more than MAX_NESTING `not`/`-` in a row.
+ * together, or continues a run of more than MAX_NESTING `not`/`-` in a row. Counting
+ * starts from `nesting`, which is left where the tokens end.
  * Brackets never outlive a statement (the parser recovers at its end), so their count
  * restarts at each separator; unclosed blocks keep counting, as they do nest.
  */
-function tooDeep(tokens: IToken[]): Problem | null {
-  let blocks = 0;
-  let brackets = 0;
-  let run = 0;
+function tooDeep(tokens: IToken[], nesting: Nesting = { blocks: 0, brackets: 0, run: 0 }): Problem | null {
+  let blocks = nesting.blocks;
+  let brackets = nesting.brackets;
+  let run = nesting.run;
   for (let i = 0; i < tokens.length; i++) {
     const t = tokens[i]!;
     const role = nestingRole[t.tokenTypeIdx];
@@ -988,7 +989,17 @@ function tooDeep(tokens: IToken[]): Problem | null {
       return atToken(t, `this is nested too deeply: more than ${MAX_NESTING} levels of blocks and brackets`);
     }
   }
+  nesting.blocks = blocks;
+  nesting.brackets = brackets;
+  nesting.run = run;
   return null;
+}
+
+/** Where tooDeep stands after some tokens, so that it can go on with the next ones. */
+interface Nesting {
+  blocks: number;
+  brackets: number;
+  run: number;
 }
 
 function parseTokens(source: string, file: string, repl: boolean, quick = true): RawParse {
@@ -1095,8 +1106,135 @@ function semicolonBetween(tokens: IToken[], from: number, to: number): boolean {
   return false;
 }
 
+// ---- big files in batches
+//
+// The tokens of a whole file, token objects some fourteen times the size of the
+// source, would all stay alive until the quick pass is done, so the garbage collector
+// would copy and promote them again and again. A big file is therefore lexed and
+// quick-parsed a batch at a time, each batch's tokens dying young. Batches start at lines that begin a
+// top-level item, which is where the whole-file parse is back at the top level with
+// nothing open. Any problem at all sends the file down the ordinary path, so every
+// message comes from the whole file, exactly as for a small one.
+
+/** A batch runs on to the first item that starts at least this many characters in. */
+const BATCH_CHARS = 32 * 1024;
+
+// The first word of a line that may start a batch or changes where the line stands.
+const FIRST_WORD = /(on|global|set|actor|prop|flat|endset|endactor|endprop|endflat|end)(?![A-Za-z0-9_])/iy;
+const LF = 10;
+const CR = 13;
+const SPACE = 32;
+const TAB = 9;
+
+/**
+ * Where batches of at least `size` characters can start: pairs of (offset, line breaks
+ * before it). A batch starts at a line whose first word is "on", "set", "actor", "prop"
+ * or "flat" outside any object block, or "global" outside objects and handlers too.
+ * Only the first words of lines are looked at, so a line like `on a; end` can leave
+ * this reckoning wrong; a batch cut in the middle of something fails to parse, and the
+ * file then takes the ordinary path.
+ */
+export function batchStarts(source: string, size: number): number[] {
+  const starts: number[] = [];
+  let from = 0;
+  let line = 0;
+  let objects = 0;
+  let inHandler = false;
+  let nextLf = source.indexOf('\n');
+  let nextCr = source.indexOf('\r');
+  let i = 0;
+  for (;;) {
+    let j = i;
+    let c = source.charCodeAt(j);
+    while (c === SPACE || c === TAB) c = source.charCodeAt(++j);
+    // every word of interest starts with one of these letters, in either case
+    const lower = c | 0x20;
+    if (lower === 0x6f || lower === 0x67 || lower === 0x73 || lower === 0x61 || lower === 0x70 || lower === 0x66 || lower === 0x65) {
+      FIRST_WORD.lastIndex = j;
+      const m = FIRST_WORD.exec(source);
+      if (m !== null) {
+        const word = m[1]!.toLowerCase();
+        let startsItem = false;
+        if (word === 'on') {
+          startsItem = objects === 0;
+          inHandler = true;
+        } else if (word === 'global') {
+          startsItem = objects === 0 && !inHandler;
+        } else if (word === 'end') {
+          inHandler = false;
+        } else if (word.startsWith('end')) {
+          objects = Math.max(0, objects - 1);
+          inHandler = false;
+        } else {
+          startsItem = objects === 0;
+          objects++;
+          inHandler = false;
+        }
+        if (startsItem && i - from >= size) {
+          starts.push(i, line);
+          from = i;
+        }
+      }
+    }
+    // on to the next line: "\r\n", "\r" or "\n"
+    if (nextLf !== -1 && nextLf < i) nextLf = source.indexOf('\n', i);
+    if (nextCr !== -1 && nextCr < i) nextCr = source.indexOf('\r', i);
+    const brk = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
+    if (brk === -1) break;
+    i = brk + (source.charCodeAt(brk) === CR && source.charCodeAt(brk + 1) === LF ? 2 : 1);
+    line++;
+  }
+  return starts;
+}
+
+/**
+ * The quick pass over a file, a batch of about `size` characters at a time: the items
+ * of a file without problems, or null if it has any. Each batch is lexed on its own and
+ * its token positions moved to where it sits in the file. Line breaks, blank lines and
+ * comments at a batch's edge become different tokens than in the whole file, but only
+ * separators, which leave no trace in the AST.
+ */
+export function quickParseInBatches(source: string, size: number): TopItem[] | null {
+  const starts = batchStarts(source, size);
+  const items: TopItem[] = [];
+  // The nesting count goes on from batch to batch as it would over the whole file
+  // (a batch that parses leaves nothing open, but the count need not rely on that).
+  const nesting: Nesting = { blocks: 0, brackets: 0, run: 0 };
+  for (let b = 0; b <= starts.length; b += 2) {
+    const from = b === 0 ? 0 : starts[b - 2]!;
+    const lines = b === 0 ? 0 : starts[b - 1]!;
+    const to = b < starts.length ? starts[b]! : source.length;
+    const { tokens, problems } = lex(from === 0 && to === source.length ? source : source.slice(from, to));
+    if (problems.length > 0) return null;
+    if (from > 0) {
+      for (let i = 0; i < tokens.length; i++) {
+        const t = tokens[i]!;
+        t.startOffset += from;
+        t.startLine! += lines;
+      }
+    }
+    if (tooDeep(tokens, nesting) !== null) return null;
+    const part = quickParse(tokens, false);
+    if (part === null) return null;
+    for (let i = 0; i < part.length; i++) items.push(part[i] as TopItem);
+  }
+  return items;
+}
+
 /** Parses a whole script file. Never throws; every syntax error is in `errors`. */
 export function parseFile(source: string, file: string): ParseResult {
+  return parseFileInBatches(source, file, BATCH_CHARS);
+}
+
+/**
+ * parseFile with batches of about `size` characters for the quick pass (tests choose
+ * small ones to put batch edges everywhere). A file under two batches is read whole.
+ */
+export function parseFileInBatches(source: string, file: string, size: number): ParseResult {
+  if (source.length >= 2 * size) {
+    const items = quickParseInBatches(source, size);
+    if (items !== null) return { ast: { file, source, items }, errors: [] };
+  }
   const raw = parseTokens(source, file, false);
   return {
     ast: { file, source, items: raw.items as TopItem[] },
