@@ -279,11 +279,7 @@ export class Engine {
         i++;
         this.servicePass();
       }
-      if (isWake) {
-        const due = sleepers.popDue();
-        if (due.n === 1 && this.ready.length === 0 && !this.draining) this.runLoneSleeper(due);
-        else this.wake(due);
-      }
+      if (isWake) this.wake(sleepers.popDue());
       this.drain();
     }
     if (this.halted) return;
@@ -432,7 +428,12 @@ export class Engine {
     this.ready.push(th);
   }
 
-  /** Sleepers whose time has come join the ready queue, in the order they went to sleep. */
+  /**
+   * Sleepers whose time has come run in the order they went to sleep, then whatever
+   * they started or woke. Usually nothing else is ready and no drain is under way: the
+   * woken threads then run straight from their bucket, without passing through the
+   * ready queue; otherwise they join the queue.
+   */
   private wake(due: Bucket): void {
     const threads = due.threads;
     const n = due.n;
@@ -458,38 +459,32 @@ export class Engine {
     const st = this.state;
     for (let i = 0; i < n; i++) {
       const th = threads[i]!;
-      threads[i] = null;
       if (reset) {
         th.backEdges = 0;
         th.calls = 0;
       }
       th.wait = READY;
       th.sleepSeq = st.sleepSeq++;
-      this.ready.push(th);
+    }
+    if (this.ready.length > 0 || this.draining) {
+      for (let i = 0; i < n; i++) {
+        this.ready.push(threads[i]!);
+        threads[i] = null;
+      }
+    } else {
+      this.draining = true;
+      try {
+        for (let i = 0; i < n; i++) {
+          const th = threads[i]!;
+          threads[i] = null;
+          // a thread woken here may stop another (the REPL's :stop); a halt leaves the rest unrun
+          if (!th.done && !this.halted) this.resume(th);
+        }
+      } finally {
+        this.draining = false;
+      }
     }
     this.sleepers.recycle(due);
-  }
-
-  /**
-   * The commonest wake-up of all, one thread due and nothing else ready: it runs at
-   * once, exactly as wake() then drain() would run it, without the queue in between.
-   */
-  private runLoneSleeper(due: Bucket): void {
-    const th = due.threads[0]!;
-    due.threads[0] = null;
-    this.sleepers.recycle(due);
-    if (this.options.realFrames) {
-      th.backEdges = 0;
-      th.calls = 0;
-    }
-    th.wait = READY;
-    th.sleepSeq = this.state.sleepSeq++;
-    this.draining = true;
-    try {
-      this.resume(th);
-    } finally {
-      this.draining = false;
-    }
   }
 
   /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
