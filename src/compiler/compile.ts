@@ -7,6 +7,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { arityOf, type Arity, type Builtin } from '../builtins/registry.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
+import { emptyProgram } from './program.ts';
 
 /**
  * Where a name resolved to, packed in one number so that resolving a name allocates
@@ -179,6 +180,25 @@ const NO_NAMES: ReadonlySet<string> = new Set();
 /** Locals are looked up by scanning their names while a handler has this few. */
 const LINEAR_LOCALS = 8;
 
+let sharedCompiler: HandlerCompiler | null = null;
+let idle: CompileContext | null = null;
+
+/**
+ * The process's handler compiler, pointed at `cx`; call `release` on it when the
+ * compilation is done. One compiler for the process rather than one per compilation:
+ * V8 throws optimised code away when an object it holds on to dies, and the compiler's
+ * optimised methods held on to their compiler. With a compiler per compilation, every
+ * compilation after the first ran them unoptimised again (up to three times slower).
+ */
+export function handlerCompiler(cx: CompileContext): HandlerCompiler {
+  return sharedCompiler === null ? (sharedCompiler = new HandlerCompiler(cx)) : sharedCompiler.use(cx);
+}
+
+/** A context with nothing in it, for a compiler between compilations. */
+function idleContext(): CompileContext {
+  return (idle ??= { builtins: [], builtinIndex: new Map(), diagnostics: [], program: emptyProgram(), paramCounts: [], globalIndex: new Map(), out: new CodeBuffer(16), arities: [] });
+}
+
 /** A handler record; compileFiles makes one per declared handler before any is compiled. */
 export function newHandlerCode(name: string, spelled: string, object: number, params: number, file: string, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
   return {
@@ -190,11 +210,13 @@ export function newHandlerCode(name: string, spelled: string, object: number, pa
 
 /**
  * Compiles handlers one after another into the compilation's code buffer. One compiler
- * serves a whole compilation: `begin` clears what belongs to one handler, so its
- * tables and stacks are allocated once rather than for every handler.
+ * serves every compilation of the process (see `handlerCompiler`): `begin` clears what
+ * belongs to one handler, so its tables and stacks are allocated once rather than for
+ * every handler.
  */
 export class HandlerCompiler {
-  private readonly out: CodeBuffer;
+  private cx: CompileContext;
+  private out: CodeBuffer;
   private file: A.ScriptFile | null = null;
   private fileGlobals: ReadonlySet<string> = NO_NAMES;
   private object: ObjectInfo | null = null;
@@ -234,8 +256,32 @@ export class HandlerCompiler {
   /** to the continue point of the innermost loop */
   private readonly continues: number[] = [];
 
-  constructor(private readonly cx: CompileContext) {
+  constructor(cx: CompileContext) {
+    this.cx = cx;
     this.out = cx.out;
+  }
+
+  /** Points the compiler at another compilation. */
+  use(cx: CompileContext): this {
+    this.cx = cx;
+    this.out = cx.out;
+    return this;
+  }
+
+  /** Lets go of the finished compilation (its program, its scripts' trees). */
+  release(): void {
+    this.use(idleContext());
+    this.file = null;
+    this.fileGlobals = NO_NAMES;
+    this.object = null;
+    this.consts = [];
+    this.constIndex = null;
+    this.localNames = [];
+    this.localIndex = null;
+    this.handlerGlobals = null;
+    this.pos = NO_POS;
+    this.definite = NO_FLAGS;
+    this.seenAssigned = NO_FLAGS;
   }
 
   /** Starts a handler of `object` (null for a global handler) in `file`. */

@@ -5,24 +5,11 @@ import type * as A from '../../grammar/ast.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
 import type { Builtin } from '../builtins/registry.ts';
-import { HandlerCompiler, compileContext, globalIndex, newHandlerCode } from './compile.ts';
+import { handlerCompiler, compileContext, globalIndex, newHandlerCode } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
-import { objectKey } from './program.ts';
-
-export function emptyProgram(): Program {
-  return {
-    handlers: [],
-    objects: [],
-    objectIndex: dict(),
-    globalHandlers: dict(),
-    startups: [],
-    globals: [],
-    sources: dict(),
-    fingerprint: '',
-  };
-}
+import { emptyProgram, objectKey } from './program.ts';
 
 /** A copy that new code can be added to without touching the original (the REPL extends programs). */
 function extend(p: Program): Program {
@@ -152,23 +139,27 @@ export function compileFiles(
   }
 
   const added: number[] = [];
-  const hc = new HandlerCompiler(cx);
-  for (let i = 0; i < pending.length; i++) {
-    const p = pending[i];
-    const obj = p.object >= 0 ? program.objects[p.object] : null;
-    try {
-      program.handlers[p.index] = hc.begin(p.file, fileGlobals.get(p.file)!, obj, p.object).compileHandler(p.handler, false, p.into ?? undefined);
-    } catch (failure) {
-      if (!isStackOverflow(failure)) throw failure;
-      err(p.file, p.handler.namePos, `handler "${p.handler.spelled}": ${NESTING_MESSAGE}`);
+  const hc = handlerCompiler(cx);
+  try {
+    for (let i = 0; i < pending.length; i++) {
+      const p = pending[i];
+      const obj = p.object >= 0 ? program.objects[p.object] : null;
+      try {
+        program.handlers[p.index] = hc.begin(p.file, fileGlobals.get(p.file)!, obj, p.object).compileHandler(p.handler, false, p.into ?? undefined);
+      } catch (failure) {
+        if (!isStackOverflow(failure)) throw failure;
+        err(p.file, p.handler.namePos, `handler "${p.handler.spelled}": ${NESTING_MESSAGE}`);
+      }
+      added.push(p.index);
     }
-    added.push(p.index);
-  }
-  for (const init of inits) {
-    if (!hasInitialiser(init.block.properties)) continue;
-    const obj = program.objects[init.object];
-    obj.init = program.handlers.length;
-    program.handlers.push(hc.begin(init.file, fileGlobals.get(init.file)!, obj, init.object).compileInit(init.block.properties, init.block.pos));
+    for (const init of inits) {
+      if (!hasInitialiser(init.block.properties)) continue;
+      const obj = program.objects[init.object];
+      obj.init = program.handlers.length;
+      program.handlers.push(hc.begin(init.file, fileGlobals.get(init.file)!, obj, init.object).compileInit(init.block.properties, init.block.pos));
+    }
+  } finally {
+    hc.release();
   }
   if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
   cx.out.seal();
@@ -192,7 +183,13 @@ export function compileSnippet(
   for (const g of globals) globalIndex(cx, g);
   const pos = stmts[0]?.pos ?? { line: 1, col: 1 };
   const h: A.Handler = { type: 'handler', name: '(repl)', spelled: '(repl)', params: [], body: stmts, pos, namePos: pos, noLoopCheck: false };
-  const code = new HandlerCompiler(cx).begin(file, globals, null, -1).compileHandler(h, true);
+  const hc = handlerCompiler(cx);
+  let code: HandlerCode;
+  try {
+    code = hc.begin(file, globals, null, -1).compileHandler(h, true);
+  } finally {
+    hc.release();
+  }
   if (diagnostics.length > 0) throw new CompileErrors(sortDiagnostics(diagnostics));
   cx.out.seal();
   p.sources[file.file] = file.source;

@@ -2,6 +2,7 @@
 // world that runs it. All mutable state lives in the world state, never here.
 import type { ObjectKind } from '../../grammar/ast.ts';
 import type { Value } from '../vm/value.ts';
+import { dict } from '../vm/dict.ts';
 
 export interface HandlerCode {
   name: string; // lower-cased
@@ -57,4 +58,17 @@ export interface Program {
 
 export function objectKey(kind: ObjectKind, name: string): string {
   return `${kind}:${name}`;
+}
+
+export function emptyProgram(): Program {
+  return {
+    handlers: [],
+    objects: [],
+    objectIndex: dict(),
+    globalHandlers: dict(),
+    startups: [],
+    globals: [],
+    sources: dict(),
+    fingerprint: '',
+  };
 }
