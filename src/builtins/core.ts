@@ -3,7 +3,7 @@ import type { Builtin } from './registry.ts';
 import type { Engine } from '../engine/engine.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { describe, equals, formatNumber, str, strWithin } from '../vm/value.ts';
-import { randomInt } from '../world/random.ts';
+import { randomInt, randomBelow } from '../world/random.ts';
 import { int, list, num, text } from './args.ts';
 
 function checkSize(e: Engine, n: number): void {
@@ -24,7 +24,10 @@ export const CORE: Builtin[] = [
     name: 'random', params: ['n'], area: 'core',
     doc: "A whole number from 0 to n inclusive, from the script's seeded stream (--seed).",
     fn: (e, _th, s, b) => {
-      const n = int('random', s[b], 'its upper bound');
+      const v = s[b];
+      // the usual bound, a small whole number above 0, skips the general checks
+      if (typeof v === 'number' && v >= 1 && v < 2147483647 && Math.floor(v) === v) return randomBelow(e.state.random.script, v + 1);
+      const n = int('random', v, 'its upper bound');
       if (n < 0) throw new ScriptError(`random needs an upper bound of 0 or more, not ${formatNumber(n)}`);
       return randomInt(e.state.random.script, n);
     },

@@ -71,6 +71,25 @@ export function nextUint32(r: RandomState): number {
   return t >>> 0;
 }
 
+/**
+ * An integer uniformly in 0..range-1, for a whole range from 2 to 2^31: the same
+ * numbers randomInt draws, in unsigned 32-bit arithmetic (every operand is a uint32, so
+ * the remainders are integer divisions, not float ones). The rejection limit is the
+ * largest multiple of range that fits: 2^32 - (2^32 mod range).
+ */
+export function randomBelow(r: RandomState, range: number): number {
+  const r32 = range >>> 0;
+  if (r32 !== lastRange) {
+    lastRange = r32;
+    lastLimit = TWO_32 - (((TWO_32 - r32) >>> 0) % r32);
+  }
+  const limit = lastLimit;
+  for (;;) {
+    const x = nextUint32(r);
+    if (x < limit) return (x >>> 0) % r32;
+  }
+}
+
 // An integer uniformly in 0..n inclusive. Rejection sampling keeps it free of modulo
 // bias. n = 0 returns 0 without drawing, so `random (0)` never advances the stream.
 export function randomInt(r: RandomState, n: number): number {
@@ -79,21 +98,7 @@ export function randomInt(r: RandomState, n: number): number {
   }
   if (n === 0) return 0;
   const range = n + 1;
-  if (range <= TWO_31) {
-    // The same numbers as the branch below, in unsigned 32-bit arithmetic: every
-    // operand is a uint32, so the remainders are integer divisions, not float ones.
-    // The limit is the largest multiple of range that fits: 2^32 - (2^32 mod range).
-    const r32 = range >>> 0;
-    if (r32 !== lastRange) {
-      lastRange = r32;
-      lastLimit = TWO_32 - (((TWO_32 - r32) >>> 0) % r32);
-    }
-    const limit = lastLimit;
-    for (;;) {
-      const x = nextUint32(r);
-      if (x < limit) return (x >>> 0) % r32;
-    }
-  }
+  if (range <= TWO_31) return randomBelow(r, range);
   if (range <= TWO_32) {
     const limit = TWO_32 - (TWO_32 % range);
     for (;;) {
