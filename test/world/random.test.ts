@@ -1,6 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { createRandom, createStreams, nextUint32, randomInt } from '../../src/world/random.ts';
+import { createRandom, createStreams, nextUint32, randomBelow, randomInt } from '../../src/world/random.ts';
 
 function draws(seed: number, n: number): number[] {
   const r = createRandom(seed);
@@ -53,6 +53,28 @@ describe('seeded random', () => {
         }
       }),
     );
+  });
+
+  it('draws exactly what plain rejection sampling over uint32 draws, with the 32-bit shortcut too', () => {
+    // the reference: float arithmetic throughout, as the definition reads
+    const reference = (r: ReturnType<typeof createRandom>, n: number): number => {
+      const range = n + 1;
+      const limit = 2 ** 32 - (2 ** 32 % range);
+      for (;;) {
+        const x = nextUint32(r);
+        if (x < limit) return x % range;
+      }
+    };
+    for (const n of [1, 2, 5, 59, 60, 599, 600, 1000, 65535, 1e6, 2 ** 30, 3 * 2 ** 29, 2 ** 31 - 2, 2 ** 31 - 1, 2 ** 31, 3e9, 2 ** 32 - 1]) {
+      const a = createRandom(7);
+      const b = createRandom(7);
+      const c = createRandom(7);
+      for (let i = 0; i < 2000; i++) {
+        const want = reference(a, n);
+        expect(randomInt(b, n)).toBe(want);
+        if (n + 1 <= 2 ** 31) expect(randomBelow(c, n + 1)).toBe(want);
+      }
+    }
   });
 
   it('randomInt (0) is 0 and does not advance the stream', () => {
