@@ -86,7 +86,13 @@ export function randomBelow(r: RandomState, range: number): number {
   const limit = lastLimit;
   for (;;) {
     const x = nextUint32(r);
-    if (x < limit) return (x >>> 0) % r32;
+    if (x < limit) {
+      // x mod r32 without `%`: V8 computes a remainder of numbers past 2^31 with the
+      // x87 unit's slow partial-remainder loop. A division gives the quotient, off by
+      // at most one where rounding met an integer; the remainder is then corrected.
+      const m = x - Math.floor(x / r32) * r32;
+      return m < 0 ? m + r32 : m >= r32 ? m - r32 : m;
+    }
   }
 }
 
