@@ -903,91 +903,57 @@ export class HandlerCompiler {
     this.out.code[this.start + at] = value;
   }
 
-  // Each checks the operand count, makes room, then writes the instruction's words and
-  // its position (nothing can fail half-way through an instruction).
-
-  private emit0(op: Op): void {
-    if (OPERAND_COUNT[op] !== 0) throw operandCount(op);
+  /**
+   * Room for one instruction of `operands` operands, its opcode and position written;
+   * returns where it starts. The fixed-arity emitters below fill in the operands (the
+   * count is checked first, so nothing can fail half-way through an instruction).
+   */
+  private reserve(op: Op, operands: number): number {
+    if (OPERAND_COUNT[op] !== operands) throw operandCount(op);
     const out = this.out;
     const at = out.length;
     const k = out.count;
-    if (at + 1 > out.code.length) out.grow(1);
+    if (at + operands + 1 > out.code.length) out.grow(operands + 1);
     if (k === out.lines.length) out.growPositions();
-    out.length = at + 1;
+    out.length = at + operands + 1;
     out.count = k + 1;
     out.code[at] = op;
     out.lines[k] = this.pos.line;
     out.cols[k] = this.pos.col;
+    return at;
+  }
+
+  private emit0(op: Op): void {
+    this.reserve(op, 0);
   }
 
   private emit1(op: Op, a: number): void {
-    if (OPERAND_COUNT[op] !== 1) throw operandCount(op);
-    const out = this.out;
-    const at = out.length;
-    const k = out.count;
-    if (at + 2 > out.code.length) out.grow(2);
-    if (k === out.lines.length) out.growPositions();
-    out.length = at + 2;
-    out.count = k + 1;
-    const code = out.code;
-    code[at] = op;
-    code[at + 1] = a;
-    out.lines[k] = this.pos.line;
-    out.cols[k] = this.pos.col;
+    const at = this.reserve(op, 1);
+    this.out.code[at + 1] = a;
   }
 
   private emit2(op: Op, a: number, b: number): void {
-    if (OPERAND_COUNT[op] !== 2) throw operandCount(op);
-    const out = this.out;
-    const at = out.length;
-    const k = out.count;
-    if (at + 3 > out.code.length) out.grow(3);
-    if (k === out.lines.length) out.growPositions();
-    out.length = at + 3;
-    out.count = k + 1;
-    const code = out.code;
-    code[at] = op;
+    const at = this.reserve(op, 2);
+    const code = this.out.code;
     code[at + 1] = a;
     code[at + 2] = b;
-    out.lines[k] = this.pos.line;
-    out.cols[k] = this.pos.col;
   }
 
   private emit3(op: Op, a: number, b: number, c: number): void {
-    if (OPERAND_COUNT[op] !== 3) throw operandCount(op);
-    const out = this.out;
-    const at = out.length;
-    const k = out.count;
-    if (at + 4 > out.code.length) out.grow(4);
-    if (k === out.lines.length) out.growPositions();
-    out.length = at + 4;
-    out.count = k + 1;
-    const code = out.code;
-    code[at] = op;
+    const at = this.reserve(op, 3);
+    const code = this.out.code;
     code[at + 1] = a;
     code[at + 2] = b;
     code[at + 3] = c;
-    out.lines[k] = this.pos.line;
-    out.cols[k] = this.pos.col;
   }
 
   private emit4(op: Op, a: number, b: number, c: number, d: number): void {
-    if (OPERAND_COUNT[op] !== 4) throw operandCount(op);
-    const out = this.out;
-    const at = out.length;
-    const k = out.count;
-    if (at + 5 > out.code.length) out.grow(5);
-    if (k === out.lines.length) out.growPositions();
-    out.length = at + 5;
-    out.count = k + 1;
-    const code = out.code;
-    code[at] = op;
+    const at = this.reserve(op, 4);
+    const code = this.out.code;
     code[at + 1] = a;
     code[at + 2] = b;
     code[at + 3] = c;
     code[at + 4] = d;
-    out.lines[k] = this.pos.line;
-    out.cols[k] = this.pos.col;
   }
 
   /** Points the jumps on `stack` from `mark` up at `target` and drops them. */
