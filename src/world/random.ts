@@ -1,12 +1,22 @@
 // Seeded pseudo-random streams for `random (n)` and for crickets.
-// The generator is sfc32 (four 32-bit words); its whole state is four plain numbers,
-// so a world saved to JSON mid-run resumes the exact same sequence.
+// The generator is sfc32 (four 32-bit words); its whole state is plain numbers, so a
+// world saved to JSON mid-run resumes the exact same sequence.
 
+/**
+ * sfc32's words a, b, c and d, each kept as its high and low 16 bits. V8 keeps a
+ * number past 2^30 in a box of its own, so whole words made every draw load, convert
+ * and store each word through a pointer; halves are small integers stored in the
+ * object itself, and a draw takes half the time.
+ */
 export interface RandomState {
-  a: number;
-  b: number;
-  c: number;
-  d: number;
+  ah: number;
+  al: number;
+  bh: number;
+  bl: number;
+  ch: number;
+  cl: number;
+  dh: number;
+  dl: number;
 }
 
 export interface RandomStreams {
@@ -42,7 +52,11 @@ function splitmix32(state: { s: number }): number {
 
 export function createRandom(seed: number): RandomState {
   const mix = { s: seedWord(seed) };
-  const r: RandomState = { a: splitmix32(mix), b: splitmix32(mix), c: splitmix32(mix), d: splitmix32(mix) };
+  const a = splitmix32(mix);
+  const b = splitmix32(mix);
+  const c = splitmix32(mix);
+  const d = splitmix32(mix);
+  const r: RandomState = { ah: a >>> 16, al: a & 0xffff, bh: b >>> 16, bl: b & 0xffff, ch: c >>> 16, cl: c & 0xffff, dh: d >>> 16, dl: d & 0xffff };
   // sfc32's authors recommend discarding the first outputs so close seeds diverge.
   for (let i = 0; i < 12; i++) nextUint32(r);
   return r;
@@ -62,20 +76,30 @@ export function createStreams(seed: number): RandomStreams {
 }
 
 export function nextUint32(r: RandomState): number {
-  const t = (((r.a + r.b) | 0) + r.d) | 0;
-  r.d = (r.d + 1) >>> 0;
-  r.a = (r.b ^ (r.b >>> 9)) >>> 0;
-  r.b = (r.c + (r.c << 3)) >>> 0;
-  const rot = ((r.c << 21) | (r.c >>> 11)) >>> 0;
-  r.c = (rot + t) >>> 0;
+  const a = (r.ah << 16) | r.al;
+  const b = (r.bh << 16) | r.bl;
+  const c = (r.ch << 16) | r.cl;
+  const d = (r.dh << 16) | r.dl;
+  const t = (((a + b) | 0) + d) | 0;
+  const a2 = b ^ (b >>> 9);
+  const b2 = (c + (c << 3)) | 0;
+  const c2 = (((c << 21) | (c >>> 11)) + t) | 0;
+  const d2 = (d + 1) | 0;
+  r.ah = a2 >>> 16;
+  r.al = a2 & 0xffff;
+  r.bh = b2 >>> 16;
+  r.bl = b2 & 0xffff;
+  r.ch = c2 >>> 16;
+  r.cl = c2 & 0xffff;
+  r.dh = d2 >>> 16;
+  r.dl = d2 & 0xffff;
   return t >>> 0;
 }
 
 /**
  * An integer uniformly in 0..range-1, for a whole range from 2 to 2^31: the same
- * numbers randomInt draws, in unsigned 32-bit arithmetic (every operand is a uint32, so
- * the remainders are integer divisions, not float ones). The rejection limit is the
- * largest multiple of range that fits: 2^32 - (2^32 mod range).
+ * numbers randomInt draws, by rejection sampling over one 32-bit draw. The rejection
+ * limit is the largest multiple of range that fits: 2^32 - (2^32 mod range).
  */
 export function randomBelow(r: RandomState, range: number): number {
   const r32 = range >>> 0;
