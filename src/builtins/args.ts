@@ -8,6 +8,13 @@ export function num(fn: string, v: Value, what: string): number {
   return v;
 }
 
+/** A number a position, angle, length or count can take: an infinite one would turn the world's state to NaN. */
+export function finite(fn: string, v: Value, what: string): number {
+  const n = num(fn, v, what);
+  if (!Number.isFinite(n)) throw new ScriptError(`${fn} needs a finite number for ${what}, not ${describe(v)}`);
+  return n;
+}
+
 export function int(fn: string, v: Value, what: string): number {
   const n = num(fn, v, what);
   if (!Number.isInteger(n)) throw new ScriptError(`${fn} needs a whole number for ${what}, not ${describe(v)}`);

@@ -29,6 +29,7 @@ export const CORE: Builtin[] = [
       if (typeof v === 'number' && v >= 1 && v < 2147483647 && Math.floor(v) === v) return randomBelow(e.state.random.script, v + 1);
       const n = int('random', v, 'its upper bound');
       if (n < 0) throw new ScriptError(`random needs an upper bound of 0 or more, not ${formatNumber(n)}`);
+      if (n >= 2 ** 53) throw new ScriptError(`random needs an upper bound below 2^53, not ${formatNumber(n)}`);
       return randomInt(e.state.random.script, n);
     },
   },

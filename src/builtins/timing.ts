@@ -8,7 +8,7 @@ import { TICK_UNITS, unitsToMs, ticksAt } from '../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS, armLoop, findLoop, stopLoop, type LoopKind } from '../time/loops.ts';
 import { lockTimer, restoreTimer, saveTimer, unlockTimer } from '../time/clock.ts';
 import { serviceGameFrame } from '../world/service.ts';
-import { flag, int, name, num } from './args.ts';
+import { finite, flag, int, name, num } from './args.ts';
 
 /** The object whose handler is running in this thread, or null in a global handler. */
 export function callerObject(e: Engine, th: Thread): { kind: string; name: string } | null {
@@ -136,7 +136,7 @@ export const TIMING: Builtin[] = [
     doc: 'Sets the ticks per displayed frame, clamped to 0..60 (default 3 = 20 Hz); with no argument returns it.',
     fn: (e, _th, s, b, n) => {
       if (n === 0) return e.state.frame.framerate;
-      const v = num('framerate', s[b], 'the ticks per frame');
+      const v = finite('framerate', s[b], 'the ticks per frame');
       e.state.frame.framerate = Math.max(0, Math.min(60, Math.round(v)));
       return e.state.frame.framerate;
     },

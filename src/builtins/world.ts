@@ -6,11 +6,11 @@ import { closest } from '../errors/suggest.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Thread } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
-import { flag, list, name, num, text } from './args.ts';
-import { createActor, startWalk, stopWalk, pauseWalk, type ActorState, type WalkLeg } from '../world/walk.ts';
+import { finite, flag, list, name, num, text } from './args.ts';
+import { createActor, normalizeAngle, startWalk, stopWalk, pauseWalk, type ActorState, type WalkLeg } from '../world/walk.ts';
 import { setPose } from '../world/pose.ts';
-import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound, slotsPlayedBy } from '../world/sound.ts';
-import { addCricket, countCrickets, cricketSource, rearmSet, soundLoop, stopCricket, MAX_CRICKETS } from '../world/cricket.ts';
+import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound } from '../world/sound.ts';
+import { addCricket, countCrickets, cricketSource, isCricketSource, rearmSet, soundLoop, stopCricket, MAX_CRICKETS } from '../world/cricket.ts';
 import { traceEnd } from '../world/service.ts';
 import { objectKey } from '../compiler/program.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -78,12 +78,11 @@ export function gotoSet(e: Engine, to: string): void {
   }
   const from = st.set;
   if (from !== '') {
-    for (const c of st.crickets) {
-      if (c.set !== from) continue;
-      // crickets only ever sound in slot 2
-      const playing = st.sound.slots[1];
-      if (playing && slotsPlayedBy(st.sound, cricketSource(c.name)).includes(2) && stopSound(st.sound, 2, st.now)) traceEnd(e, 2, playing);
-    }
+    // Crickets sound only in slot 2 and only while their set is current, so a cricket's
+    // shot there belongs to the set being left, even one from a fire-once cricket that
+    // is already gone from the list.
+    const playing = st.sound.slots[1];
+    if (playing && isCricketSource(playing.source) && stopSound(st.sound, 2, st.now)) traceEnd(e, 2, playing);
     // closeset runs while the set is still current, so its sendtoscene and stoploop mean the old set
     e.deliverNow('set', from, 'closeset', `closeset of ${from}`);
     if (e.halted) return;
@@ -123,7 +122,7 @@ export const WORLD: Builtin[] = [
     name: 'defview', params: ['view', 'facing'], area: 'world',
     doc: 'Defines a camera view of the current set by its facing in degrees (for currentscene and cricket panning).',
     fn: (e, _th, s, b) => {
-      e.state.views[name('defview', s[b], 'the view')] = num('defview', s[b + 1], 'the facing');
+      e.state.views[name('defview', s[b], 'the view')] = finite('defview', s[b + 1], 'the facing');
       return null;
     },
   },
@@ -132,9 +131,9 @@ export const WORLD: Builtin[] = [
     doc: 'Puts the camera (the listener for crickets) at x, z, optionally turned to a facing in degrees.',
     fn: (e, _th, s, b, n) => {
       const cam = e.state.camera;
-      cam.x = num('placecamera', s[b], 'x');
-      cam.z = num('placecamera', s[b + 1], 'z');
-      if (n > 2) cam.facing = num('placecamera', s[b + 2], 'the facing');
+      cam.x = finite('placecamera', s[b], 'x');
+      cam.z = finite('placecamera', s[b + 1], 'z');
+      if (n > 2) cam.facing = finite('placecamera', s[b + 2], 'the facing');
       return null;
     },
   },
@@ -144,7 +143,7 @@ export const WORLD: Builtin[] = [
     fn: (e, _th, s, b, n) => {
       const view = name('currentscene', s[b], 'the view');
       const cam = e.state.camera;
-      const frames = n > 1 ? Math.max(0, Math.round(num('currentscene', s[b + 1], 'the frames'))) : CAMERA_TURN_FRAMES;
+      const frames = n > 1 ? Math.max(0, Math.round(finite('currentscene', s[b + 1], 'the frames'))) : CAMERA_TURN_FRAMES;
       if (view === cam.view && cam.turnLeft === 0) return null;
       if (frames === 0) {
         cam.view = view;
@@ -190,10 +189,10 @@ export const WORLD: Builtin[] = [
     fn: (e, _th, s, b, n) => {
       const a = actor(e, 'placeactor', s[b]);
       stopWalk(a);
-      a.x = num('placeactor', s[b + 1], 'x');
-      a.y = num('placeactor', s[b + 2], 'y');
-      a.z = num('placeactor', s[b + 3], 'z');
-      if (n > 4) a.facing = ((num('placeactor', s[b + 4], 'the facing') % 360) + 360) % 360;
+      a.x = finite('placeactor', s[b + 1], 'x');
+      a.y = finite('placeactor', s[b + 2], 'y');
+      a.z = finite('placeactor', s[b + 3], 'z');
+      if (n > 4) a.facing = normalizeAngle(finite('placeactor', s[b + 4], 'the facing'));
       return null;
     },
   },
@@ -230,7 +229,7 @@ export const WORLD: Builtin[] = [
     name: 'defstar', params: ['star', 'x', 'y', 'z'], area: 'world',
     doc: 'Defines a named point that actors can walk to.',
     fn: (e, _th, s, b) => {
-      e.state.stars[name('defstar', s[b], 'the star')] = { x: num('defstar', s[b + 1], 'x'), y: num('defstar', s[b + 2], 'y'), z: num('defstar', s[b + 3], 'z') };
+      e.state.stars[name('defstar', s[b], 'the star')] = { x: finite('defstar', s[b + 1], 'x'), y: finite('defstar', s[b + 2], 'y'), z: finite('defstar', s[b + 3], 'z') };
       return null;
     },
   },
@@ -259,7 +258,7 @@ export const WORLD: Builtin[] = [
     doc: 'Starts a walk to a point.',
     fn: (e, _th, s, b) => {
       const a = actor(e, 'walktoxyz', s[b]);
-      const leg = { x: num('walktoxyz', s[b + 1], 'x'), y: num('walktoxyz', s[b + 2], 'y'), z: num('walktoxyz', s[b + 3], 'z'), star: null };
+      const leg = { x: finite('walktoxyz', s[b + 1], 'x'), y: finite('walktoxyz', s[b + 2], 'y'), z: finite('walktoxyz', s[b + 3], 'z'), star: null };
       beginWalk(e, a, 'walktoxyz', [leg], `${leg.x},${leg.y},${leg.z}`);
       return null;
     },
@@ -309,7 +308,7 @@ export const WORLD: Builtin[] = [
     name: 'defpose', params: ['pose', 'frames'], area: 'world',
     doc: 'Defines a pose animation of n frames; every actor steps one frame per heartbeat.',
     fn: (e, _th, s, b) => {
-      const frames = num('defpose', s[b + 1], 'the frames');
+      const frames = finite('defpose', s[b + 1], 'the frames');
       if (frames < 1 || !Number.isInteger(frames)) throw new ScriptError(`defpose needs a whole number of frames, 1 or more, not ${frames}`);
       e.state.poses[name('defpose', s[b], 'the pose')] = frames;
       return null;
@@ -334,7 +333,7 @@ export const WORLD: Builtin[] = [
     name: 'defsound', params: ['sound', 'ms'], area: 'world',
     doc: 'Defines a sound and how long it plays, in ms.',
     fn: (e, _th, s, b) => {
-      const ms = num('defsound', s[b + 1], 'the length in ms');
+      const ms = finite('defsound', s[b + 1], 'the length in ms');
       if (ms < 0) throw new ScriptError(`defsound needs a length of 0 ms or more, not ${ms}`);
       e.state.sounds[name('defsound', s[b], 'the sound')] = ms;
       return null;
@@ -356,9 +355,8 @@ export const WORLD: Builtin[] = [
     doc: 'Speaks a line on the voice channel (poll voicedone () to wait for it).',
     fn: (e, _th, s, b) => {
       const n = sound(e, 'voice', s[b]);
-      const prev = e.state.sound.voice;
       const r = playVoice(e.state.sound, e.state.sounds, n, e.now);
-      if (prev && prev.end > e.now) traceEnd(e, 'voice', prev);
+      if (r.replaced) traceEnd(e, 'voice', r.replaced);
       e.tracing && e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: round3(unitsToMs(r.end - e.now)) });
       return null;
     },
@@ -385,11 +383,11 @@ export const WORLD: Builtin[] = [
         name: name('cricket', s[b], 'the name'),
         sound: sound(e, 'cricket', s[b + 1]),
         set: st.set,
-        x: num('cricket', s[b + 2], 'x'),
-        z: num('cricket', s[b + 3], 'z'),
-        radius: num('cricket', s[b + 4], 'the radius'),
-        base: num('cricket', s[b + 5], 'the base steps'),
-        jitter: num('cricket', s[b + 6], 'the jitter'),
+        x: finite('cricket', s[b + 2], 'x'),
+        z: finite('cricket', s[b + 3], 'z'),
+        radius: finite('cricket', s[b + 4], 'the radius'),
+        base: finite('cricket', s[b + 5], 'the base steps'),
+        jitter: finite('cricket', s[b + 6], 'the jitter'),
       });
       if (!ok) e.warn(`too many crickets (${MAX_CRICKETS}): cricket "${String(s[b])}" was refused`);
       return ok;
@@ -426,7 +424,7 @@ export const WORLD: Builtin[] = [
 ];
 
 function positive(fn: string, v: Value): number {
-  const n = num(fn, v, 'the amount');
+  const n = finite(fn, v, 'the amount');
   if (n <= 0) throw new ScriptError(`${fn} needs an amount above 0, not ${n}`);
   return n;
 }

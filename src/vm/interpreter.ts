@@ -361,8 +361,9 @@ export function checkString(e: Engine, r: string): void {
 /** Whatever went wrong in a thread stops that thread only, reported in the script's terms. */
 export function threadFailedWith(e: Engine, th: Thread, err: unknown): 'failed' {
   if (err instanceof ScriptError) e.threadFailed(th, err.message);
-  // an array or string grew past what the host allows: still the script's doing
-  else if (err instanceof RangeError) e.threadFailed(th, `out of memory for script values (${err.message})`);
+  // an array or string grew past what the host allows: still the script's doing (any
+  // other RangeError is a fault of Pocketwatch's own, and said to be one)
+  else if (err instanceof RangeError && /invalid (string|array) length|allocation failed/i.test(err.message)) e.threadFailed(th, `out of memory for script values (${err.message})`);
   // a fault inside Pocketwatch itself: stop this thread, keep the world (and the host) alive
   else e.threadFailed(th, `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`);
   return 'failed';

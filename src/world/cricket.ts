@@ -43,6 +43,11 @@ export function cricketSource(name: string): string {
   return `cricket:${name}`;
 }
 
+/** Whether a sound was started by a cricket (see cricketSource). */
+export function isCricketSource(source: string): boolean {
+  return source.startsWith('cricket:');
+}
+
 // Step counts from script numbers: whole, non-negative, and never NaN.
 function wholeSteps(n: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;

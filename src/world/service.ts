@@ -3,7 +3,7 @@
 // advance camera turns. Events found here are dispatched at once, in order.
 import type { Engine } from '../engine/engine.ts';
 import { stepWalk } from './walk.ts';
-import { setPose, stepPose } from './pose.ts';
+import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
 import { expireSounds, playOverlap, soundDuration, type SoundSlot, type SoundState } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -44,7 +44,7 @@ export function serviceHeartbeatWorld(e: Engine): void {
 }
 
 export function serviceHeartbeatPoses(e: Engine): void {
-  for (const a of e.actorList()) stepPose(a, e.state.poses);
+  stepPoses(e.actorList(), e.state.poses);
 }
 
 /** A game frame: camera turns advance only here, so a poll on currentview ends because frames happen. */

@@ -161,10 +161,3 @@ export function stopSound(s: SoundState, slot: SlotName, now: number): SoundEnd 
 }
 
 // Which channels a given source is sounding on, e.g. to stop a set's crickets.
-export function slotsPlayedBy(s: SoundState, source: string): SlotName[] {
-  const found: SlotName[] = [];
-  if (s.slots[0]?.source === source) found.push(1);
-  if (s.slots[1]?.source === source) found.push(2);
-  if (s.voice?.source === source) found.push('voice');
-  return found;
-}
