@@ -419,13 +419,18 @@ export class Engine {
   }
 
   private makeReady(th: Thread, fromRealFrame: boolean): void {
+    this.markReady(th, fromRealFrame);
+    this.ready.push(th);
+  }
+
+  /** A thread about to run; in the live host, frames were drawn while it waited, which resets its runaway guard. */
+  private markReady(th: Thread, fromRealFrame: boolean): void {
     if (fromRealFrame && this.options.realFrames) {
       th.backEdges = 0;
       th.calls = 0;
     }
     th.wait = READY;
     th.sleepSeq = this.state.sleepSeq++;
-    this.ready.push(th);
   }
 
   /**
@@ -454,18 +459,7 @@ export class Engine {
       }
       this.prefetched = touched;
     }
-    // in the live host, frames were drawn while they slept: that resets their runaway guard
-    const reset = this.options.realFrames;
-    const st = this.state;
-    for (let i = 0; i < n; i++) {
-      const th = threads[i]!;
-      if (reset) {
-        th.backEdges = 0;
-        th.calls = 0;
-      }
-      th.wait = READY;
-      th.sleepSeq = st.sleepSeq++;
-    }
+    for (let i = 0; i < n; i++) this.markReady(threads[i]!, true);
     if (this.ready.length > 0 || this.draining) {
       for (let i = 0; i < n; i++) {
         this.ready.push(threads[i]!);

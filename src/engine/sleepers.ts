@@ -78,7 +78,7 @@ export class SleeperHeap {
     return this.heap.slice(0, this.size) as Bucket[];
   }
 
-  /** Wake time of the soonest sleeper; only meaningful while length > 0. */
+  /** Wake time of the soonest sleeper, or Infinity when none sleeps. */
   peekTime(): number {
     return this.size > 0 ? this.heap[0]!.until : Infinity;
   }

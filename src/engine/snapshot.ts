@@ -125,6 +125,7 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
   const body = o.body as Body;
   if (body.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format "${String(body.format)}")`);
   if (body.version !== STATE_VERSION) throw new SnapshotError(`the snapshot is version ${String(body.version)}, this Pocketwatch reads version ${STATE_VERSION}`);
+  if (!isHostInfo(body.host)) throw new SnapshotError("the snapshot's host settings are malformed: not what Pocketwatch saves");
   if (program && body.program !== program.fingerprint) {
     throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${String(body.program)}, these are ${program.fingerprint}): ${body.host?.files?.join(', ') ?? ''}`);
   }
@@ -184,6 +185,26 @@ function validate(state: WorldState, threads: Thread[], program: Program): void 
     }
     if (!isWait(t.wait) || (t.wait.kind === 'time' && !Number.isFinite(t.wakeAt))) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
   }
+}
+
+function isHostInfo(h: unknown): h is HostInfo {
+  if (!h || typeof h !== 'object') return false;
+  const x = h as Record<string, unknown>;
+  const whole = (v: unknown): boolean => typeof v === 'number' && Number.isSafeInteger(v) && v >= 0;
+  return (
+    (x.kind === 'headless' || x.kind === 'live') &&
+    typeof x.fps === 'number' && x.fps >= 1 && x.fps <= 10_000 &&
+    whole(x.nextFrame) && whole(x.loopGuard) && typeof x.seed === 'number' && Number.isFinite(x.seed) &&
+    Array.isArray(x.files) && x.files.every((f) => typeof f === 'string') &&
+    Array.isArray(x.input) && x.input.every(isTimedInput)
+  );
+}
+
+/** Timed input still to come, as the headless host keeps it ({at, click?, mouse?}). */
+function isTimedInput(i: unknown): boolean {
+  if (!i || typeof i !== 'object') return false;
+  const x = i as Record<string, unknown>;
+  return typeof x.at === 'number' && Number.isFinite(x.at) && (x.click === undefined || typeof x.click === 'string') && (x.mouse === undefined || x.mouse === 'down' || x.mouse === 'up');
 }
 
 function isWait(w: unknown): w is Wait {
