@@ -1,8 +1,8 @@
 // `pw check [PATH…] [--update]`: run headless script oracles and report each one.
 // Exit 0 when all pass (or were rewritten), 1 when any fails or cannot run, 2 on bad usage.
 import { performance } from 'node:perf_hooks';
-import { UsageError } from '../compiler/load.ts';
-import { checkOracleFile, displayName, findOracles, updateOracleFile } from '../oracle/check.ts';
+import { shownName, UsageError } from '../compiler/load.ts';
+import { checkOracleFile, findOracles, updateOracleFile } from '../oracle/check.ts';
 import { colourWanted, painter, renderResult, renderUpdate } from '../oracle/diff.ts';
 import { stdout } from './output.ts';
 
@@ -32,7 +32,7 @@ export async function checkCommand(a: CheckArgs): Promise<number> {
       const r = updateOracleFile(f);
       if (r.status === 'updated') updated++;
       if (r.status === 'broken') failed++;
-      stdout.line(renderUpdate(r, displayName(f), c));
+      stdout.line(renderUpdate(r, shownName(f), c));
       stdout.flush(); // one line per oracle as it finishes
     }
     const parts = [`${updated} updated`, `${files.length - updated - failed} unchanged`];
@@ -44,7 +44,7 @@ export async function checkCommand(a: CheckArgs): Promise<number> {
   for (const f of files) {
     const r = checkOracleFile(f);
     if (!r.ok) failed++;
-    stdout.line(renderResult(r, displayName(f), c));
+    stdout.line(renderResult(r, shownName(f), c));
     stdout.flush();
   }
   const passed = files.length - failed;

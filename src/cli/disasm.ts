@@ -1,19 +1,18 @@
 // `pw disasm FILE…`: the compiled form, instruction by instruction, with source lines.
-import { loadProgram, readSources, stdlibSources } from '../compiler/load.ts';
+import { loadProgram, readScripts } from '../compiler/load.ts';
 import { disassembleProgram } from '../compiler/disasm.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { stderr, stdout } from './output.ts';
 
 export function disasmCommand(files: string[], withStdlib: boolean): number {
-  const sources = readSources(files);
+  const sources = readScripts(files);
   const loaded = loadProgram(sources);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     return 1;
   }
   const only = withStdlib ? undefined : new Set(sources.map((s) => s.file));
-  if (withStdlib) for (const s of stdlibSources()) only?.add(s.file);
   stdout.line(disassembleProgram(loaded.program, BUILTINS, only));
   return 0;
 }

@@ -6,12 +6,6 @@ import { parseDuration } from '../time/units.ts';
 import { UsageError } from '../compiler/load.ts';
 import { stderr, stdout } from './output.ts';
 
-class ExitError extends Error {
-  constructor(readonly code: number) {
-    super(`exit ${code}`);
-  }
-}
-
 function duration(text: string): number {
   try {
     return parseDuration(String(text));
@@ -38,7 +32,7 @@ async function main(argv: string[]): Promise<number> {
     .version(false)
     .wrap(null)
     .fail((msg, err) => {
-      throw err instanceof ExitError ? err : new UsageError(msg || err?.message || 'bad usage');
+      throw new UsageError(msg || err?.message || 'bad usage');
     })
     .command(
       'run [files..]',
@@ -130,10 +124,6 @@ main(hideBin(process.argv))
       stderr.line('run "pw --help" for usage');
       stderr.flush();
       process.exitCode = 2;
-      return;
-    }
-    if (err instanceof ExitError) {
-      process.exitCode = err.code;
       return;
     }
     // A fault of Pocketwatch itself, not of the script: say so plainly, without a stack.

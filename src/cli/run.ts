@@ -1,9 +1,10 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { readFileSync, writeFileSync } from 'node:fs';
-import { loadProgram, readSources, UsageError } from '../compiler/load.ts';
+import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { loadProgram, readScripts, UsageError } from '../compiler/load.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
-import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
+import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
+import type { Program } from '../compiler/program.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { traceLine } from '../trace/events.ts';
 import { Sink, stderr, stdout } from './output.ts';
@@ -32,31 +33,68 @@ function readSnapshotText(path: string): string {
   }
 }
 
+function cannotWrite(path: string, what: string, err: unknown): UsageError {
+  return new UsageError(`cannot write the ${what} to "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+}
+
+/** Opens an output file before the run, so a bad path is bad usage, not a run lost at its end. */
+function openForWriting(path: string, what: string): number {
+  try {
+    return openSync(path, 'w');
+  } catch (err) {
+    throw cannotWrite(path, what, err);
+  }
+}
+
+/**
+ * Checks before the run that the snapshot can be written, without touching a file
+ * already there: a run that ends in a script error writes no snapshot, and must not
+ * leave an earlier one truncated either.
+ */
+function checkWritable(path: string, what: string): void {
+  const existed = existsSync(path);
+  try {
+    closeSync(openSync(path, 'a'));
+  } catch (err) {
+    throw cannotWrite(path, what, err);
+  }
+  if (!existed) unlinkSync(path);
+}
+
+/** A snapshot for `program` (null: only its host settings are wanted), or null after saying why it is refused. */
+function restore(a: RunArgs, text: string, program: Program | null): RestoredWorld | null {
+  try {
+    return readSnapshot(text, program);
+  } catch (err) {
+    if (!(err instanceof SnapshotError)) throw err;
+    stderr.line(`pw: cannot restore "${a.restore}": ${err.message}`);
+    return null;
+  }
+}
+
 export async function runCommand(a: RunArgs): Promise<number> {
+  if (a.live && (a.save || a.restore || a.traceVm)) throw new UsageError('--save, --restore and --trace-vm work only in a headless run, not with --live');
   let snapshotText: string | null = null;
   let files = a.files;
   if (a.restore) {
     snapshotText = readSnapshotText(a.restore);
     if (files.length === 0) {
-      try {
-        files = readSnapshot(snapshotText, null).host.files;
-      } catch (err) {
-        if (err instanceof SnapshotError) {
-          stderr.line(`pw: cannot restore "${a.restore}": ${err.message}`);
-          return 1;
-        }
-        throw err;
-      }
+      const recorded = restore(a, snapshotText, null);
+      if (!recorded) return 1;
+      files = recorded.host.files;
     }
   }
   if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
-  const loaded = loadProgram(readSources(files));
+  const loaded = loadProgram(readScripts(files));
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was run`);
     return 1;
   }
-  const traceSink = a.trace ? Sink.file(a.trace) : null;
+  const restored = snapshotText !== null ? restore(a, snapshotText, loaded.program) : null;
+  if (snapshotText !== null && !restored) return 1;
+  if (a.save) checkWritable(a.save, 'snapshot');
+  const traceSink = a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
   const host = {
     print: (text: string) => stdout.line(text),
     diagnostic: (_d: unknown, formatted: string) => {
@@ -89,18 +127,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
         : undefined,
     };
     let r: HeadlessResult;
-    if (snapshotText !== null) {
-      let restored;
-      try {
-        restored = readSnapshot(snapshotText, loaded.program);
-      } catch (err) {
-        if (err instanceof SnapshotError) {
-          stderr.line(`pw: cannot restore "${a.restore}": ${err.message}`);
-          traceSink?.close();
-          return 1;
-        }
-        throw err;
-      }
+    if (restored) {
       const h = restored.host;
       const e = createHeadlessEngine(loaded.program, host, { ...headlessOpts, seed: h.seed, loopGuard: a.loopGuard });
       e.adopt(restored.state, restored.threads);
@@ -111,7 +138,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (showProgress) process.stderr.write('\r\x1b[K');
     exit = r.exit;
     if (a.save && !r.engine.halted) {
-      const info: HostInfo = { kind: 'headless', fps: snapshotText !== null ? readSnapshot(snapshotText, null).host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
+      const info: HostInfo = { kind: 'headless', fps: restored ? restored.host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
       writeFileSync(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), loaded.program, info));
     }
   }

@@ -26,11 +26,25 @@ export function projectRoot(): string {
   throw new Error('cannot find the stdlib folder');
 }
 
+/** The .pw files directly in a folder, sorted, as names within it (a folder named x.pw is not one). */
+export function pwNamesIn(dir: string): string[] {
+  return readdirSync(dir, { withFileTypes: true })
+    .filter((d) => !d.isDirectory() && d.name.toLowerCase().endsWith('.pw'))
+    .map((d) => d.name)
+    .sort();
+}
+
 function pwFilesIn(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.toLowerCase().endsWith('.pw'))
-    .sort()
-    .map((f) => join(dir, f));
+  return pwNamesIn(dir).map((f) => join(dir, f));
+}
+
+/** A script file's text; one that cannot be read (a dangling link, no permission) is bad usage. */
+export function readScriptFile(path: string, shown = path): string {
+  try {
+    return readFileSync(path, 'utf8');
+  } catch (err) {
+    throw new UsageError(`cannot read "${shown}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
 }
 
 export function stdlibSources(): SourceText[] {
@@ -38,18 +52,28 @@ export function stdlibSources(): SourceText[] {
   return pwFilesIn(join(root, 'stdlib')).map((f) => ({ file: relative(root, f), source: readFileSync(f, 'utf8') }));
 }
 
-/** Expands folders to their .pw files (sorted) and reads everything. Throws a plain Error for a missing file. */
+/** How a file is named in reports: relative to the current folder when it lies below it. */
+export function shownName(file: string): string {
+  const rel = relative(process.cwd(), resolve(file));
+  return rel !== '' && !rel.startsWith('..') ? rel : file;
+}
+
+/** Expands folders to their .pw files (sorted) and reads everything. A missing or unreadable file is a UsageError. */
 export function readSources(paths: string[]): SourceText[] {
   const out: SourceText[] = [];
   for (const p of paths) {
     const st = statPath(p);
     const files = st.isDirectory() ? pwFilesIn(p) : [p];
-    for (const f of files) {
-      const shown = relative(process.cwd(), resolve(f)) || f;
-      out.push({ file: shown.startsWith('..') ? f : shown, source: readFileSync(f, 'utf8') });
-    }
+    for (const f of files) out.push({ file: shownName(f), source: readScriptFile(f) });
   }
   return out;
+}
+
+/** readSources for a command that runs what it is given: naming no .pw file at all is bad usage. */
+export function readScripts(paths: string[]): SourceText[] {
+  const sources = readSources(paths);
+  if (sources.length === 0) throw new UsageError(`no .pw files in ${paths.map((f) => `"${f}"`).join(', ')}`);
+  return sources;
 }
 
 export class UsageError extends Error {}

@@ -1,9 +1,9 @@
 // Running oracles: load an oracle's scripts, run them headless with its settings,
 // and compare the trace with the expectation — or rewrite the expectation from it.
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
-import { basename, dirname, join, posix, relative, resolve } from 'node:path';
+import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProgram, statPath, type SourceText } from '../compiler/load.ts';
+import { loadProgram, pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../compiler/load.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless } from '../hosts/headless.ts';
 import { parseDuration } from '../time/units.ts';
@@ -57,12 +57,6 @@ export interface UpdateResult {
 /** A problem with the oracle itself rather than with the behaviour it pins. */
 export class OracleProblem extends Error {}
 
-function pwFiles(dir: string): string[] {
-  return readdirSync(dir)
-    .filter((f) => f.toLowerCase().endsWith('.pw'))
-    .sort();
-}
-
 /** The scripts an oracle runs: its loads in order, then its inline script. */
 export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
   const dir = dirname(oracleFile);
@@ -77,8 +71,15 @@ export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
     }
     // names as written in the oracle, so error positions in the trace do not depend on
     // the folder pw check was started from
-    const files = isDir ? pwFiles(full).map((f) => ({ full: join(full, f), name: posix.join(load, f) })) : [{ full, name: load }];
-    for (const f of files) out.push({ file: f.name, source: readFileSync(f.full, 'utf8') });
+    const files = isDir ? pwNamesIn(full).map((f) => ({ full: join(full, f), name: posix.join(load, f) })) : [{ full, name: load }];
+    for (const f of files) {
+      try {
+        out.push({ file: f.name, source: readScriptFile(f.full, f.name) });
+      } catch (err) {
+        if (err instanceof UsageError) throw new OracleProblem(`-- load: ${err.message}`);
+        throw err;
+      }
+    }
   }
   if (o.hasScript) out.push({ file: basename(oracleFile), source: o.script });
   if (out.length === 0) throw new OracleProblem('nothing to run: write a script above "== expect" or load one with "-- load: FILE"');
@@ -147,7 +148,7 @@ export function firstDivergence(expected: readonly ExpectedLine[], actual: reado
 
 function problemText(err: unknown, file: string): string {
   // file:line first, so an editor or terminal can jump to it
-  if (err instanceof OracleFormatError) return err.line > 0 ? `${displayName(file)}:${err.line}: ${err.reason}` : err.reason;
+  if (err instanceof OracleFormatError) return err.line > 0 ? `${shownName(file)}:${err.line}: ${err.reason}` : err.reason;
   if (err instanceof OracleProblem) return err.message;
   throw err;
 }
@@ -206,8 +207,13 @@ function oraclesUnder(dir: string, out: string[]): void {
   for (const name of readdirSync(dir).sort()) {
     if (name.startsWith('.') || name === 'node_modules') continue;
     const full = join(dir, name);
-    const st = statSync(full);
-    if (st.isDirectory()) oraclesUnder(full, out);
+    let isDir = false;
+    try {
+      isDir = statSync(full).isDirectory();
+    } catch {
+      // a dangling link: an oracle file by that name is reported as unreadable below
+    }
+    if (isDir) oraclesUnder(full, out);
     else if (name.endsWith(ORACLE_EXTENSION)) out.push(full);
   }
 }
@@ -229,8 +235,3 @@ export function findOracles(paths: readonly string[]): string[] {
   });
 }
 
-/** How a file is named in reports: relative to the current folder when that is shorter. */
-export function displayName(file: string): string {
-  const rel = relative(process.cwd(), resolve(file));
-  return rel !== '' && !rel.startsWith('..') ? rel : file;
-}

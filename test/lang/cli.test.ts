@@ -3,7 +3,7 @@
 // that no input, however strange, shows a JavaScript stack trace.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -213,6 +213,31 @@ describe('pw run: bad usage exits 2', () => {
       const r = pw(['run', 'u.pw', '--until', bad], { 'u.pw': 'on startup\nend\n' });
       expect(r.code, `--until ${JSON.stringify(bad)}`).toBe(2);
       expect(r.stdout).toBe('');
+      expectNoJsStack(r);
+    }
+  });
+
+  it('output files that cannot be written are bad usage before anything runs, and an old snapshot is not truncated', () => {
+    const files = { 'u.pw': 'on startup\n  print ("ran")\nend\n' };
+    for (const args of [['--save', join(dir, 'no-such-dir', 's.json')], ['--save', '.'], ['--trace', join(dir, 'no-such-dir', 't.jsonl')]]) {
+      const r = pw(['run', 'u.pw', ...args], files);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toMatch(/cannot write the (snapshot|trace) to/);
+      expectNoJsStack(r);
+    }
+    writeFileSync(join(dir, 'old.json'), 'an earlier snapshot');
+    const failing = pw(['run', 'f.pw', '--save', 'old.json'], { 'f.pw': 'on startup\n  x = 1 + "a"\nend\n' });
+    expect(failing.code).toBe(1);
+    expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe('an earlier snapshot');
+  });
+
+  it('a folder without .pw files, and --live with --save, are bad usage', () => {
+    mkdirSync(join(dir, 'empty'), { recursive: true });
+    for (const args of [['run', 'empty'], ['disasm', 'empty'], ['run', 'u.pw', '--live', '--save', 'x.json']]) {
+      const r = pw(args, { 'u.pw': 'on startup\nend\n' });
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stderr).toMatch(/no \.pw files in "empty"|work only in a headless run/);
       expectNoJsStack(r);
     }
   });

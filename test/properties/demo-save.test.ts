@@ -72,9 +72,9 @@ describe('malformed snapshots with a valid checksum', () => {
   it('are refused whole with a message, never half-loaded', () => {
     const a = runHeadless(program, { print: () => {}, diagnostic: () => {} }, { fps: 60, seed: 1, until: 2000 * UNITS });
     const good = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100000, input: [] });
-    const resign = (edit: (state: Record<string, unknown>) => void): string => {
-      const outer = JSON.parse(good) as { body: { state: Record<string, unknown> } };
-      edit(outer.body.state);
+    const resign = (edit: (state: Record<string, unknown>, host: Record<string, unknown>) => void): string => {
+      const outer = JSON.parse(good) as { body: { state: Record<string, unknown>; host: Record<string, unknown> } };
+      edit(outer.body.state, outer.body.host);
       const body = JSON.stringify(outer.body);
       return `{"checksum":"${createHash('sha256').update(body).digest('hex')}","body":${body}}\n`;
     };
@@ -82,6 +82,12 @@ describe('malformed snapshots with a valid checksum', () => {
     expect(() => readSnapshot(resign((st) => delete st.clock), program)).toThrow(/has no clock/);
     expect(() => readSnapshot(resign((st) => ((st.threads as unknown[]).push({ id: 99, stack: 7 }))), program)).toThrow(/malformed/);
     expect(() => readSnapshot(resign((st) => (st.loops = 'x')), program)).toThrow(/no loops list/);
+    // the host settings are checked as strictly: the run would go on with them
+    for (const edit of [(h: Record<string, unknown>) => (h.fps = 'abc'), (h: Record<string, unknown>) => (h.input = 5), (h: Record<string, unknown>) => (h.input = [{ at: 1, click: 7 }]), (h: Record<string, unknown>) => (h.files = [3]), (h: Record<string, unknown>) => (h.nextFrame = -1)]) {
+      expect(() => readSnapshot(resign((_st, h) => edit(h)), program)).toThrow(/host settings are malformed/);
+      expect(() => readSnapshot(resign((_st, h) => edit(h)), null)).toThrow(/host settings are malformed/);
+    }
+    expect(() => readSnapshot(resign((_st, h) => Object.keys(h).forEach((k) => delete h[k])), null)).toThrow(/host settings are malformed/);
   });
 });
 
