@@ -413,7 +413,7 @@ export class ReplSession {
     const e = this.engine;
     const info: HostInfo = { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: this.files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
     try {
-      writeFileSync(args[0], writeSnapshot(e.state, e.threadsForSave(), e.program, info));
+      writeFileSync(args[0], writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
     } catch (err) {
       return this.replError(`cannot write "${args[0]}": ${(err as Error).message}`);
     }

@@ -132,6 +132,24 @@ export class ReplWorld {
     this.engine.adopt(state, threads);
     this.origin = this.wallSource.now() - state.clock.wall / UNITS_PER_MS;
     this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
+    // a world restored while paused stays paused: its clock takes the pause's save level
+    if (this.paused) {
+      this.ownsSave = state.clock.saveDepth === 0;
+      saveTimer(state.clock);
+    }
+  }
+
+  /**
+   * The world as a snapshot should hold it: while paused, without the pause's own save
+   * level on the clock, which belongs to this REPL and not to the world (restored, it
+   * would hold the clock still for good).
+   */
+  stateForSave(): WorldState {
+    const state = this.engine.state;
+    if (!this.paused) return state;
+    const clock = { ...state.clock };
+    restoreTimer(clock);
+    return { ...state, clock };
   }
 
   /** Display frames counted over the last 250 ms, as frames per second. */

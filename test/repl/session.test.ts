@@ -1,5 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import { mkdtempSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { testRepl } from './helpers.ts';
@@ -322,6 +322,35 @@ describe(':save and :restore', () => {
     b.run(4000);
     expect(b.texts('print').slice(before)).toEqual(after);
     expect(after).toContain('faucet off');
+  });
+
+  it('a world saved while paused is saved running: restored, its clock moves again', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
+    const file = join(dir, 'world.json');
+    const a = testRepl();
+    a.run(1000);
+    a.say(':pause');
+    a.say(`:save ${file}`);
+    expect(a.s.engine.state.clock.saveDepth).toBe(1); // the pause still holds this world
+    const saved = JSON.parse(readFileSync(file, 'utf8')).body.state.clock;
+    expect(saved.saveDepth).toBe(0);
+    a.say(':resume');
+    const game = a.gameMs();
+    a.say(`:restore ${file}`);
+    a.run(500);
+    expect(a.gameMs()).toBeCloseTo(game + 500, 0);
+
+    // restored while paused, it stays paused until :resume
+    const b = testRepl();
+    b.say(':pause');
+    b.say(`:restore ${file}`);
+    const at = b.gameMs();
+    b.run(500);
+    expect(b.gameMs()).toBe(at);
+    b.say(':resume');
+    b.run(500);
+    expect(b.gameMs()).toBeCloseTo(at + 500, 0);
+    expect(b.s.engine.state.clock.saveDepth).toBe(0);
   });
 
   it('refuses a snapshot of other scripts and leaves the world as it was', () => {
