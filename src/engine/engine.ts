@@ -646,10 +646,14 @@ export class Engine {
     return this.live.size;
   }
 
-  /** Nothing left that could ever happen: no thread, loop, walk or cricket alive. */
+  /**
+   * Nothing left that could ever happen: no thread, loop, walk, camera turn or cricket
+   * alive. (Whatever makes the world frame-bound is among these: a waiting thread, a
+   * period-1 loop, a turn.) The hosts stop a run here.
+   */
   isQuiet(): boolean {
     const st = this.state;
-    if (this.live.size > 0 || st.loops.length > 0) return false;
+    if (this.live.size > 0 || st.loops.length > 0 || st.camera.turnLeft > 0) return false;
     for (const a of this.actorList()) if (a.walk) return false;
     for (const c of st.crickets) if (!c.dead && c.set === st.set) return false;
     return true;

@@ -78,7 +78,7 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     }
   };
   while (!e.halted) {
-    if (e.isQuiet() && !e.frameBound() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
+    if (e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
     wall = displayTime(k, fps);
     if (wall > opts.until) break;
     // skip idle stretches: frames before the next due event (or input) only count

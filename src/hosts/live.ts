@@ -15,10 +15,8 @@ export class LiveWorld {
   private origin = 0;
   private timer: NodeJS.Timeout | null = null;
   private nextFrame = 0;
-  /** Called after every display frame (the REPL redraws its status line). */
+  /** Called after every display frame. */
   onFrame: (() => void) | null = null;
-  /** Display frames in the last 250 ms, for an fps figure. */
-  private frameTimes: number[] = [];
 
   constructor(program: Program, host: EngineHost, opts: Partial<EngineOptions> = {}) {
     this.engine = new Engine(program, BUILTINS, host, { ...opts, realFrames: true });
@@ -46,12 +44,6 @@ export class LiveWorld {
     this.timer = null;
   }
 
-  fps(): number {
-    const now = performance.now();
-    while (this.frameTimes.length > 0 && this.frameTimes[0] < now - 250) this.frameTimes.shift();
-    return this.frameTimes.length * 4;
-  }
-
   private schedule(): void {
     const delay = Math.max(0, this.nextFrame - performance.now());
     this.timer = setTimeout(() => this.tick(), delay);
@@ -59,7 +51,6 @@ export class LiveWorld {
 
   private tick(): void {
     const now = performance.now();
-    this.frameTimes.push(now);
     this.engine.displayFrame(this.wall());
     this.onFrame?.();
     // keep the 60 Hz grid; after a stall, start again from now rather than bursting
@@ -81,13 +72,13 @@ export function runLive(program: Program, host: EngineHost, opts: LiveRunOptions
     w.engine.stopOnError = !opts.keepGoing;
     w.onFrame = () => {
       const e = w.engine;
-      if (e.halted || (e.isQuiet() && !e.frameBound()) || w.wall() > opts.until) {
+      if (e.halted || e.isQuiet() || w.wall() > opts.until) {
         w.stop();
         resolve(e.errors > 0 ? 1 : 0);
       }
     };
     w.start();
-    if (w.engine.halted || (w.engine.isQuiet() && !w.engine.frameBound())) {
+    if (w.engine.halted || w.engine.isQuiet()) {
       w.stop();
       resolve(w.engine.errors > 0 ? 1 : 0);
     }
