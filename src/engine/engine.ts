@@ -655,7 +655,7 @@ export class Engine {
     const st = this.state;
     if (this.live.size > 0 || st.loops.length > 0 || st.camera.turnLeft > 0) return false;
     for (const a of this.actorList()) if (a.walk) return false;
-    for (const c of st.crickets) if (!c.dead && c.set === st.set) return false;
+    for (const c of st.crickets) if (c.set === st.set) return false;
     return true;
   }
 

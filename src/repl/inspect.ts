@@ -34,7 +34,7 @@ export function loopsText(e: Engine): string[] {
 
 export function cricketsText(e: Engine): string[] {
   const st = e.state;
-  const list = st.crickets.filter((c) => !c.dead);
+  const list = st.crickets;
   if (list.length === 0) return [`no crickets (0/${MAX_CRICKETS})`];
   const rows = [['name', 'sound', 'set', 'x', 'z', 'radius', 'base', 'jitter', 'next in', 'state']];
   for (const c of list) {

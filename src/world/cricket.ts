@@ -19,7 +19,6 @@ export interface CricketState {
   loop: boolean; // soundloop: one shot that loops in place
   countdown: number; // heartbeat steps left
   busyUntil: number; // units; the previous shot sounds until then
-  dead: boolean;
 }
 
 export interface Camera {
@@ -53,15 +52,11 @@ function wholeSteps(n: number): number {
   return Number.isFinite(n) && n > 0 ? Math.floor(n) : 0;
 }
 
-function live(list: CricketState[]): CricketState[] {
-  return list.filter((c) => !c.dead);
-}
-
 // Adds a cricket, or replaces the one of the same name in its table position with a
 // fresh one. False when the table already holds 16 and this is a new name.
 export function addCricket(
   list: CricketState[],
-  c: Omit<CricketState, 'countdown' | 'busyUntil' | 'dead' | 'loop'>,
+  c: Omit<CricketState, 'countdown' | 'busyUntil' | 'loop'>,
 ): boolean {
   const fresh: CricketState = {
     name: c.name,
@@ -75,21 +70,20 @@ export function addCricket(
     loop: false,
     countdown: wholeSteps(c.base),
     busyUntil: 0,
-    dead: false,
   };
-  const at = list.findIndex((k) => k.name === c.name && !k.dead);
+  const at = list.findIndex((k) => k.name === c.name);
   if (at >= 0) {
     list[at] = fresh;
     return true;
   }
-  if (live(list).length >= MAX_CRICKETS) return false;
+  if (list.length >= MAX_CRICKETS) return false;
   list.push(fresh);
   return true;
 }
 
 // soundloop (name): its next shot loops in place and it never re-fires.
 export function soundLoop(list: CricketState[], name: string): boolean {
-  const c = list.find((k) => k.name === name && !k.dead);
+  const c = list.find((k) => k.name === name);
   if (!c) return false;
   c.loop = true;
   return true;
@@ -97,20 +91,20 @@ export function soundLoop(list: CricketState[], name: string): boolean {
 
 // stopcricket (name): removes it. The caller stops its sound.
 export function stopCricket(list: CricketState[], name: string): boolean {
-  const at = list.findIndex((k) => k.name === name && !k.dead);
+  const at = list.findIndex((k) => k.name === name);
   if (at < 0) return false;
   list.splice(at, 1);
   return true;
 }
 
 export function countCrickets(list: CricketState[], set?: string): number {
-  return list.filter((c) => !c.dead && (set === undefined || c.set === set)).length;
+  return set === undefined ? list.length : list.filter((c) => c.set === set).length;
 }
 
 // Coming back to a set: its crickets start over from their base countdown, as if new.
 export function rearmSet(list: CricketState[], set: string): void {
   for (const c of list) {
-    if (c.dead || c.set !== set) continue;
+    if (c.set !== set) continue;
     c.countdown = wholeSteps(c.base);
     c.busyUntil = 0;
   }
@@ -149,8 +143,10 @@ export function serviceCrickets(
   soundEnd: (sound: string, now: number) => number,
 ): CricketFire[] {
   const fired: CricketFire[] = [];
+  // a fire-once cricket leaves the table once it has fired
+  let spent: CricketState[] | null = null;
   for (const c of list) {
-    if (c.dead || c.set !== set) continue;
+    if (c.set !== set) continue;
     if (c.countdown > 0) c.countdown -= 1;
     if (c.countdown > 0 || now < c.busyUntil) continue;
     // A looping shot marks itself busy forever: it never re-fires or draws.
@@ -158,7 +154,7 @@ export function serviceCrickets(
       c.busyUntil = SOUND_FOREVER;
     } else {
       c.busyUntil = soundEnd(c.sound, now);
-      if (c.jitter < 0) c.dead = true;
+      if (c.jitter < 0) (spent ??= []).push(c);
       else {
         const jitter = Math.min(wholeSteps(c.jitter), Number.MAX_SAFE_INTEGER);
         c.countdown = wholeSteps(c.base) + (jitter > 0 ? randomInt(ambient, jitter) : 0);
@@ -167,6 +163,6 @@ export function serviceCrickets(
     const mix = cricketMix(c, camera);
     fired.push({ name: c.name, sound: c.sound, volume: mix.volume, pan: mix.pan, loop: c.loop });
   }
-  for (let i = list.length - 1; i >= 0; i--) if (list[i]!.dead) list.splice(i, 1);
+  if (spent !== null) for (const c of spent) list.splice(list.indexOf(c), 1);
   return fired;
 }

@@ -34,7 +34,7 @@ export function serviceHeartbeatWorld(e: Engine): void {
       }
     }
   }
-  if (st.set === '') return;
+  if (st.set === '' || st.crickets.length === 0) return;
   const fires = serviceCrickets(st.crickets, st.set, st.camera, st.now, st.random.ambient, (sound, now) => now + soundDuration(st.sounds, sound));
   for (const f of fires) {
     const r = playOverlap(st.sound, st.sounds, f.sound, st.now, f.volume, f.pan, cricketSource(f.name), f.loop);
