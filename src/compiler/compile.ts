@@ -804,35 +804,54 @@ export class HandlerCompiler {
     this.pos = saved;
   }
 
+  /**
+   * A chain of binary operations. Operators are left-associative, so `a .. b .. c`
+   * is a spine of nodes down the left: it is walked in a loop, not by recursion, so a
+   * generated line of two thousand joins compiles like a short one. Results between
+   * the operations go to one temporary; only the last writes `dst`, which may be a
+   * variable that a later operand still reads.
+   */
   private binaryInto(e: A.BinaryExpr, dst: number, named: boolean): void {
     const base = this.temps();
-    if (e.op === 'and' || e.op === 'or') {
-      // Short-circuit: the result is a boolean.
-      const target = named ? this.allocTemps(1) : dst;
-      const l = this.exprAny(e.left);
-      this.pos = e.pos;
-      this.emit2(Op.TRUTH, target, l);
-      this.emit2(e.op === 'and' ? Op.JMPF : Op.JMPT, target, 0);
-      const j = this.here() - 1;
-      const r = this.exprAny(e.right);
-      this.pos = e.pos;
-      this.emit2(Op.TRUTH, target, r);
-      this.setWord(j, this.here());
-      if (target !== dst) this.emit2(Op.MOVE, dst, target);
-      this.freeTemps(base);
-      return;
+    const spine: A.BinaryExpr[] = [];
+    let x: A.Expr = e;
+    while (x.type === 'binary') {
+      spine.push(x);
+      x = x.left;
     }
-    if (e.op === '+' && e.right.type === 'number') {
-      const l = this.exprAny(e.left);
-      this.pos = e.pos;
-      this.emit3(Op.ADDK, dst, l, this.k(e.right.value));
-      this.freeTemps(base);
-      return;
+    let left = this.exprAny(x);
+    let acc = -1;
+    for (let i = spine.length - 1; i >= 0; i--) {
+      const n = spine[i];
+      const last = i === 0;
+      const mark = this.temps();
+      if (n.op === 'and' || n.op === 'or') {
+        // Short-circuit: the result is a boolean.
+        const target = last ? (named ? this.allocTemps(1) : dst) : acc >= 0 ? acc : (acc = this.allocTemps(1));
+        this.pos = n.pos;
+        this.emit2(Op.TRUTH, target, left);
+        this.emit2(n.op === 'and' ? Op.JMPF : Op.JMPT, target, 0);
+        const j = this.here() - 1;
+        const r = this.exprAny(n.right);
+        this.pos = n.pos;
+        this.emit2(Op.TRUTH, target, r);
+        this.setWord(j, this.here());
+        if (target !== dst && last) this.emit2(Op.MOVE, dst, target);
+        left = target;
+      } else {
+        const target = last ? dst : acc >= 0 ? acc : (acc = this.allocTemps(1));
+        if (n.op === '+' && n.right.type === 'number') {
+          this.pos = n.pos;
+          this.emit3(Op.ADDK, target, left, this.k(n.right.value));
+        } else {
+          const r = this.exprAny(n.right);
+          this.pos = n.pos;
+          this.emit3(BINARY_OPS[n.op], target, left, r);
+        }
+        left = target;
+      }
+      if (!last) this.freeTemps(Math.max(mark, acc + 1));
     }
-    const l = this.exprAny(e.left);
-    const r = this.exprAny(e.right);
-    this.pos = e.pos;
-    this.emit3(BINARY_OPS[e.op], dst, l, r);
     this.freeTemps(base);
   }
 
