@@ -964,7 +964,7 @@ for (const t of [T.Not, T.Minus]) nestingRole[t.tokenTypeIdx!] = PREFIXES;
  * Brackets never outlive a statement (the parser recovers at its end), so their count
  * restarts at each separator; unclosed blocks keep counting, as they do nest.
  */
-function tooDeep(tokens: IToken[], nesting: Nesting = { blocks: 0, brackets: 0, run: 0 }): Problem | null {
+function tooDeep(tokens: IToken[], nesting: Nesting = { blocks: 0, brackets: 0, run: 0, deepest: null, most: 0 }): Problem | null {
   let blocks = nesting.blocks;
   let brackets = nesting.brackets;
   let run = nesting.run;
@@ -988,6 +988,10 @@ function tooDeep(tokens: IToken[], nesting: Nesting = { blocks: 0, brackets: 0, 
     if (blocks + brackets > MAX_NESTING) {
       return atToken(t, `this is nested too deeply: more than ${MAX_NESTING} levels of blocks and brackets`);
     }
+    if (blocks + brackets > nesting.most) {
+      nesting.most = blocks + brackets;
+      nesting.deepest = t;
+    }
   }
   nesting.blocks = blocks;
   nesting.brackets = brackets;
@@ -1000,12 +1004,21 @@ interface Nesting {
   blocks: number;
   brackets: number;
   run: number;
+  /** the token where blocks and brackets nest deepest, and how deep */
+  deepest: IToken | null;
+  most: number;
+}
+
+/** The host's stack ran out (only nesting can do that here); any other RangeError is a fault. */
+function isStackOverflow(e: unknown): boolean {
+  return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
 function parseTokens(source: string, file: string, repl: boolean, quick = true): RawParse {
   const { tokens, problems: lexProblems } = lex(source);
   const problems: Problem[] = lexProblems.slice();
-  const deep = tooDeep(tokens);
+  const nesting: Nesting = { blocks: 0, brackets: 0, run: 0, deepest: null, most: 0 };
+  const deep = tooDeep(tokens, nesting);
   if (deep !== null) {
     problems.push(deep);
     return { items: [], tokens, problems };
@@ -1014,7 +1027,7 @@ function parseTokens(source: string, file: string, repl: boolean, quick = true):
     const items = quickParse(tokens, repl);
     if (items !== null) return { items, tokens, problems };
   }
-  return carefulParse(tokens, source, file, repl, problems);
+  return carefulParse(tokens, source, file, repl, problems, nesting.deepest);
 }
 
 /** The AST of a script without problems, or null if it has any (or nests too deeply). */
@@ -1025,14 +1038,15 @@ function quickParse(tokens: IToken[], repl: boolean): (TopItem | Stmt)[] | null 
     parser.file();
     clean = parser.errors.length === 0;
   } catch (e) {
-    if (e !== GIVE_UP && !(e instanceof RangeError)) throw e;
+    if (e !== GIVE_UP && !isStackOverflow(e)) throw e;
   }
   const items = parser.items;
   parser.end();
   return clean ? items : null;
 }
 
-function carefulParse(tokens: IToken[], source: string, file: string, repl: boolean, problems: Problem[]): RawParse {
+/** `deepest`: where the script nests deepest, named if even the careful parser runs out of stack. */
+function carefulParse(tokens: IToken[], source: string, file: string, repl: boolean, problems: Problem[], deepest: IToken | null): RawParse {
   const end = endOf(tokens, source);
   const items: (TopItem | Stmt)[] = [];
   const builder = new AstBuilder({ file, problems, endPos: end.pos, endOffset: end.offset }, repl);
@@ -1046,8 +1060,9 @@ function carefulParse(tokens: IToken[], source: string, file: string, repl: bool
     rest = parser.file() as unknown as CstNode;
   } catch (e) {
     // Only a stack overflow can get here, from nesting the guard above let through.
-    if (!(e instanceof RangeError)) throw e;
-    problems.push({ offset: 0, line: 1, col: 1, length: 1, message: 'this script is nested too deeply to read' });
+    if (!isStackOverflow(e)) throw e;
+    const message = 'this script is nested too deeply to read: split the deepest blocks or brackets (here) into smaller handlers';
+    problems.push(deepest !== null ? atToken(deepest, message) : { offset: 0, line: 1, col: 1, length: 1, message });
     parser.input = [];
     return { items: [], tokens, problems };
   } finally {
@@ -1199,7 +1214,7 @@ export function quickParseInBatches(source: string, size: number): TopItem[] | n
   const items: TopItem[] = [];
   // The nesting count goes on from batch to batch as it would over the whole file
   // (a batch that parses leaves nothing open, but the count need not rely on that).
-  const nesting: Nesting = { blocks: 0, brackets: 0, run: 0 };
+  const nesting: Nesting = { blocks: 0, brackets: 0, run: 0, deepest: null, most: 0 };
   for (let b = 0; b <= starts.length; b += 2) {
     const from = b === 0 ? 0 : starts[b - 2]!;
     const lines = b === 0 ? 0 : starts[b - 1]!;

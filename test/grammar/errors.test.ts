@@ -214,6 +214,15 @@ describe('deep nesting', () => {
       '2:807 too many "not" and "-" in a row (more than 200)',
     ]);
     expect(isIncomplete(`on a\n  x = ${'['.repeat(5000)}`)).toBe(false);
+    // an error deep inside nesting the guard lets through: its own message, or, where
+    // even the recovering parser runs out of stack, the nesting named at its deepest
+    // point, never at the top of the file
+    const blocks = (n: number) => `on a\n${'if x then\n'.repeat(n)}  x = (1\n${'endif\n'.repeat(n)}end`;
+    for (const n of [60, 150, 197]) {
+      const errs = errorsOf(blocks(n));
+      expect(errs.length, `${n} blocks`).toBeGreaterThan(0);
+      expect(errs[0], `${n} blocks`).toMatch(new RegExp(`^${n + 2}:(9 expected "\\)" to close|7 this script is nested too deeply to read)`));
+    }
   });
 
   it('long flat expressions and many statements are fine', () => {
