@@ -234,6 +234,7 @@ const IDENTIFIER_IDX = Identifier.tokenTypeIdx!;
 const UNTERMINATED_IDX = UnterminatedString.tokenTypeIdx!;
 const SINGLE_QUOTED_IDX = SingleQuotedString.tokenTypeIdx!;
 const STRING_IDX = StringLit.tokenTypeIdx!;
+const NUMBER_IDX = NumberLit.tokenTypeIdx!;
 
 const LONGEST_KEYWORD = Math.max(...[...keywordsByWord.keys()].map((w) => w.length));
 // By first character (either case): bit n is set when a keyword of length n starts
@@ -285,28 +286,24 @@ export function lex(source: string): LexResult {
       }
     } else if (idx === STRING_IDX) {
       t.payload = decodeString(t, 1, t.image.length - 1, problems);
+    } else if (idx === NUMBER_IDX) {
+      // past the largest double a literal would silently be Infinity
+      if (!Number.isFinite(Number(t.image))) problems.push(tokenProblem(t, `the number ${t.image} is too large (numbers go up to about 1.8e308)`));
     } else if (idx === UNTERMINATED_IDX) {
-      problems.push({
-        offset: t.startOffset,
-        line: t.startLine ?? 1,
-        col: t.startColumn ?? 1,
-        length: t.image.length,
-        message: 'unterminated string: add the closing " before the end of the line',
-      });
+      problems.push(tokenProblem(t, 'unterminated string: add the closing " before the end of the line'));
       t.payload = decodeString(t, 1, t.image.length, null);
     } else if (idx === SINGLE_QUOTED_IDX) {
-      problems.push({
-        offset: t.startOffset,
-        line: t.startLine ?? 1,
-        col: t.startColumn ?? 1,
-        length: t.image.length,
-        message: 'strings use double quotes: "like this"',
-      });
+      problems.push(tokenProblem(t, 'strings use double quotes: "like this"'));
       t.payload = t.image.slice(1, t.image.endsWith("'") && t.image.length > 1 ? -1 : undefined);
     }
   }
   if (problems.length > 1) problems.sort((a, b) => a.offset - b.offset);
   return { tokens, problems };
+}
+
+/** A problem covering a whole token. */
+function tokenProblem(t: IToken, message: string): LexProblem {
+  return { offset: t.startOffset, line: t.startLine ?? 1, col: t.startColumn ?? 1, length: t.image.length, message };
 }
 
 function decodeString(t: IToken, from: number, to: number, problems: LexProblem[] | null): string {

@@ -380,7 +380,8 @@ function quote(s: string): string {
 }
 
 function numText(v: number | 'inf'): string {
-  return v === 'inf' ? '1e400' : String(v);
+  // infinity has no literal (1e400 is a syntax error): it is made at run time
+  return v === 'inf' ? '(1e308 * 10)' : String(v);
 }
 
 /** Whether a script call may be printed here; uses up the one call allowed outside loops. */
