@@ -190,7 +190,7 @@ export class AstBuilder {
   objectBlock(node: CstNode): A.ObjectBlock {
     const c = ch<ObjectBlockCh>(node);
     const opener = c.ObjectOpener?.[0];
-    const kind = (opener && objectKinds.get(opener.tokenType)) || 'set';
+    const kind = opener ? objectKind(opener.tokenType) : 'set';
     const pos = this.pos(opener);
     const id = this.name(c.Identifier?.[0]);
     const properties: A.PropertyDecl[] = [];

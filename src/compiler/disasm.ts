@@ -7,17 +7,20 @@ import type { HandlerCode, Program } from './program.ts';
 
 export function disassembleProgram(p: Program, builtins: readonly Builtin[], onlyFiles?: Set<string>): string {
   const out: string[] = [];
+  // each file's lines split once, at every kind of line break the lexer accepts
+  const linesOf = new Map<string, string[]>();
   p.handlers.forEach((h, i) => {
     if (onlyFiles && !onlyFiles.has(h.file)) return;
-    out.push(disassembleHandler(p, h, i, builtins));
+    let src = linesOf.get(h.file);
+    if (src === undefined) linesOf.set(h.file, (src = (p.sources[h.file] ?? '').split(/\r\n|\r|\n/)));
+    out.push(disassembleHandler(p, h, i, builtins, src));
   });
   return out.join('\n');
 }
 
-export function disassembleHandler(p: Program, h: HandlerCode, index: number, builtins: readonly Builtin[]): string {
+function disassembleHandler(p: Program, h: HandlerCode, index: number, builtins: readonly Builtin[], src: string[]): string {
   const owner = h.object >= 0 ? `${p.objects[h.object].kind} ${p.objects[h.object].spelled} / ` : '';
   const lines = [`== ${owner}${h.spelled} (#${index}, ${h.params} params, ${h.registers} registers) ${h.file}:${h.line}`];
-  const src = (p.sources[h.file] ?? '').split(/\r?\n/);
   let lastLine = -1;
   for (let pc = 0; pc < h.code.length; ) {
     const line = h.lines[pc];

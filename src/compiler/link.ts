@@ -55,6 +55,7 @@ export function compileFiles(
   for (let i = 0; i < files.length; i++) chars += files[i].source.length;
   const cx = compileContext(program, builtins, diagnostics, chars);
   const pending: Pending[] = [];
+  const pendingIndex = new Set<number>();
   const inits: { file: A.ScriptFile; block: A.ObjectBlock; object: number }[] = [];
   const newObjects: number[] = [];
   const fileGlobals = new Map<A.ScriptFile, Set<string>>();
@@ -73,7 +74,7 @@ export function compileFiles(
     let into: HandlerCode | null = null;
     if (existing !== undefined && h.name !== 'startup') {
       const prev = program.handlers[existing];
-      const fromThisBatch = pending.some((p) => p.index === existing);
+      const fromThisBatch = pendingIndex.has(existing);
       if (fromThisBatch || !options.replace) {
         const at = prev ? `${prev.file}:${prev.line}` : 'earlier';
         const where = block ? `in ${block.kind} ${block.spelled}` : 'as a global handler';
@@ -90,6 +91,7 @@ export function compileFiles(
     if (h.name === 'startup' && object < 0) program.startups.push(index);
     else table[h.name] = index;
     pending.push({ file, handler: h, object, index, into });
+    pendingIndex.add(index);
   };
 
   for (const file of files) {
