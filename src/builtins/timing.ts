@@ -2,7 +2,7 @@
 import type { Builtin } from './registry.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { formatNumber, type Value } from '../vm/value.ts';
-import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
+import type { Thread } from '../vm/thread.ts';
 import type { Engine } from '../engine/engine.ts';
 import { TICK_UNITS, unitsToMs, ticksAt } from '../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS, armLoop, findLoop, stopLoop, type LoopKind } from '../time/loops.ts';
@@ -12,7 +12,7 @@ import { finite, flag, int, name, num } from './args.ts';
 
 /** The object whose handler is running in this thread, or null in a global handler. */
 export function callerObject(e: Engine, th: Thread): { kind: string; name: string } | null {
-  const h = e.program.handlers[th.frames[th.frames.length - FRAME_WORDS]];
+  const h = e.program.handlers[th.hi];
   return h.object >= 0 ? e.program.objects[h.object] : null;
 }
 

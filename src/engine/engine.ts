@@ -8,7 +8,7 @@ import type { Builtin } from '../builtins/registry.ts';
 import { SUSPEND } from '../builtins/registry.ts';
 import { execute, CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls } from '../vm/interpreter.ts';
 import { executeCompiled, generatedCodeOf, type FrameFn } from '../vm/jit.ts';
-import { FRAME_WORDS, newThread, type Thread, type Wait } from '../vm/thread.ts';
+import { FRAME_WORDS, callDepth, frameList, newThread, pushFrame, type Thread, type Wait } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
 import { repr } from '../vm/value.ts';
 import { ScriptError, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
@@ -339,15 +339,13 @@ export class Engine {
       return null;
     }
     const st = this.state;
-    const th = newThread(st.nextThreadId++, origin);
     const code = this.program.handlers[h];
     // Arrays of exactly the size needed (pushing onto [] reserves 17 slots): with
     // thousands of threads, every thread's memory in fewer cache lines. Every slot is
     // written, so there are no holes for a snapshot to lose.
     const stack = new Array<Value | undefined>(code.registers);
     for (let i = 0; i < code.registers; i++) stack[i] = i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined;
-    th.stack = stack;
-    th.frames = [h, 0, 0, -1];
+    const th = newThread(st.nextThreadId++, origin, h, stack);
     th.since = st.now;
     this.live.set(th.id, th);
     this.makeReady(th, false);
@@ -404,17 +402,16 @@ export class Engine {
    * The arguments come from the caller's registers s[b] … s[b+n-1]. Returns CALLED.
    */
   callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
-    if (th.frames.length >= MAX_CALL_DEPTH * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
+    if (callDepth(th) >= MAX_CALL_DEPTH) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
     const guard = this.options.loopGuard;
     if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
-    const fp = th.frames.length - FRAME_WORDS;
-    const caller = this.program.handlers[th.frames[fp]];
-    const nb = th.frames[fp + 2] + caller.registers;
+    const caller = this.program.handlers[th.hi];
+    const nb = th.base + caller.registers;
     const code = this.program.handlers[h];
     for (let i = 0; i < code.registers; i++) {
       th.stack[nb + i] = i < code.params ? (i < n ? s[b + i] : null) : undefined;
     }
-    th.frames.push(h, 0, nb, -1); // the interpreter fills in the destination
+    pushFrame(th, h, nb, -1); // the caller fills in the destination
     return CALLED;
   }
 
@@ -443,19 +440,16 @@ export class Engine {
     const threads = due.threads;
     const n = due.n;
     // With thousands of sleepers, a woken thread's memory is rarely in the CPU cache.
-    // These short passes touch each thread, then its register and frame arrays, with
-    // nothing in between, so the CPU fetches many threads' memory at once rather than
-    // one thread's at a time when it runs. (The sum only keeps the reads from being
+    // These short passes touch each thread, then its register array, with nothing in
+    // between, so the CPU fetches many threads' memory at once rather than one
+    // thread's at a time when it runs. (The sum only keeps the reads from being
     // optimised away.)
     if (n > 2) {
       let touched = 0;
+      for (let i = 0; i < n; i++) touched += threads[i]!.stack.length;
       for (let i = 0; i < n; i++) {
         const th = threads[i]!;
-        touched += th.stack.length + th.frames.length;
-      }
-      for (let i = 0; i < n; i++) {
-        const th = threads[i]!;
-        if (th.stack[0] === th.frames[0]) touched++;
+        if (th.stack[th.base] === null) touched++;
       }
       this.prefetched = touched;
     }
@@ -735,20 +729,20 @@ export class Engine {
   }
 
   private where(th: Thread, back = 0): Pick<Diagnostic, 'file' | 'line' | 'col' | 'length'> {
-    const fp = th.frames.length - FRAME_WORDS;
-    if (fp < 0) return { file: '', line: 0, col: 0, length: 1 };
-    const h = this.program.handlers[th.frames[fp]];
-    const pc = Math.max(0, th.frames[fp + 1] - back);
+    if (th.hi < 0) return { file: '', line: 0, col: 0, length: 1 };
+    const h = this.program.handlers[th.hi];
+    const pc = Math.max(0, th.pc - back);
     return { file: h.file, line: h.lines[pc] ?? h.line, col: h.cols[pc] ?? h.col, length: 1 };
   }
 
   callStack(th: Thread, back = 0): string[] {
     const out: string[] = [];
-    for (let fp = th.frames.length - FRAME_WORDS; fp >= 0; fp -= FRAME_WORDS) {
-      const h = this.program.handlers[th.frames[fp]];
-      let pc = th.frames[fp + 1];
+    const frames = frameList(th);
+    for (let fp = frames.length - FRAME_WORDS; fp >= 0; fp -= FRAME_WORDS) {
+      const h = this.program.handlers[frames[fp]];
+      let pc = frames[fp + 1];
       // a caller's saved pc points after its call instruction: name the call itself
-      pc = Math.max(0, pc - (fp !== th.frames.length - FRAME_WORDS ? CALLB_WORDS : back));
+      pc = Math.max(0, pc - (fp !== frames.length - FRAME_WORDS ? CALLB_WORDS : back));
       const obj = h.object >= 0 ? ` (${this.program.objects[h.object].kind} ${this.program.objects[h.object].spelled})` : '';
       out.push(`${h.spelled}${obj} at ${h.file}:${h.lines[pc] ?? h.line}:${h.cols[pc] ?? h.col}`);
     }

@@ -6,8 +6,7 @@
 // hand-edited one or one taken with other scripts is refused whole, never half-loaded.
 import { createHash } from 'node:crypto';
 import type { Value } from '../vm/value.ts';
-import type { Thread, Wait } from '../vm/thread.ts';
-import { FRAME_WORDS } from '../vm/thread.ts';
+import { FRAME_WORDS, frameList, newThread, type Thread, type Wait } from '../vm/thread.ts';
 import type { Program } from '../compiler/program.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
 import { dict } from '../vm/dict.ts';
@@ -93,7 +92,7 @@ export function writeSnapshot(state: WorldState, threads: Thread[], program: Pro
     ...rest,
     globals: globals.map((v) => enc.encode(v)),
     props: props.map((p) => (p ?? []).map((v) => enc.encode(v))),
-    threads: threads.map((t) => ({ ...t, stack: t.stack.map((v) => enc.encode(v)), result: enc.encode(t.result) })),
+    threads: threads.map((t) => savedThread(t, enc)),
   };
   const body: Body = { format: SNAPSHOT_FORMAT, version: STATE_VERSION, program: program.fingerprint, host, state: encodedState };
   const text = JSON.stringify(body);
@@ -130,7 +129,7 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
     throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${String(body.program)}, these are ${program.fingerprint}): ${body.host?.files?.join(', ') ?? ''}`);
   }
   let state: WorldState;
-  let threads: Thread[];
+  let saved: SavedThread[];
   try {
     const raw = body.state as Record<string, unknown>;
     if (!raw || typeof raw !== 'object') throw new SnapshotError('the snapshot holds no world');
@@ -140,11 +139,11 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
     const dec = new ValueDecoder();
     const globals = (raw.globals as unknown[]).map((v, i) => dec.decode(v, `global ${program?.globals[i] ?? i}`));
     const props = (raw.props as unknown[][]).map((p, i) => p.map((v, j) => dec.decode(v, `property ${j} of object ${i}`)));
-    threads = (raw.threads as Record<string, unknown>[]).map((t) => ({
-      ...(t as unknown as Thread),
+    saved = (raw.threads as Record<string, unknown>[]).map((t) => ({
+      ...(t as unknown as SavedThread),
       stack: (t.stack as unknown[]).map((v, i) => dec.decode(v, `thread ${String(t.id)} register ${i}`)),
       result: dec.decode(t.result, `thread ${String(t.id)} result`) as Value,
-    })) as Thread[];
+    }));
     const st = raw as unknown as WorldState;
     // name-keyed tables come back without a prototype, as they were made
     state = {
@@ -164,11 +163,45 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
     if (err instanceof SnapshotError) throw err;
     throw new SnapshotError("the snapshot's world is malformed: its values or threads are not what Pocketwatch saves");
   }
-  if (program) validate(state, threads, program);
-  return { state, threads, host: body.host };
+  if (program) validate(state, saved, program);
+  return { state, threads: saved.map(restoredThread), host: body.host };
 }
 
-function validate(state: WorldState, threads: Thread[], program: Program): void {
+/**
+ * A thread as saved: every frame in one list, outermost first (the running thread keeps
+ * its innermost frame apart, which is its own business and not the file's).
+ */
+type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst'>;
+
+function savedThread(t: Thread, enc: ValueEncoder): SavedThread {
+  return {
+    id: t.id,
+    origin: t.origin,
+    stack: t.stack.map((v) => enc.encode(v) as Value),
+    frames: frameList(t),
+    wait: t.wait,
+    since: t.since,
+    wakeAt: t.wakeAt,
+    resumeWith: t.resumeWith,
+    resumeDst: t.resumeDst,
+    backEdges: t.backEdges,
+    calls: t.calls,
+    sleepSeq: t.sleepSeq,
+    done: t.done,
+    result: enc.encode(t.result) as Value,
+  };
+}
+
+function restoredThread(t: SavedThread): Thread {
+  if (!Array.isArray(t.frames) || t.frames.length === 0 || t.frames.length % FRAME_WORDS !== 0) throw new SnapshotError(`thread ${t.id} has no valid call frames`);
+  const frames = t.frames.slice(0, -FRAME_WORDS);
+  const [hi, pc, base, dst] = t.frames.slice(-FRAME_WORDS);
+  const th = newThread(t.id, t.origin, hi, t.stack);
+  Object.assign(th, { pc, base, dst, frames, wait: t.wait, wakeAt: t.wakeAt, sleepSeq: t.sleepSeq, resumeWith: t.resumeWith, resumeDst: t.resumeDst, backEdges: t.backEdges, since: t.since, done: t.done, calls: t.calls, result: t.result });
+  return th;
+}
+
+function validate(state: WorldState, threads: SavedThread[], program: Program): void {
   for (const part of ['clock', 'stepper', 'frame', 'camera', 'sound', 'random'] as const) {
     if (!state[part] || typeof state[part] !== 'object') throw new SnapshotError(`the snapshot's world has no ${part}`);
   }

@@ -1,7 +1,7 @@
 // Text for the inspection commands (:loops, :crickets, :actors, :threads), read
 // straight from the engine's plain-data world state.
 import type { Engine } from '../engine/engine.ts';
-import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
+import type { Thread } from '../vm/thread.ts';
 import { Op } from '../vm/opcodes.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { MAX_LOOPS } from '../time/loops.ts';
@@ -67,10 +67,9 @@ export function actorsText(e: Engine): string[] {
 
 /** The builtin a suspended thread is parked in: its innermost frame's last instruction is that call. */
 export function waitingBuiltin(e: Engine, th: Thread): Builtin | null {
-  const fp = th.frames.length - FRAME_WORDS;
-  if (fp < 0) return null;
-  const code = e.program.handlers[th.frames[fp]]?.code;
-  const pc = th.frames[fp + 1];
+  if (th.hi < 0) return null;
+  const code = e.program.handlers[th.hi]?.code;
+  const pc = th.pc;
   if (!code || pc < 5 || code[pc - 5] !== Op.CALLB) return null;
   return e.builtins[code[pc - 3]] ?? null;
 }
@@ -94,11 +93,10 @@ export function describeWait(e: Engine, th: Thread): string {
 
 /** Where a thread is parked: its innermost handler and the line of the call it waits in. */
 export function threadWhere(e: Engine, th: Thread): string {
-  const fp = th.frames.length - FRAME_WORDS;
-  if (fp < 0) return '';
-  const h = e.program.handlers[th.frames[fp]];
+  if (th.hi < 0) return '';
+  const h = e.program.handlers[th.hi];
   if (!h) return '';
-  let pc = th.frames[fp + 1];
+  let pc = th.pc;
   if (waitingBuiltin(e, th)) pc -= 5;
   const o = h.object >= 0 ? e.program.objects[h.object] : null;
   return `${h.spelled}${o ? ` (${o.kind} ${o.spelled})` : ''} at ${h.file}:${h.lines[pc] ?? h.line}`;

@@ -10,7 +10,7 @@ import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diag
 import { closest } from '../errors/suggest.ts';
 import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
-import { FRAME_WORDS, type Thread } from '../vm/thread.ts';
+import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -219,8 +219,9 @@ export class ReplSession {
   private stopThreadsIn(handlers: Set<number>): void {
     let n = 0;
     for (const th of this.engine.liveThreads()) {
-      for (let fp = 0; fp < th.frames.length; fp += FRAME_WORDS) {
-        if (handlers.has(th.frames[fp])) {
+      const frames = frameList(th);
+      for (let fp = 0; fp < frames.length; fp += FRAME_WORDS) {
+        if (handlers.has(frames[fp])) {
           this.engine.stopThread(th.id);
           n++;
           break;

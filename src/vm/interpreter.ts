@@ -2,7 +2,7 @@
 // returns to the engine. A script-to-script call pushes a frame and stays in this
 // loop (no JavaScript recursion), so call depth is bounded by data, not by the host.
 import { Op } from './opcodes.ts';
-import { FRAME_WORDS, type Thread } from './thread.ts';
+import { FRAME_WORDS, popFrame, pushFrame, type Thread } from './thread.ts';
 import { describe, equals, formatNumber, str, truthy, type Value } from './value.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { SUSPEND } from '../builtins/registry.ts';
@@ -25,15 +25,14 @@ export type RunOutcome = 'suspended' | 'done' | 'failed';
 export function execute(e: Engine, th: Thread): RunOutcome {
   const handlers = e.program.handlers;
   const builtins = e.builtins;
-  const frames = th.frames;
   const s = th.stack as Value[];
   const guard = e.options.loopGuard;
-  let fp = frames.length - FRAME_WORDS;
-  let h = handlers[frames[fp]];
+  // the innermost frame is on the thread; pc lives in a local and is written back whenever anything outside can look
+  let h = handlers[th.hi];
   let code = h.code;
   let K = h.consts;
-  let pc = frames[fp + 1];
-  let base = frames[fp + 2];
+  let pc = th.pc;
+  let base = th.base;
   let opPc = pc;
   let edges = th.backEdges;
   const trace = e.traceVm;
@@ -275,13 +274,12 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           break;
         }
         case Op.CALL: {
-          if (frames.length >= MAX_CALL_DEPTH * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
+          if (th.frames.length >= (MAX_CALL_DEPTH - 1) * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
           if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
           const hi = code[pc + 2];
           const nb = base + code[pc + 3];
-          frames[fp + 1] = pc + 5;
-          frames.push(hi, 0, nb, base + code[pc + 1]);
-          fp += FRAME_WORDS;
+          th.pc = pc + 5;
+          pushFrame(th, hi, nb, base + code[pc + 1]);
           h = handlers[hi];
           code = h.code;
           K = h.consts;
@@ -292,7 +290,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
         }
         case Op.CALLB: {
           const b = builtins[code[pc + 2]];
-          frames[fp + 1] = pc + 5;
+          th.pc = pc + 5;
           th.backEdges = edges;
           const r = b.fn(e, th, s, base + code[pc + 3], code[pc + 4]);
           edges = th.backEdges;
@@ -303,13 +301,12 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           }
           if ((r as unknown) === CALLED) {
             // the builtin pushed a handler frame; its result lands in our destination
-            frames[frames.length - 1] = base + code[pc + 1];
-            fp = frames.length - FRAME_WORDS;
-            h = handlers[frames[fp]];
+            th.dst = base + code[pc + 1];
+            h = handlers[th.hi];
             code = h.code;
             K = h.consts;
             pc = 0;
-            base = frames[fp + 2];
+            base = th.base;
             break;
           }
           s[base + code[pc + 1]] = r;
@@ -319,10 +316,9 @@ export function execute(e: Engine, th: Thread): RunOutcome {
         case Op.RET:
         case Op.RETV: {
           const v: Value = code[pc] === Op.RET ? s[base + code[pc + 1]] : null;
-          const dst = frames[fp + 3];
-          frames.length = fp;
-          fp -= FRAME_WORDS;
-          if (fp < 0) {
+          const dst = th.dst;
+          popFrame(th);
+          if (th.hi < 0) {
             th.done = true;
             th.backEdges = edges;
             th.result = v;
@@ -330,11 +326,11 @@ export function execute(e: Engine, th: Thread): RunOutcome {
             return 'done';
           }
           s[dst] = v;
-          h = handlers[frames[fp]];
+          h = handlers[th.hi];
           code = h.code;
           K = h.consts;
-          pc = frames[fp + 1];
-          base = frames[fp + 2];
+          pc = th.pc;
+          base = th.base;
           break;
         }
         default:
@@ -342,7 +338,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
       }
     }
   } catch (err) {
-    frames[fp + 1] = opPc;
+    th.pc = opPc;
     th.backEdges = edges;
     return threadFailedWith(e, th, err);
   }

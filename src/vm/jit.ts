@@ -1,14 +1,15 @@
 // The fast path: each handler's bytecode is translated once into a JavaScript function
 // that V8 can optimise. It keeps exactly the interpreter's data layout — registers in
-// the thread's stack, frames as [handler, pc, base, dst] — so a thread can be suspended,
-// saved, restored and resumed by either engine, and errors name the same positions.
+// the thread's stack, the innermost frame on the thread and its callers' frames in
+// th.frames — so a thread can be suspended, saved, restored and resumed by either
+// engine, and errors name the same positions.
 //
 // A generated function runs one frame from a given pc. A script call pushes the callee's
 // frame and calls its function directly (fast); if anything below suspends, every
-// function on the way up returns SUSPENDED, leaving its resume pc in its frame, and the
+// function on the way up returns SUSPENDED, its resume pc saved with its frame, and the
 // trampoline later resumes the innermost frame and walks back up.
 import { Op, OPS } from './opcodes.ts';
-import { FRAME_WORDS, type Thread } from './thread.ts';
+import { FRAME_WORDS, popFrame, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import { equals, formatNumber, truthy, describe } from './value.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
@@ -40,10 +41,9 @@ const RT = {
   truthy,
   describe,
   formatNumber,
-  MAX_FRAMES: MAX_CALL_DEPTH * FRAME_WORDS,
   /** Generated code for handler hi of the engine's current program. */
   load(e: Engine, hi: number): FrameFn {
-    return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers));
+    return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers, hi));
   },
   runawayCalls,
   depth(): ScriptError {
@@ -51,12 +51,11 @@ const RT = {
   },
   /** Runs the frame a builtin pushed (sendtoactor and friends), its result going to dst. */
   callPushed(e: Engine, th: Thread, s: Value[], dst: number): Value | typeof SUSPENDED {
-    const frames = th.frames;
-    const fp = frames.length - FRAME_WORDS;
-    frames[fp + 3] = dst;
-    const hi = frames[fp];
-    return (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, frames[fp + 2], 0);
+    th.dst = dst;
+    const hi = th.hi;
+    return (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, th.base, 0);
   },
+  popFrame,
   cat(e: Engine, a: Value, b: Value): string {
     const r = catText(a, b) + catText(b, a);
     if (r.length > 4096) checkString(e, r);
@@ -105,14 +104,12 @@ const RT = {
 
 /** Runs a thread with generated code until it suspends, finishes or fails. */
 export function executeCompiled(e: Engine, th: Thread): RunOutcome {
-  const frames = th.frames;
   const s = th.stack as Value[];
   try {
-    while (frames.length > 0) {
-      const fp = frames.length - FRAME_WORDS;
-      const hi = frames[fp];
-      const dst = frames[fp + 3];
-      const r = (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, frames[fp + 2], frames[fp + 1]);
+    while (th.hi >= 0) {
+      const hi = th.hi;
+      const dst = th.dst;
+      const r = (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, th.base, th.pc);
       if (r === SUSPENDED) return 'suspended';
       // a frame resumed here finished: its caller (if any) is next, and expects the value in dst
       if (dst >= 0) s[dst] = r;
@@ -140,7 +137,7 @@ export function generatedCodeOf(program: Program): (FrameFn | undefined)[] {
   return fns;
 }
 
-function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
+function generate(h: HandlerCode, handlers: readonly HandlerCode[], self: number): FrameFn {
   const code = h.code;
   const K = h.consts;
   // Block starts: entry, jump targets, and the resume point after every call.
@@ -298,25 +295,26 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
         // resume point saved first: if the callee suspends, this frame continues there
         // registers above the arguments are dead temporaries: only the rest is written back
         const clear = checked(handlers[b]).map((i) => `s[nb + ${i}] = undefined;`);
+        // (P = -1 while the callee runs: an error there is the callee's to place, not ours)
         out.push(
-          `{ frames[fp + 1] = ${pc + 5}; ${at}; ${syncUpTo(c + d)} if (frames.length >= ${MAX_CALL_DEPTH * FRAME_WORDS}) throw RT.depth(); ` +
+          `{ ${at}; ${syncUpTo(c + d)} const frames = th.frames; if (frames.length >= ${(MAX_CALL_DEPTH - 1) * FRAME_WORDS}) throw RT.depth(); ` +
             `if (++th.calls > G * ${CALLS_PER_ITERATION} && G > 0) throw RT.runawayCalls(G); ` +
-            `const nb = base + ${c}; frames.push(${b}, 0, nb, base + ${a}); ${clear.join(' ')} ` +
-            `const v = (F[${b}] ?? RT.load(e, ${b}))(e, th, s, nb, 0); if (v === RT.SUSPENDED) return v; ${R(a)} = v; E = th.backEdges; }`,
+            `const nb = base + ${c}; frames.push(${self}, ${pc + 5}, base, th.dst); th.hi = ${b}; th.pc = 0; th.base = nb; th.dst = base + ${a}; ${clear.join(' ')} ` +
+            `P = -1; const v = (F[${b}] ?? RT.load(e, ${b}))(e, th, s, nb, 0); if (v === RT.SUSPENDED) return v; P = ${pc}; ${R(a)} = v; E = th.backEdges; }`,
         );
         break;
       }
       case Op.CALLB:
         out.push(
-          `{ frames[fp + 1] = ${pc + 5}; ${at}; ${sync} const r = B[${b}].fn(e, th, s, base + ${c}, ${d}); ` +
+          `{ th.pc = ${pc + 5}; ${at}; ${sync} const r = B[${b}].fn(e, th, s, base + ${c}, ${d}); ` +
             `if (r === RT.SUSPEND) { th.resumeDst = base + ${a}; return RT.SUSPENDED; } ` +
-            `if (r === RT.CALLED) { const v = RT.callPushed(e, th, s, base + ${a}); if (v === RT.SUSPENDED) return v; ${R(a)} = v; E = th.backEdges; } else ${R(a)} = r; }`,
+            `if (r === RT.CALLED) { P = -1; const v = RT.callPushed(e, th, s, base + ${a}); if (v === RT.SUSPENDED) return v; P = ${pc}; ${R(a)} = v; E = th.backEdges; } else ${R(a)} = r; }`,
         );
         break;
       case Op.RET:
       case Op.RETV: {
         const v = op === Op.RET ? R(a) : 'null';
-        out.push(`{ const v = ${v}; frames.pop(); frames.pop(); frames.pop(); frames.pop(); th.backEdges = E; return v; }`);
+        out.push(`{ const v = ${v}; RT.popFrame(th); th.backEdges = E; return v; }`);
         break;
       }
       default:
@@ -325,8 +323,6 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
     pc += 1 + OPS[op].operands.length;
   }
   const body = `
-    const frames = th.frames;
-    const fp = frames.length - ${FRAME_WORDS};
     const G = e.options.loopGuard;
     const B = e.builtins;
     const F = e.jitFns;
@@ -341,8 +337,8 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
         }
       }
     } catch (err) {
-      // only the innermost frame records where it failed; callers keep their call site
-      if (frames.length === fp + ${FRAME_WORDS}) frames[fp + 1] = P;
+      // only the innermost frame records where it failed (P is -1 in a caller, which keeps its call site)
+      if (P >= 0) th.pc = P;
       th.backEdges = E;
       throw err;
     }`;

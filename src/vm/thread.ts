@@ -1,4 +1,4 @@
-// A thread is a coroutine of the VM, and plain data: a register stack, a frame list
+// A thread is a coroutine of the VM, and plain data: a register stack, its frames
 // and what it waits for. Suspending is returning from the run loop; nothing in
 // JavaScript (no closure, no generator, no promise) holds a thread's state.
 import type { Value } from './value.ts';
@@ -17,34 +17,79 @@ export type Wait =
   | { kind: 'ready' };
 
 export interface Thread {
-  id: number;
-  /** What started it, for :threads and error stacks: "startup", "loop scene steamhiss", … */
-  origin: string;
-  stack: (Value | undefined)[];
-  /** FRAME_WORDS numbers per frame, innermost last. */
+  /** The innermost frame lives on the thread itself: a thread that waits in its first
+   * handler (most do) is resumed without touching its frame list. -1 once finished. */
+  hi: number;
+  /** Where the innermost frame resumes (after a call, the instruction that follows it). */
+  pc: number;
+  /** Absolute register of the innermost frame's register 0. */
+  base: number;
+  /** Absolute register receiving the innermost frame's result; -1 for the first handler. */
+  dst: number;
+  /** The callers' frames, FRAME_WORDS numbers each, innermost last (empty for most threads). */
   frames: number[];
+  stack: (Value | undefined)[];
   /** What it waits for; null while running or finished. */
   wait: Wait | null;
-  /** Game time at which it started waiting (for :threads). */
-  since: number;
   /** Game time (units) at which a thread waiting on time wakes. A number on the thread
    * rather than in a fresh wait object: a thread that sleeps a tick at a time allocates nothing. */
   wakeAt: number;
+  /** Order in which it went to sleep, for waking threads due at the same time in order. */
+  sleepSeq: number;
   /** Builtin whose `resume` computes the value delivered on wake, or -1 for void. */
   resumeWith: number;
   /** Absolute register receiving that value. */
   resumeDst: number;
   /** Loop iterations since the last real frame (the runaway guard). */
   backEdges: number;
+  /** Game time at which it started waiting (for :threads). */
+  since: number;
+  done: boolean;
   /** Script calls since the last real frame: recursion that branches has no loop to count. */
   calls: number;
-  /** Order in which it went to sleep, for waking threads due at the same time in order. */
-  sleepSeq: number;
-  done: boolean;
+  id: number;
+  /** What started it, for :threads and error stacks: "startup", "loop scene steamhiss", … */
+  origin: string;
   /** What the thread's first handler returned (the REPL echoes it). */
   result: Value;
 }
 
-export function newThread(id: number, origin: string): Thread {
-  return { id, origin, stack: [], frames: [], wait: null, since: 0, wakeAt: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, calls: 0, sleepSeq: 0, done: false, result: null };
+/** A thread that will run handler hi from its start, its registers at base 0. */
+export function newThread(id: number, origin: string, hi: number, stack: (Value | undefined)[]): Thread {
+  // The hot fields first: those read and written on every wake share the object's first cache lines.
+  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, id, origin, result: null };
+}
+
+/** Every frame, outermost first, FRAME_WORDS numbers each (for error stacks, snapshots and the REPL). */
+export function frameList(th: Thread): number[] {
+  return th.hi < 0 ? th.frames.slice() : [...th.frames, th.hi, th.pc, th.base, th.dst];
+}
+
+/** Frames on the thread, the innermost included. */
+export function callDepth(th: Thread): number {
+  return th.frames.length / FRAME_WORDS + (th.hi < 0 ? 0 : 1);
+}
+
+/** Calls handler hi: the innermost frame joins the callers, and hi's frame takes its place. */
+export function pushFrame(th: Thread, hi: number, base: number, dst: number): void {
+  th.frames.push(th.hi, th.pc, th.base, th.dst);
+  th.hi = hi;
+  th.pc = 0;
+  th.base = base;
+  th.dst = dst;
+}
+
+/** The innermost frame returned: its caller becomes the innermost again (or the thread has no frame left). */
+export function popFrame(th: Thread): void {
+  const f = th.frames;
+  const n = f.length - FRAME_WORDS;
+  if (n < 0) {
+    th.hi = -1;
+    return;
+  }
+  th.hi = f[n];
+  th.pc = f[n + 1];
+  th.base = f[n + 2];
+  th.dst = f[n + 3];
+  f.length = n;
 }

@@ -28,7 +28,7 @@ describe('SleeperHeap', () => {
         let seq = 0;
         for (const op of script) {
           if (op.kind === 'push') {
-            const th = newThread(seq, 't');
+            const th = newThread(seq, 't', 0, []);
             heap.push(th, op.until);
             model.push([op.until, seq++, th]);
             model.sort((a, b) => a[0] - b[0] || a[1] - b[1]);
@@ -58,7 +58,7 @@ describe('SleeperHeap', () => {
   it('reports Infinity when nothing sleeps', () => {
     const heap = new SleeperHeap();
     expect(heap.peekTime()).toBe(Infinity);
-    heap.push(newThread(1, 't'), 50);
+    heap.push(newThread(1, 't', 0, []), 50);
     heap.recycle(heap.popDue());
     expect(heap.peekTime()).toBe(Infinity);
     expect(heap.length).toBe(0);
@@ -122,7 +122,7 @@ describe('ReadyQueue', () => {
         let id = 0;
         for (const op of script) {
           if (op === 'push') {
-            const th = newThread(id++, 't');
+            const th = newThread(id++, 't', 0, []);
             q.push(th);
             model.push(th);
           } else if (op === 'shift') {
