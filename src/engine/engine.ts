@@ -280,7 +280,7 @@ export class Engine {
         this.servicePass();
       }
       if (isWake) this.wake(sleepers.popDue());
-      this.drain();
+      if (this.ready.length > 0) this.drain();
     }
     if (this.halted) return;
     if (target > st.now) {
@@ -453,18 +453,23 @@ export class Engine {
       }
       this.prefetched = touched;
     }
-    for (let i = 0; i < n; i++) this.markReady(threads[i]!, true);
     if (this.ready.length > 0 || this.draining) {
       for (let i = 0; i < n; i++) {
-        this.ready.push(threads[i]!);
+        this.makeReady(threads[i]!, true);
         threads[i] = null;
       }
     } else {
+      // (run at once, a thread is never seen waiting as ready: only the guard reset of markReady applies)
+      const realFrames = this.options.realFrames;
       this.draining = true;
       try {
         for (let i = 0; i < n; i++) {
           const th = threads[i]!;
           threads[i] = null;
+          if (realFrames) {
+            th.backEdges = 0;
+            th.calls = 0;
+          }
           // a thread woken here may stop another (the REPL's :stop); a halt leaves the rest unrun
           if (!th.done && !this.halted) this.resume(th);
         }

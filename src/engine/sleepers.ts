@@ -33,26 +33,25 @@ export class SleeperHeap {
   /** The distinct wake times, a min-heap in heapTime[0 … size-1]; heapSlot[i] is heapTime[i]'s slot.
    * A plain array: game times are small integers, and read from a Float64Array they would
    * be doubles, boxed wherever they are stored next (the clock, the thread). */
-  private heapTime: number[] = [];
+  private heapTime: number[] = Array.from({ length: 64 }, () => 0);
   private heapSlot = new Int32Array(64);
   private size = 0;
-  /** Per slot: its first and last chunk, and how many threads its last chunk holds. */
-  private first = new Int32Array(64);
-  private last = new Int32Array(64);
-  private fill = new Int32Array(64);
-  /** Unused slots, in freeSlots[0 … freeCount-1]; slots below `slots` have been handed out before. */
-  private freeSlots = new Int32Array(64);
-  private freeCount = 0;
-  private slots = 0;
-  /** The threads, CHUNK per chunk; next[c] is the chunk after c in its slot's list (or the free list), -1 at the end. */
+  /**
+   * The threads, CHUNK per chunk. A wake time's slot is the first chunk of its list;
+   * next[c] is the chunk after c (in a list or in the free list), -1 at the end. For a
+   * slot s, last[s] is its list's last chunk and fill[s] how many threads that holds.
+   */
   private slab: (Thread | null)[] = new Array<Thread | null>(CHUNK * 64).fill(null);
   private next = new Int32Array(64);
+  private last = new Int32Array(64);
+  private fill = new Int32Array(64);
   private freeChunk = -1;
   private chunks = 0;
   /** Slot by wake time, while the heap is long; null while it is short. */
   private index: TimeIndex | null = null;
-  /** Buckets handed out by popDue and given back by recycle. */
+  /** Buckets handed out by popDue and given back by recycle, in pool[0 … pooled-1]. */
   private pool: Bucket[] = [];
+  private pooled = 0;
   private count = 0;
 
   /** How many threads sleep. */
@@ -83,20 +82,14 @@ export class SleeperHeap {
 
   /** The first sleeper at a time nobody sleeps until yet: a new slot, and the time joins the heap. */
   private addTime(t: Thread, until: number): void {
-    const slot = this.freeCount > 0 ? this.freeSlots[--this.freeCount] : this.newSlot();
-    const c = this.newChunk();
-    this.first[slot] = c;
-    this.last[slot] = c;
+    const slot = this.newChunk();
+    this.last[slot] = slot;
     this.fill[slot] = 1;
-    this.slab[c * CHUNK] = t;
-    if (this.size === this.heapSlot.length) this.heapSlot = grown(this.heapSlot);
-    if (this.size === this.heapTime.length) this.heapTime.push(0);
+    this.slab[slot * CHUNK] = t;
+    if (this.size === this.heapSlot.length) this.growHeap();
     this.siftUp(this.size++, until, slot);
     if (this.index !== null) this.index.set(until, slot);
-    else if (this.size > SCAN_LIMIT) {
-      this.index = new TimeIndex();
-      for (let i = 0; i < this.size; i++) this.index.set(this.heapTime[i], this.heapSlot[i]);
-    }
+    else if (this.size > SCAN_LIMIT) this.buildIndex();
   }
 
   private find(until: number): number {
@@ -106,29 +99,33 @@ export class SleeperHeap {
     return -1;
   }
 
-  private newSlot(): number {
-    const slot = this.slots++;
-    if (slot === this.first.length) {
-      this.first = grown(this.first);
-      this.last = grown(this.last);
-      this.fill = grown(this.fill);
-      this.freeSlots = grown(this.freeSlots);
-    }
-    return slot;
-  }
-
   private newChunk(): number {
     let c = this.freeChunk;
     if (c >= 0) this.freeChunk = this.next[c];
     else {
       c = this.chunks++;
-      if (c === this.next.length) {
-        this.next = grown(this.next);
-        for (let i = this.slab.length, end = this.next.length * CHUNK; i < end; i++) this.slab.push(null);
-      }
+      if (c === this.next.length) this.growChunks();
     }
     this.next[c] = -1;
     return c;
+  }
+
+  // growth, out of line so the hot paths stay small enough to be inlined
+  private growChunks(): void {
+    this.next = grown(this.next);
+    this.last = grown(this.last);
+    this.fill = grown(this.fill);
+    for (let i = this.slab.length, end = this.next.length * CHUNK; i < end; i++) this.slab.push(null);
+  }
+
+  private growHeap(): void {
+    this.heapSlot = grown(this.heapSlot);
+    while (this.heapTime.length < this.heapSlot.length) this.heapTime.push(0);
+  }
+
+  private buildIndex(): void {
+    this.index = new TimeIndex();
+    for (let i = 0; i < this.size; i++) this.index.set(this.heapTime[i], this.heapSlot[i]);
   }
 
   /** Wake time of the soonest sleeper, or Infinity when none sleeps. */
@@ -143,79 +140,98 @@ export class SleeperHeap {
   popDue(): Bucket {
     const until = this.heapTime[0];
     const slot = this.heapSlot[0];
-    this.removeAt(0);
+    const n = --this.size;
+    if (n > 0) this.siftDown(0, this.heapTime[n], this.heapSlot[n]);
     if (this.index !== null) {
-      if (this.size === 0) this.index = null;
+      if (n === 0) this.index = null;
       else this.index.delete(until);
     }
-    const b = this.pool.length > 0 ? this.pool.pop()! : { until: 0, threads: [], n: 0 };
+    const b = this.pooled > 0 ? this.pool[--this.pooled] : { until: 0, threads: [], n: 0 };
     b.until = until;
-    b.n = this.takeSlot(slot, b.threads);
+    if (this.last[slot] === slot && this.fill[slot] === 1) {
+      // a lone sleeper (a thread sleeping a tick at a time), without the general loop
+      const i = slot * CHUNK;
+      b.threads[0] = this.slab[i];
+      this.slab[i] = null;
+      this.next[slot] = this.freeChunk;
+      this.freeChunk = slot;
+      b.n = 1;
+    } else b.n = this.takeSlot(slot, b.threads);
     this.count -= b.n;
     return b;
   }
 
-  /** Moves a slot's threads into `out` (from index 0) and frees the slot and its chunks; returns how many. */
+  /** Moves a slot's threads into `out` (from index 0) and frees its chunks; returns how many. */
   private takeSlot(slot: number, out: (Thread | null)[]): number {
     const slab = this.slab;
+    const next = this.next;
+    const last = this.last[slot];
     let n = 0;
-    for (let c = this.first[slot]; c >= 0; ) {
-      const end = c === this.last[slot] ? this.fill[slot] : CHUNK;
-      for (let i = c * CHUNK, stop = i + end; i < stop; i++) {
+    for (let c = slot; ; ) {
+      const from = c * CHUNK;
+      const to = from + (c === last ? this.fill[slot] : CHUNK);
+      for (let i = from; i < to; i++) {
         out[n++] = slab[i];
         slab[i] = null;
       }
-      const after = this.next[c];
-      this.next[c] = this.freeChunk;
+      const after = next[c];
+      next[c] = this.freeChunk;
       this.freeChunk = c;
+      if (c === last) return n;
       c = after;
     }
-    this.freeSlots[this.freeCount++] = slot;
-    return n;
   }
 
   /** A popped bucket whose threads were taken (and its slots cleared) goes back to the pool. */
   recycle(b: Bucket): void {
     b.n = 0;
-    this.pool.push(b);
+    this.pool[this.pooled++] = b;
   }
 
   /** Removes a thread (it was stopped); off the hot path. */
   remove(t: Thread, until: number): void {
     const slot = this.find(until);
     if (slot < 0) return;
-    const threads: (Thread | null)[] = [];
-    const n = this.takeSlot(slot, threads);
-    const i = threads.indexOf(t);
-    if (i < 0) {
-      // not here after all: put the slot back as it was
-      this.refill(slot, threads, n);
-      return;
+    const threads: Thread[] = [];
+    for (let c = slot; c >= 0; c = this.next[c]) {
+      const end = c === this.last[slot] ? this.fill[slot] : CHUNK;
+      for (let i = 0; i < end; i++) threads.push(this.slab[c * CHUNK + i]!);
     }
+    const at = threads.indexOf(t);
+    if (at < 0) return;
     this.count--;
-    threads.splice(i, 1);
-    if (n > 1) {
-      this.refill(slot, threads, n - 1);
+    if (threads.length === 1) {
+      // the time has no sleeper left: it leaves the heap
+      this.takeSlot(slot, []);
+      let i = 0;
+      while (this.heapSlot[i] !== slot) i++;
+      this.removeAt(i);
+      if (this.index !== null) {
+        if (this.size === 0) this.index = null;
+        else this.index.delete(until);
+      }
       return;
     }
-    // the time has no sleeper left: it leaves the heap (rare)
-    let at = 0;
-    while (this.heapSlot[at] !== slot) at++;
-    this.removeAt(at);
-    if (this.index !== null) {
-      if (this.size === 0) this.index = null;
-      else this.index.delete(until);
+    // the others move up one place; a last chunk left empty is freed
+    threads.splice(at, 1);
+    let c = slot;
+    for (let k = 0; ; k += CHUNK) {
+      const n = Math.min(CHUNK, threads.length - k);
+      for (let i = 0; i < CHUNK; i++) this.slab[c * CHUNK + i] = i < n ? threads[k + i] : null;
+      if (k + n === threads.length) {
+        const spare = this.next[c];
+        if (spare >= 0) {
+          this.slab[spare * CHUNK] = null;
+          this.next[spare] = this.freeChunk;
+          this.freeChunk = spare;
+        }
+        this.next[c] = -1;
+        this.last[slot] = c;
+        this.fill[slot] = n;
+        return;
+      }
+      c = this.next[c];
     }
-  }
-
-  /** Gives a slot freed by takeSlot its threads back, in order. */
-  private refill(slot: number, threads: (Thread | null)[], n: number): void {
-    this.freeCount--; // takeSlot freed it last
-    const c = this.newChunk();
-    this.first[slot] = c;
-    this.last[slot] = c;
-    this.fill[slot] = 0;
-    for (let i = 0; i < n; i++) this.appendTo(slot, threads[i]!);
   }
 
   /** Takes heap entry i out, keeping the heap ordered. */
@@ -264,8 +280,6 @@ export class SleeperHeap {
 
   clear(): void {
     this.size = 0;
-    this.slots = 0;
-    this.freeCount = 0;
     this.chunks = 0;
     this.freeChunk = -1;
     this.slab.fill(null);

@@ -82,14 +82,13 @@ export function pushFrame(th: Thread, hi: number, base: number, dst: number): vo
 /** The innermost frame returned: its caller becomes the innermost again (or the thread has no frame left). */
 export function popFrame(th: Thread): void {
   const f = th.frames;
-  const n = f.length - FRAME_WORDS;
-  if (n < 0) {
+  if (f.length === 0) {
     th.hi = -1;
     return;
   }
-  th.hi = f[n];
-  th.pc = f[n + 1];
-  th.base = f[n + 2];
-  th.dst = f[n + 3];
-  f.length = n;
+  // pop(), not a shorter length: setting length is a call into the runtime
+  th.dst = f.pop()!;
+  th.base = f.pop()!;
+  th.pc = f.pop()!;
+  th.hi = f.pop()!;
 }
