@@ -108,7 +108,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');
-    exit = await runLive(loaded.program, host, opts);
+    // no fps: the live display draws at about 60 Hz whatever --fps says
+    exit = await runLive(loaded.program, host, { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing });
   } else {
     const started = process.hrtime.bigint();
     const showProgress = process.stderr.isTTY === true;

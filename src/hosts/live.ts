@@ -1,78 +1,226 @@
 // The live host: the wall clock drives the world and a display of about 60 Hz.
 // Between frames it sleeps (setTimeout) rather than spinning, so an idle world
 // costs almost no CPU. Display frames here are real: they reset the runaway guard.
+// `pw run --live` runs one world to its end; the REPL keeps one running and can also
+// pause it (save/restore semantics), step it heartbeat by heartbeat, resume it, and
+// take over a saved world. The clock and the timer are injectable so tests can drive
+// a world on virtual time.
 import { performance } from 'node:perf_hooks';
 import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
 import type { Program } from '../compiler/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
-import { UNITS_PER_MS } from '../time/units.ts';
+import { manageTime, restoreTimer, saveTimer } from '../time/clock.ts';
+import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
+import { nextDueAt } from '../time/stepper.ts';
+import type { WorldState } from '../engine/state.ts';
+import type { Thread } from '../vm/thread.ts';
+
+export interface WallSource {
+  /** Milliseconds from an arbitrary origin; never goes backwards. */
+  now(): number;
+}
+
+export interface LiveWorldOptions extends Partial<EngineOptions> {
+  wall?: WallSource;
+  /** False: no frame timer at all; the caller calls frame() itself (tests). */
+  timer?: boolean;
+}
 
 export const LIVE_FRAME_MS = 1000 / 60;
+const FPS_WINDOW_MS = 250;
 
-/** A live world: start() begins the frame timer; stop() ends it. */
+/** A live world: start() boots it and begins the frame timer; stop() ends the timer. */
 export class LiveWorld {
   readonly engine: Engine;
+  /** Called after every display frame and every step. */
+  onFrame: (() => void) | null = null;
+  private readonly wallSource: WallSource;
+  private readonly useTimer: boolean;
   private origin = 0;
+  private started = false;
   private timer: NodeJS.Timeout | null = null;
   private nextFrame = 0;
-  /** Called after every display frame. */
-  onFrame: (() => void) | null = null;
+  private frameTimes: number[] = [];
+  private pausedAt: number | null = null;
+  /** True when our pause() holds the outermost savetimer, so step() may move its saved value. */
+  private ownsSave = false;
 
-  constructor(program: Program, host: EngineHost, opts: Partial<EngineOptions> = {}) {
-    this.engine = new Engine(program, BUILTINS, host, { ...opts, realFrames: true });
+  constructor(program: Program, host: EngineHost, opts: LiveWorldOptions = {}) {
+    const { wall, timer, ...given } = opts;
+    const engineOpts: Partial<EngineOptions> = {};
+    for (const [k, v] of Object.entries(given)) if (v !== undefined) (engineOpts as Record<string, unknown>)[k] = v;
+    this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true });
+    // the world goes on after a script error, whoever's thread it was
     this.engine.stopOnError = false;
+    this.wallSource = wall ?? performance;
+    this.useTimer = timer ?? true;
   }
 
   /** Wall clock in units since the world started. */
   wall(): number {
-    return Math.floor((performance.now() - this.origin) * UNITS_PER_MS);
+    return Math.floor((this.wallSource.now() - this.origin) * UNITS_PER_MS);
   }
 
+  get paused(): boolean {
+    return this.pausedAt !== null;
+  }
+
+  /** Boots the world (property initialisers, startup handlers) and starts the frame timer. */
   start(): void {
-    this.origin = performance.now();
+    if (this.started) return;
+    this.started = true;
+    this.origin = this.wallSource.now();
     this.engine.boot(0);
-    this.nextFrame = performance.now() + LIVE_FRAME_MS;
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
     this.schedule();
   }
 
-  get running(): boolean {
-    return this.timer !== null;
+  /** Ends the frame timer for good. */
+  stop(): void {
+    this.unschedule();
+    this.started = false;
   }
 
-  stop(): void {
+  /**
+   * Freezes the world where it is: no more display frames, and the game clock is
+   * saved so the paused span never happened as far as scripts can tell.
+   */
+  pause(): boolean {
+    if (this.paused) return false;
+    this.unschedule();
+    const c = this.engine.state.clock;
+    // no clock reading here: the world stays exactly as the last frame left it
+    this.ownsSave = c.saveDepth === 0;
+    saveTimer(c);
+    this.pausedAt = this.wall();
+    return true;
+  }
+
+  /** Restores the clock saved by pause() and restarts the frame timer. */
+  resume(): boolean {
+    if (!this.paused) return false;
+    const c = this.engine.state.clock;
+    // the restore re-anchors on the latest wall reading: read the wall first
+    manageTime(c, this.wall());
+    restoreTimer(c);
+    this.pausedAt = null;
+    this.ownsSave = false;
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
+    this.schedule();
+    return true;
+  }
+
+  /**
+   * n heartbeats while paused: each moves the game clock to the next heartbeat
+   * boundary (50 ms apart), serves it, and draws one display frame. The saved clock
+   * moves with the steps so resuming does not rewind them.
+   */
+  step(n: number): void {
+    const e = this.engine;
+    const c = e.state.clock;
+    for (let i = 0; i < n; i++) {
+      let target = nextDueAt(e.state.stepper);
+      if (!(target > c.game)) target = c.game + STEP_UNITS;
+      if (this.ownsSave) c.savedGame += target - c.game;
+      c.game = target;
+      this.displayFrame();
+    }
+    this.onFrame?.();
+  }
+
+  /**
+   * Takes over a saved world. The wall clock is re-anchored so it reads what it read when
+   * the world was saved: the restored world goes on from there, with no jump.
+   */
+  adopt(state: WorldState, threads: Thread[]): void {
+    this.engine.adopt(state, threads);
+    this.origin = this.wallSource.now() - state.clock.wall / UNITS_PER_MS;
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
+    // a world restored while paused stays paused: its clock takes the pause's save level
+    if (this.paused) {
+      this.ownsSave = state.clock.saveDepth === 0;
+      saveTimer(state.clock);
+    }
+  }
+
+  /**
+   * The world as a snapshot should hold it: while paused, without the pause's own save
+   * level on the clock, which belongs to the host and not to the world (restored, it
+   * would hold the clock still for good).
+   */
+  stateForSave(): WorldState {
+    const state = this.engine.state;
+    if (!this.paused) return state;
+    const clock = { ...state.clock };
+    restoreTimer(clock);
+    return { ...state, clock };
+  }
+
+  /** Display frames counted over the last 250 ms, as frames per second. */
+  fps(): number {
+    if (this.paused) return 0;
+    const now = this.wallSource.now();
+    const times = this.frameTimes;
+    let drop = 0;
+    while (drop < times.length && times[drop] < now - FPS_WINDOW_MS) drop++;
+    if (drop > 0) times.splice(0, drop);
+    // frames per elapsed time between the first and last in the window: a plain count
+    // would flicker between 60 and 64 as a 250 ms window catches 15 or 16 frames
+    if (times.length < 2) return times.length * (1000 / FPS_WINDOW_MS);
+    const span = times[times.length - 1] - times[0];
+    return span > 0 ? Math.round(((times.length - 1) * 1000) / span) : 0;
+  }
+
+  /** One display frame now (the timer calls this; tests call it on virtual time). */
+  frame(): void {
+    if (this.paused) return;
+    this.frameTimes.push(this.wallSource.now());
+    if (this.frameTimes.length > 512) this.frameTimes.splice(0, 256);
+    this.displayFrame();
+    this.onFrame?.();
+  }
+
+  private displayFrame(): void {
+    this.engine.displayFrame(this.wall());
+  }
+
+  private schedule(): void {
+    if (!this.useTimer || !this.started || this.paused) return;
+    const delay = Math.max(0, this.nextFrame - this.wallSource.now());
+    this.timer = setTimeout(() => this.tick(), delay);
+  }
+
+  private unschedule(): void {
     if (this.timer) clearTimeout(this.timer);
     this.timer = null;
   }
 
-  private schedule(): void {
-    const delay = Math.max(0, this.nextFrame - performance.now());
-    this.timer = setTimeout(() => this.tick(), delay);
-  }
-
   private tick(): void {
-    const now = performance.now();
-    this.engine.displayFrame(this.wall());
-    this.onFrame?.();
-    // keep the 60 Hz grid; after a stall, start again from now rather than bursting
+    this.timer = null;
+    const now = this.wallSource.now();
+    this.frame();
+    // keep a 60 Hz grid; after a stall start again from now instead of bursting
     this.nextFrame += LIVE_FRAME_MS;
     if (this.nextFrame < now) this.nextFrame = now + LIVE_FRAME_MS;
-    if (this.timer !== null) this.schedule();
+    this.schedule();
   }
 }
 
 export interface LiveRunOptions extends Partial<EngineOptions> {
+  /** Wall time in units after which the run ends. */
   until: number;
   keepGoing?: boolean;
 }
 
 /** `pw run --live`: the same as headless, on the wall clock; resolves with the exit code. */
 export function runLive(program: Program, host: EngineHost, opts: LiveRunOptions): Promise<number> {
+  const { until, keepGoing, ...engineOpts } = opts;
   return new Promise((resolve) => {
-    const w = new LiveWorld(program, host, opts);
-    w.engine.stopOnError = !opts.keepGoing;
+    const w = new LiveWorld(program, host, engineOpts);
+    w.engine.stopOnError = !keepGoing;
     w.onFrame = () => {
       const e = w.engine;
-      if (e.halted || e.isQuiet() || w.wall() > opts.until) {
+      if (e.halted || e.isQuiet() || w.wall() > until) {
         w.stop();
         resolve(e.errors > 0 ? 1 : 0);
       }

@@ -16,7 +16,7 @@ import type { TraceEvent } from '../trace/events.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
-import { ReplWorld, type ReplWorldOptions, type WallSource } from './world.ts';
+import { LiveWorld, type LiveWorldOptions, type WallSource } from '../hosts/live.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
@@ -42,7 +42,7 @@ const LOOP_LINE_MS = 1000;
 const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
 
 export class ReplSession {
-  readonly world: ReplWorld;
+  readonly world: LiveWorld;
   filter: Set<WorldKind> = new Set(DEFAULT_FILTER);
   traceOn: boolean;
   /** Script errors seen so far: in loaded files, typed code and running threads. */
@@ -70,9 +70,9 @@ export class ReplSession {
       trace: (ev) => this.trace(ev),
     };
     // only options that are set: an undefined one would override the engine's default
-    const worldOpts: ReplWorldOptions = { seed: opts.seed ?? 1, wall: opts.wall, timer: opts.timer };
+    const worldOpts: LiveWorldOptions = { seed: opts.seed ?? 1, wall: opts.wall, timer: opts.timer };
     if (opts.loopGuard !== undefined) worldOpts.loopGuard = opts.loopGuard;
-    this.world = new ReplWorld(program, host, worldOpts);
+    this.world = new LiveWorld(program, host, worldOpts);
     this.world.onFrame = () => this.afterFrame();
     this.watchSpawns();
     this.pendingEarly = early;

@@ -1,6 +1,6 @@
 // The status line: what an author needs to see a timing world breathe, as plain data
 // (for tests and colouring) and as one line of text.
-import type { ReplWorld } from './world.ts';
+import type { LiveWorld } from '../hosts/live.ts';
 import { MAX_LOOPS } from '../time/loops.ts';
 import { MAX_CRICKETS, countCrickets } from '../world/cricket.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -19,7 +19,7 @@ export interface StatusInfo {
   paused: boolean;
 }
 
-export function statusInfo(w: ReplWorld): StatusInfo {
+export function statusInfo(w: LiveWorld): StatusInfo {
   const e = w.engine;
   const st = e.state;
   const c = st.clock;

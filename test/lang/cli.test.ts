@@ -191,6 +191,43 @@ describe('pw run: script errors exit 1', () => {
   });
 });
 
+// --live runs on the real wall clock, so these take real time: keep the runs short.
+describe('pw run --live', () => {
+  it('ends as soon as nothing is alive', () => {
+    const r = pw(['run', 'done.pw', '--live'], { 'done.pw': 'on startup\n  print ("a")\n  delay (6)\n  print ("b")\nend\n' });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('a\nb\n');
+    // the default --until is 60 s: ending well before it means the quiet world was seen
+    expect(r.ms).toBeLessThan(15000);
+  });
+
+  it('stops at --until even when threads would run for ever', () => {
+    const r = pw(['run', 'ticker.pw', '--live', '--until', '0.5s'], {
+      'ticker.pw': 'on startup\n  while true\n    print (gametime ())\n    delay (6)\n  endwhile\nend\n',
+    });
+    expect(r.code).toBe(0);
+    const times = r.stdout.trim().split('\n').map(Number);
+    expect(times[0]).toBe(0);
+    expect(times.length).toBeGreaterThan(1);
+    expect(r.ms).toBeLessThan(15000);
+  });
+
+  it('a script error ends the run with exit 1; with --keep-going the other threads carry on', () => {
+    const files = {
+      'err.pw': 'on startup\n  while true\n    print (gametime ())\n    delay (6)\n  endwhile\nend\n\non startup\n  delay (12)\n  x = 1 / 0\nend\n',
+    };
+    const stopped = pw(['run', 'err.pw', '--live'], files);
+    expect(stopped.code).toBe(1);
+    expect(stopped.stderr).toContain('err.pw:10:9: runtime error: division by zero: 1 / 0');
+    expect(stopped.ms).toBeLessThan(15000);
+    const going = pw(['run', 'err.pw', '--live', '--keep-going', '--until', '1s']);
+    expect(going.code).toBe(1);
+    expect(going.stderr).toContain('division by zero');
+    // the error came at 200 ms of game time; the ticker went on printing after it
+    expect(Math.max(...going.stdout.trim().split('\n').map(Number))).toBeGreaterThanOrEqual(500);
+  });
+});
+
 describe('pw run: bad usage exits 2', () => {
   it('an unknown option', () => {
     const r = pw(['run', 'u.pw', '--frobnicate'], { 'u.pw': 'on startup\nend\n' });
