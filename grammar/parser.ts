@@ -1269,20 +1269,28 @@ export function parseFileCarefully(source: string, file: string): ParseResult {
   };
 }
 
-/** Parses REPL input: top-level items and statements, in the order typed. */
-export function parseRepl(
-  source: string,
-  file: string,
-): { items: (TopItem | Stmt)[]; errors: SyntaxProblem[] } {
-  const raw = parseTokens(source, file, true);
-  return { items: raw.items, errors: settle(raw.problems, raw.tokens, file) };
+/** REPL input, parsed. */
+export interface ReplParse {
+  items: (TopItem | Stmt)[];
+  errors: SyntaxProblem[];
+  /**
+   * The input opens a block (on, set…, if, while, for) whose closing keyword has not
+   * been typed yet and nothing else is wrong, so the REPL should read more lines.
+   */
+  incomplete: boolean;
 }
 
-/**
- * True when REPL input opens a block (on, set…, if, while, for) whose closing keyword
- * has not been typed yet and nothing else is wrong, so the REPL should read more lines.
- */
+/** Parses REPL input: top-level items and statements, in the order typed. */
+export function parseRepl(source: string, file: string): ReplParse {
+  const raw = parseTokens(source, file, true);
+  return {
+    items: raw.items,
+    errors: settle(raw.problems, raw.tokens, file),
+    incomplete: raw.problems.length > 0 && raw.problems.every((p) => p.unclosedAtEnd === true),
+  };
+}
+
+/** Whether REPL input should wait for more lines (see ReplParse.incomplete). */
 export function isIncomplete(source: string): boolean {
-  const raw = parseTokens(source, '<repl>', true);
-  return raw.problems.length > 0 && raw.problems.every((p) => p.unclosedAtEnd === true);
+  return parseRepl(source, '<repl>').incomplete;
 }

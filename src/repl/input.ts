@@ -1,6 +1,13 @@
 // Groups typed lines into what the REPL runs at once: a command (a line starting with
 // ":"), or a statement, or a block that has been closed by its terminator.
-import { isIncomplete } from '../../grammar/parser.ts';
+import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
+
+/** A complete group of lines, and for code its parse, so that it is not parsed again to run. */
+export interface Group {
+  text: string;
+  /** null for a `:command` */
+  parsed: ReplParse | null;
+}
 
 export class LineGrouper {
   private lines: string[] = [];
@@ -16,16 +23,17 @@ export class LineGrouper {
   }
 
   /** Adds a line; returns a complete group to run, or null while more lines are needed. */
-  push(line: string): string | null {
+  push(line: string): Group | null {
     if (this.lines.length === 0) {
       if (line.trim() === '') return null;
-      if (isCommand(line)) return line.trim();
+      if (isCommand(line)) return { text: line.trim(), parsed: null };
     }
     this.lines.push(line);
     const text = this.lines.join('\n');
-    if (isIncomplete(text)) return null;
+    const parsed = parseRepl(text, '<repl>');
+    if (parsed.incomplete) return null;
     this.lines = [];
-    return text;
+    return { text, parsed };
   }
 
   /** Gives up on an unfinished block; returns what was buffered. */

@@ -29,7 +29,7 @@ export async function runLineMode(session: ReplSession, io: LineModeIO): Promise
       if (session.quitRequested) break;
       const group = grouper.push(line);
       if (group === null) continue;
-      session.submit(group);
+      session.submit(group.text, group.parsed);
       await settle(session, out);
       if (session.quitRequested) break;
     }

@@ -1,6 +1,6 @@
 // The REPL's core, with no terminal in sight: a live world, the code typed into it,
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
-import { parseRepl } from '../../grammar/parser.ts';
+import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
 import { loadProgram, parseSources, readSources, type SourceText } from '../compiler/load.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
@@ -125,12 +125,15 @@ export class ReplSession {
     return new Set(this.foreground.keys());
   }
 
-  /** Runs one complete group: a `:command` or code (statements, blocks, definitions). */
-  submit(text: string): void {
+  /**
+   * Runs one complete group: a `:command` or code (statements, blocks, definitions).
+   * `parsed`: the code's parse when the caller has it already (LineGrouper does).
+   */
+  submit(text: string, parsed: ReplParse | null = null): void {
     const trimmed = text.trim();
     if (trimmed === '') return;
     if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
-    else this.evaluate(text);
+    else this.evaluate(text, parsed);
   }
 
   /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */
@@ -152,9 +155,13 @@ export class ReplSession {
 
   // ---- code ---------------------------------------------------------------
 
-  evaluate(text: string): void {
+  /**
+   * `parsed`: the parse of `text`, if it has been parsed already. Its syntax errors are
+   * reported under this group's name, whatever file name it was parsed with.
+   */
+  evaluate(text: string, parsed: ReplParse | null = null): void {
     const file = `<repl ${++this.group}>`;
-    const { items, errors } = parseRepl(text, file);
+    const { items, errors } = parsed ?? parseRepl(text, file);
     if (errors.length > 0) {
       for (const p of errors) this.reportDiagnostic({ kind: 'syntax error', file, line: p.pos.line, col: p.pos.col, length: p.length, message: p.message }, text);
       return;

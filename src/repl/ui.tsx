@@ -140,7 +140,7 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
   const submitLine = (line: string): void => {
     log({ kind: 'input', text: (grouper.pending ? '... ' : 'pw> ') + line });
     const group = grouper.push(line);
-    if (group !== null) session.submit(group);
+    if (group !== null) session.submit(group.text, group.parsed);
     flush();
   };
 

@@ -36,14 +36,30 @@ describe('evaluating code', () => {
     expect(g.pending).toBe(true);
     expect(g.push('  print ("yes")')).toBeNull();
     const block = g.push('endif');
-    expect(block).toBe('if 1 < 2 then\n  print ("yes")\nendif');
+    expect(block?.text).toBe('if 1 < 2 then\n  print ("yes")\nendif');
+    expect(block?.parsed?.items.map((i) => i.type)).toEqual(['if']);
     expect(g.pending).toBe(false);
-    expect(g.push(':loops')).toBe(':loops');
+    expect(g.push(':loops')).toEqual({ text: ':loops', parsed: null });
     expect(g.push('   ')).toBeNull();
-    expect(g.push('print (1)')).toBe('print (1)');
+    expect(g.push('print (1)')?.text).toBe('print (1)');
 
     const r = testRepl(null);
-    expect(r.say(block!)).toEqual([{ kind: 'print', text: 'yes', t: 0 }]);
+    expect(r.say(block!.text)).toEqual([{ kind: 'print', text: 'yes', t: 0 }]);
+  });
+
+  it('runs a group from the parse made while grouping it, without parsing it again', () => {
+    const g = new LineGrouper();
+    const r = testRepl(null);
+    const from = r.log.length;
+    // the text given differs from the parsed one: what runs is the parse
+    r.s.submit('print ("typed")', g.push('print ("grouped")')!.parsed);
+    expect(r.log.slice(from).map((e) => e.text)).toEqual(['grouped']);
+    // its syntax errors are named after the group, as when the session parses
+    const bad = g.push('print (1 +')!;
+    expect(bad.parsed?.errors).toHaveLength(1);
+    const from2 = r.log.length;
+    r.s.submit(bad.text, bad.parsed);
+    expect(r.log.slice(from2).map((e) => e.text.split('\n')[0])).toEqual(['<repl 2>:1:11: syntax error: expected an expression after "+"']);
   });
 
   it('reports errors as script messages and goes on', () => {
