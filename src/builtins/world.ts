@@ -11,10 +11,8 @@ import { createActor, normalizeAngle, startWalk, stopWalk, pauseWalk, type Actor
 import { setPose } from '../world/pose.ts';
 import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound } from '../world/sound.ts';
 import { addCricket, countCrickets, cricketSource, isCricketSource, rearmSet, soundLoop, stopCricket, MAX_CRICKETS } from '../world/cricket.ts';
-import { traceEnd } from '../world/service.ts';
+import { traceEnd, traceSound } from '../world/service.ts';
 import { objectKey } from '../compiler/program.ts';
-import { unitsToMs } from '../time/units.ts';
-import { round3 } from '../engine/engine.ts';
 
 export const CAMERA_TURN_FRAMES = 6;
 
@@ -346,7 +344,7 @@ export const WORLD: Builtin[] = [
       const n = sound(e, 'playsound', s[b]);
       const r = playSound(e.state.sound, e.state.sounds, n, e.now);
       if (r.replaced) traceEnd(e, r.slot, r.replaced);
-      e.tracing && e.trace({ ev: 'sound', slot: r.slot, sound: n, volume: 1, pan: 0, ms: round3(unitsToMs(r.end - e.now)) });
+      traceSound(e, r.slot, n, r.end);
       return r.slot;
     },
   },
@@ -357,7 +355,7 @@ export const WORLD: Builtin[] = [
       const n = sound(e, 'voice', s[b]);
       const r = playVoice(e.state.sound, e.state.sounds, n, e.now);
       if (r.replaced) traceEnd(e, 'voice', r.replaced);
-      e.tracing && e.trace({ ev: 'sound', slot: 'voice', sound: n, volume: 1, pan: 0, ms: round3(unitsToMs(r.end - e.now)) });
+      traceSound(e, 'voice', n, r.end);
       return null;
     },
   },

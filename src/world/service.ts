@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.ts';
 import { stepWalk } from './walk.ts';
 import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
-import { expireSounds, playOverlap, soundDuration, type SoundSlot, type SoundState } from './sound.ts';
+import { SOUND_FOREVER, expireSounds, playOverlap, soundDuration, type SlotName, type SoundSlot, type SoundState } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
 
 /** Walks first, then crickets — the master service order. */
@@ -39,7 +39,7 @@ export function serviceHeartbeatWorld(e: Engine): void {
   for (const f of fires) {
     const r = playOverlap(st.sound, st.sounds, f.sound, st.now, f.volume, f.pan, cricketSource(f.name), f.loop);
     if (r.replaced) traceEnd(e, 2, r.replaced);
-    e.tracing && e.trace({ ev: 'sound', slot: 2, sound: f.sound, cricket: f.name, volume: f.volume, pan: f.pan, ms: endMs(r.end, st.now) });
+    traceSound(e, 2, f.sound, r.end, f.volume, f.pan, f.name);
   }
 }
 
@@ -71,12 +71,21 @@ export function expireSoundsUpTo(e: Engine, t: number): void {
   for (const end of expireSounds(s, t)) e.traceAt(end.end, { ev: 'soundend', slot: end.slot, sound: end.name });
 }
 
-export function traceEnd(e: Engine, slot: 1 | 2 | 'voice', replaced: SoundSlot): void {
+/**
+ * Traces a sound that starts now in `slot` and plays until `end` (SOUND_FOREVER: it
+ * loops in place). `cricket` names the cricket that played it, if one did.
+ */
+export function traceSound(e: Engine, slot: SlotName, sound: string, end: number, volume = 1, pan = 0, cricket?: string): void {
+  if (!e.tracing) return;
+  e.trace({ ev: 'sound', slot, sound, ...(cricket === undefined ? {} : { cricket }), volume, pan, ms: endMs(end, e.now) });
+}
+
+export function traceEnd(e: Engine, slot: SlotName, replaced: SoundSlot): void {
   // a play that displaces a sound still sounding cuts it off now
   const at = Math.min(replaced.end, e.now);
   e.traceAt(at, { ev: 'soundend', slot, sound: replaced.name });
 }
 
 function endMs(end: number, now: number): number | string {
-  return end >= Number.MAX_SAFE_INTEGER ? 'loop' : Math.round(unitsToMs(end - now) * 1000) / 1000;
+  return end >= SOUND_FOREVER ? 'loop' : Math.round(unitsToMs(end - now) * 1000) / 1000;
 }
