@@ -1,7 +1,9 @@
 // A generator of valid timing scripts for property tests: a set whose loops re-arm
 // with seeded random periods, threads that sleep and print the game time, walks and
 // crickets. Nothing frame-bound (forceupdate, frame (), polls), so every logical
-// result must be identical at any display rate.
+// result must be identical at any display rate. Some waits happen inside called
+// handlers (a script call, or sendtoscene running a set handler in the thread), so
+// threads are also saved and resumed with callers' frames below the waiting one.
 import fc from 'fast-check';
 
 const stmt = fc.oneof(
@@ -15,6 +17,9 @@ const stmt = fc.oneof(
   fc.constant('print (actorstar ("walker") .. " " .. iswalk ("walker"))'),
   fc.integer({ min: 0, max: 2 }).map((s) => `walktostar ("walker", "s${s}")`),
   fc.constant('print (currentsound (2))'),
+  fc.integer({ min: 0, max: 40 }).map((n) => `nap (${n})`),
+  fc.integer({ min: 0, max: 40 }).map((n) => `print ("twice " .. twice (${n}))`),
+  fc.integer({ min: 0, max: 40 }).map((n) => `print ("sent " .. sendtoscene ("e4", ${n}))`),
 );
 
 const body = fc.array(stmt, { minLength: 1, maxLength: 8 }).map((ss) => ss.map((s) => '    ' + s).join('\n'));
@@ -52,7 +57,23 @@ ${g.e2}
   on e3
 ${g.e3}
   end
+  on e4 (n)
+    delay (n)
+    print ("e4 after " .. n .. " at " .. gametime ())
+    return twice (n) + 1
+  end
 endset
+
+on nap (n)
+  delay (n)
+  print ("napped " .. n .. " at " .. gametime ())
+end
+
+on twice (n)
+  delay (n)
+  nap (n mod 7)
+  return n * 2
+end
 
 on startup
   defsound ("hiss", 700)
