@@ -18,6 +18,7 @@ import { STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
 import { frameLoops, stepLoops, type LoopSlot } from '../time/loops.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
+import { LiveThreads } from './live.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
 import { createStreams } from '../world/random.ts';
 import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo, soundsPlaying } from '../world/service.ts';
@@ -80,7 +81,7 @@ export class Engine {
   /** Result of the last thread that finished, for the REPL's echo. */
   lastResult: Value = null;
 
-  private live = new Map<number, Thread>();
+  private live = new LiveThreads();
   /** The actors of state.actors in table order; the services walk it every heartbeat. */
   private actors: ActorState[] | null = null;
   private builtinByName = new Map<string, number>();
@@ -206,14 +207,19 @@ export class Engine {
       // a game frame is traced where it matters: something waits on it or a camera turns
       if (this.tracing && (this.frameWaiters.length > 0 || st.camera.turnLeft > 0)) this.trace({ ev: 'frame', n: f.count });
       serviceGameFrame(this);
-      const waiting = this.frameWaiters;
-      this.frameWaiters = [];
-      for (const th of waiting) this.makeReady(th, true);
+      // (a fresh list only when someone waited: most frames allocate nothing)
+      if (this.frameWaiters.length > 0) {
+        const waiting = this.frameWaiters;
+        this.frameWaiters = [];
+        for (const th of waiting) this.makeReady(th, true);
+      }
     }
-    const polling = this.displayWaiters;
-    this.displayWaiters = [];
-    for (const th of polling) this.makeReady(th, true);
-    this.drain();
+    if (this.displayWaiters.length > 0) {
+      const polling = this.displayWaiters;
+      this.displayWaiters = [];
+      for (const th of polling) this.makeReady(th, true);
+    }
+    if (this.ready.length > 0) this.drain();
   }
 
   /**
@@ -347,7 +353,7 @@ export class Engine {
     for (let i = 0; i < code.registers; i++) stack[i] = i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined;
     const th = newThread(st.nextThreadId++, origin, h, stack);
     th.since = st.now;
-    this.live.set(th.id, th);
+    this.live.add(th);
     this.makeReady(th, false);
     return th;
   }
@@ -523,10 +529,10 @@ export class Engine {
     const outcome = this.traceVm !== null || !this.options.jit ? execute(this, th) : executeCompiled(this, th);
     this.running = prev;
     if (outcome === 'done') {
-      this.live.delete(th.id);
+      this.live.delete(th);
       this.lastResult = th.result;
     } else if (outcome === 'failed') {
-      this.live.delete(th.id);
+      this.live.delete(th);
     }
   }
 
@@ -603,7 +609,7 @@ export class Engine {
     this.frameWaiters = [];
     // waiters are re-registered in the order they went to sleep
     for (const th of threads.slice().sort((a, b) => a.sleepSeq - b.sleepSeq)) {
-      this.live.set(th.id, th);
+      this.live.add(th);
       switch (th.wait?.kind) {
         case 'time':
           this.sleepers.push(th, th.wakeAt);
@@ -622,7 +628,7 @@ export class Engine {
 
   /** Live threads in a stable order, for a snapshot. */
   threadsForSave(): Thread[] {
-    return [...this.live.values()].sort((a, b) => a.id - b.id);
+    return this.live.all().sort((a, b) => a.id - b.id);
   }
 
   // ---- state queries ------------------------------------------------------
@@ -638,7 +644,7 @@ export class Engine {
   }
 
   liveThreads(): Thread[] {
-    return [...this.live.values()];
+    return this.live.all();
   }
 
   get threadCount(): number {
@@ -669,7 +675,7 @@ export class Engine {
   }
 
   stopThread(id: number): boolean {
-    const th = this.live.get(id);
+    const th = this.live.byId(id);
     if (!th) return false;
     this.removeThread(th);
     return true;
@@ -677,13 +683,13 @@ export class Engine {
 
   stopAllThreads(): number {
     const n = this.live.size;
-    for (const th of [...this.live.values()]) this.removeThread(th);
+    for (const th of this.live.all()) this.removeThread(th);
     return n;
   }
 
   private removeThread(th: Thread): void {
     th.done = true;
-    this.live.delete(th.id);
+    this.live.delete(th);
     if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wakeAt);
     this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
     this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
@@ -722,7 +728,7 @@ export class Engine {
   /** A script error stops its thread; it is reported with position, code frame and script call stack. */
   threadFailed(th: Thread, message: string): void {
     th.done = true;
-    this.live.delete(th.id);
+    this.live.delete(th);
     this.reportError({ ...this.where(th), kind: 'runtime error', message, stack: this.callStack(th) });
   }
 

@@ -171,7 +171,7 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
  * A thread as saved: every frame in one list, outermost first (the running thread keeps
  * its innermost frame apart, which is its own business and not the file's).
  */
-type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst'>;
+type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst' | 'slot'>;
 
 function savedThread(t: Thread, enc: ValueEncoder): SavedThread {
   return {

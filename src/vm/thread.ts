@@ -47,6 +47,8 @@ export interface Thread {
   done: boolean;
   /** Script calls since the last real frame: recursion that branches has no loop to count. */
   calls: number;
+  /** Its place in the engine's list of live threads; -1 when not in it. */
+  slot: number;
   id: number;
   /** What started it, for :threads and error stacks: "startup", "loop scene steamhiss", … */
   origin: string;
@@ -57,7 +59,7 @@ export interface Thread {
 /** A thread that will run handler hi from its start, its registers at base 0. */
 export function newThread(id: number, origin: string, hi: number, stack: (Value | undefined)[]): Thread {
   // The hot fields first: those read and written on every wake share the object's first cache lines.
-  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, id, origin, result: null };
+  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, slot: -1, id, origin, result: null };
 }
 
 /** Every frame, outermost first, FRAME_WORDS numbers each (for error stacks, snapshots and the REPL). */

@@ -4,7 +4,7 @@
 // cricket's timing never depends on the camera or on the script's `random`.
 
 import { randomInt, type RandomState } from './random.ts';
-import { SOUND_FOREVER } from './sound.ts';
+import { SOUND_FOREVER, soundDuration, type SoundTable } from './sound.ts';
 import { bearing } from './walk.ts';
 
 export interface CricketState {
@@ -132,17 +132,13 @@ export function cricketMix(c: Pick<CricketState, 'x' | 'z' | 'radius'>, camera: 
   return { volume: round3(volume), pan: round3(pan) };
 }
 
+const NO_FIRES: CricketFire[] = [];
+
 // One heartbeat step for the current set's crickets, in table order. Crickets of
-// other sets are left untouched. Dead crickets are removed from the list.
-export function serviceCrickets(
-  list: CricketState[],
-  set: string,
-  camera: Camera,
-  now: number,
-  ambient: RandomState,
-  soundEnd: (sound: string, now: number) => number,
-): CricketFire[] {
-  const fired: CricketFire[] = [];
+// other sets are left untouched. Dead crickets are removed from the list. (Runs every
+// heartbeat: a step where nothing fires allocates nothing.)
+export function serviceCrickets(list: CricketState[], set: string, camera: Camera, now: number, ambient: RandomState, sounds: SoundTable): CricketFire[] {
+  let fired: CricketFire[] | null = null;
   // a fire-once cricket leaves the table once it has fired
   let spent: CricketState[] | null = null;
   for (const c of list) {
@@ -153,7 +149,7 @@ export function serviceCrickets(
     if (c.loop) {
       c.busyUntil = SOUND_FOREVER;
     } else {
-      c.busyUntil = soundEnd(c.sound, now);
+      c.busyUntil = now + soundDuration(sounds, c.sound);
       if (c.jitter < 0) (spent ??= []).push(c);
       else {
         const jitter = Math.min(wholeSteps(c.jitter), Number.MAX_SAFE_INTEGER);
@@ -161,8 +157,8 @@ export function serviceCrickets(
       }
     }
     const mix = cricketMix(c, camera);
-    fired.push({ name: c.name, sound: c.sound, volume: mix.volume, pan: mix.pan, loop: c.loop });
+    (fired ??= []).push({ name: c.name, sound: c.sound, volume: mix.volume, pan: mix.pan, loop: c.loop });
   }
   if (spent !== null) for (const c of spent) list.splice(list.indexOf(c), 1);
-  return fired;
+  return fired ?? NO_FIRES;
 }

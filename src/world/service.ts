@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.ts';
 import { stepWalk } from './walk.ts';
 import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
-import { SOUND_FOREVER, expireSounds, playOverlap, soundDuration, type SlotName, type SoundSlot, type SoundState } from './sound.ts';
+import { SOUND_FOREVER, expireSounds, playOverlap, type SlotName, type SoundSlot, type SoundState } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
 
 /** Walks first, then crickets — the master service order. */
@@ -35,7 +35,7 @@ export function serviceHeartbeatWorld(e: Engine): void {
     }
   }
   if (st.set === '' || st.crickets.length === 0) return;
-  const fires = serviceCrickets(st.crickets, st.set, st.camera, st.now, st.random.ambient, (sound, now) => now + soundDuration(st.sounds, sound));
+  const fires = serviceCrickets(st.crickets, st.set, st.camera, st.now, st.random.ambient, st.sounds);
   for (const f of fires) {
     const r = playOverlap(st.sound, st.sounds, f.sound, st.now, f.volume, f.pan, cricketSource(f.name), f.loop);
     if (r.replaced) traceEnd(e, 2, r.replaced);
@@ -67,7 +67,8 @@ export function soundsPlaying(s: SoundState): boolean {
 /** Traces every sound that ended by time t, each stamped with its own end time. */
 export function expireSoundsUpTo(e: Engine, t: number): void {
   const s = e.state.sound;
-  if (!soundsPlaying(s)) return;
+  // crickets keep the channels busy most of the time: look before building the list
+  if (!((s.slots[0] !== null && s.slots[0].end <= t) || (s.slots[1] !== null && s.slots[1].end <= t) || (s.voice !== null && s.voice.end <= t))) return;
   for (const end of expireSounds(s, t)) e.traceAt(end.end, { ev: 'soundend', slot: end.slot, sound: end.name });
 }
 

@@ -1,11 +1,12 @@
 // The engine's thread queues against plain models: the sleeper heap must wake threads
 // soonest first and, at equal times, in the order they went to sleep; the ready queue
-// is first in, first out. Both reuse their storage, so the properties run long,
+// is first in, first out; the live list holds exactly the threads added and not removed. Both reuse their storage, so the properties run long,
 // interleaved sequences where stale slots would show.
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
 import { SleeperHeap, TimeIndex } from '../../src/engine/sleepers.ts';
 import { ReadyQueue } from '../../src/engine/ready.ts';
+import { LiveThreads } from '../../src/engine/live.ts';
 import { newThread, type Thread } from '../../src/vm/thread.ts';
 
 /** Pushes at up to `times` distinct wake times, pops and removals, pushes weighted by `pushes`. */
@@ -147,6 +148,38 @@ describe('ReadyQueue', () => {
         expect(q.shift()).toBe(null);
       }),
       { numRuns: 300 },
+    );
+  });
+});
+
+describe('LiveThreads', () => {
+  it('holds exactly the threads added and not taken out, each findable by id', () => {
+    fc.assert(
+      fc.property(fc.array(fc.oneof(fc.constant('add'), fc.nat({ max: 30 }), fc.constant('clear')), { minLength: 20, maxLength: 300 }), (script) => {
+        const live = new LiveThreads();
+        const made: Thread[] = [];
+        const model = new Set<Thread>();
+        for (const op of script) {
+          if (op === 'add') {
+            const th = newThread(made.length, 't', 0, []);
+            made.push(th);
+            live.add(th);
+            model.add(th);
+          } else if (op === 'clear') {
+            live.clear();
+            model.clear();
+          } else if (made.length > 0) {
+            // taking out a thread twice, or one never in, changes nothing
+            const th = made[op % made.length];
+            live.delete(th);
+            model.delete(th);
+          }
+          expect(live.size).toBe(model.size);
+          expect(new Set(live.all())).toEqual(model);
+          for (const th of made) expect(live.byId(th.id)).toBe(model.has(th) ? th : undefined);
+        }
+      }),
+      { numRuns: 200 },
     );
   });
 });

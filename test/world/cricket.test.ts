@@ -16,7 +16,6 @@ import { createRandom, createStreams, nextUint32, randomInt, type RandomState } 
 
 const STEP = 150; // units per heartbeat step
 const durations: Record<string, number> = { rumble: 1000, rumble2: 1020, hiss: 100, drip: 50 };
-const soundEnd = (sound: string, now: number): number => now + Math.round(durations[sound]! * 3);
 const camera: Camera = { x: 0, z: 0, facing: 0 };
 
 function cricket(name: string, sound: string, base: number, jitter: number, set = 'engine') {
@@ -34,7 +33,7 @@ function run(
   const fired: Record<string, number[]> = {};
   const from = opts.from ?? 1;
   for (let step = from; step < from + steps; step++) {
-    for (const f of serviceCrickets(list, opts.set ?? 'engine', opts.cam ?? camera, step * STEP, ambient, soundEnd)) {
+    for (const f of serviceCrickets(list, opts.set ?? 'engine', opts.cam ?? camera, step * STEP, ambient, durations)) {
       (fired[f.name] ??= []).push(step);
     }
     opts.between?.(step);
@@ -120,7 +119,7 @@ describe('crickets', () => {
     const r = createRandom(5);
     const before = { ...r };
     const shots: CricketFire[] = [];
-    for (let step = 1; step <= 100; step++) shots.push(...serviceCrickets(list, 'engine', camera, step * STEP, r, soundEnd));
+    for (let step = 1; step <= 100; step++) shots.push(...serviceCrickets(list, 'engine', camera, step * STEP, r, durations));
     expect(shots).toEqual([{ name: 'loop', sound: 'hiss', volume: 1, pan: 0, loop: true }]);
     expect(r).toEqual(before);
     // Saved and restored, it still never re-fires.
@@ -161,7 +160,7 @@ describe('crickets', () => {
     const rNear = createRandom(8);
     const rFar = createRandom(8);
     const a = run(near, 60, rNear);
-    for (let step = 1; step <= 60; step++) shots.push(...serviceCrickets(far, 'engine', camera, step * STEP, rFar, soundEnd));
+    for (let step = 1; step <= 60; step++) shots.push(...serviceCrickets(far, 'engine', camera, step * STEP, rFar, durations));
     expect(shots.length).toBe(a.c!.length);
     expect(shots.every((s) => s.volume === 0)).toBe(true);
   });
