@@ -1,5 +1,30 @@
 // The prompt's line editor: text, cursor and history, with no terminal in it, so the
-// keys the UI maps onto it can be tested directly.
+// keys the UI maps onto it can be tested directly. The cursor moves by whole
+// characters as a reader sees them: an emoji (two UTF-16 units, or several joined), a
+// letter with a combining accent or a flag is one step, never split in half.
+
+let segmenter: Intl.Segmenter | null = null;
+/** Made on first use: only the interactive prompt needs it. */
+function graphemes(): Intl.Segmenter {
+  return (segmenter ??= new Intl.Segmenter(undefined, { granularity: 'grapheme' }));
+}
+
+/** Where the character before index i (a character boundary) starts. */
+function charBefore(text: string, i: number): number {
+  let start = 0;
+  for (const g of graphemes().segment(text)) {
+    if (g.index >= i) break;
+    start = g.index;
+  }
+  return start;
+}
+
+/** Where the character starting at index i (a character boundary) ends. */
+function charAfter(text: string, i: number): number {
+  if (i >= text.length) return text.length;
+  const g = graphemes().segment(text).containing(i);
+  return g === undefined ? text.length : g.index + g.segment.length;
+}
 
 export class LineEditor {
   value = '';
@@ -18,20 +43,26 @@ export class LineEditor {
 
   backspace(): void {
     if (this.cursor === 0) return;
-    this.value = this.value.slice(0, this.cursor - 1) + this.value.slice(this.cursor);
-    this.cursor--;
+    const start = charBefore(this.value, this.cursor);
+    this.value = this.value.slice(0, start) + this.value.slice(this.cursor);
+    this.cursor = start;
   }
 
   deleteForward(): void {
-    this.value = this.value.slice(0, this.cursor) + this.value.slice(this.cursor + 1);
+    this.value = this.value.slice(0, this.cursor) + this.value.slice(charAfter(this.value, this.cursor));
   }
 
   left(): void {
-    this.cursor = Math.max(0, this.cursor - 1);
+    this.cursor = charBefore(this.value, this.cursor);
   }
 
   right(): void {
-    this.cursor = Math.min(this.value.length, this.cursor + 1);
+    this.cursor = charAfter(this.value, this.cursor);
+  }
+
+  /** The character under the cursor ('' at the end of the line). */
+  get atCursor(): string {
+    return this.value.slice(this.cursor, charAfter(this.value, this.cursor));
   }
 
   home(): void {

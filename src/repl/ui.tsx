@@ -80,12 +80,13 @@ export function packFields(parts: string[], width: number): string {
 function Prompt({ prompt, editor }: { prompt: string; editor: LineEditor }): React.ReactElement {
   const v = editor.value;
   const c = editor.cursor;
+  const under = editor.atCursor;
   return (
     <Text>
       <Text color="gray">{prompt}</Text>
       {v.slice(0, c)}
-      <Text inverse>{c < v.length ? v[c] : ' '}</Text>
-      {v.slice(c + 1)}
+      <Text inverse>{under === '' ? ' ' : under}</Text>
+      {v.slice(c + under.length)}
     </Text>
   );
 }

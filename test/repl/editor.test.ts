@@ -41,4 +41,36 @@ describe('the prompt line editor', () => {
     e.down();
     expect(e.value).toBe('half typed');
   });
+
+  it('moves and deletes by whole characters: emoji, joined emoji, accents, flags', () => {
+    // 🎩 is two UTF-16 units; the family is four emoji joined by zero-width joiners; é
+    // here is e + a combining accent; 🇬🇧 is two regional indicators
+    const hat = '\u{1F3A9}';
+    const family = '\u{1F469}\u200D\u{1F469}\u200D\u{1F467}';
+    const accented = 'e\u0301';
+    const flag = '\u{1F1EC}\u{1F1E7}';
+    const e = new LineEditor();
+    e.insert(`a${hat}${family}${accented}${flag}z`);
+    e.end();
+    const seen: string[] = [];
+    for (let i = 0; i < 6; i++) {
+      e.left();
+      seen.unshift(e.atCursor);
+    }
+    expect(seen).toEqual(['a', hat, family, accented, flag, 'z']);
+    e.left(); // at the start already
+    expect(e.cursor).toBe(0);
+    e.right();
+    e.right();
+    expect(e.atCursor).toBe(family);
+    e.deleteForward();
+    expect(e.value).toBe(`a${hat}${accented}${flag}z`);
+    e.backspace();
+    expect(e.value).toBe(`a${accented}${flag}z`);
+    e.end();
+    e.backspace();
+    e.backspace();
+    expect(e.value).toBe(`a${accented}`);
+    expect(e.atCursor).toBe('');
+  });
 });
