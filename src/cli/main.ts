@@ -114,6 +114,11 @@ async function main(argv: string[]): Promise<number> {
 main(hideBin(process.argv))
   .then((code) => {
     stdout.flush();
+    if (stdout.failure) {
+      // output redirected to a full disk, say: the run is done, but its output is not all there
+      stderr.line(`pw: cannot write the output (${stdout.failure.code ?? stdout.failure.message})`);
+      code = 2;
+    }
     stderr.flush();
     process.exitCode = code;
   })

@@ -1,15 +1,13 @@
 // Buffered writes to stdout/stderr and files: a run that prints a million lines must
 // not make a million system calls. Flushed before exit.
-import { writeSync, openSync, closeSync } from 'node:fs';
+import { writeSync, closeSync } from 'node:fs';
 
 export class Sink {
   private chunks: string[] = [];
   private size = 0;
+  /** The error that stopped the writes (a full disk, say); the run goes on, and the command reports it at the end. */
+  failure: NodeJS.ErrnoException | null = null;
   constructor(private readonly fd: number, private readonly owned = false) {}
-
-  static file(path: string): Sink {
-    return new Sink(openSync(path, 'w'), true);
-  }
 
   write(text: string): void {
     this.chunks.push(text);
@@ -26,6 +24,7 @@ export class Sink {
     const data = this.chunks.join('');
     this.chunks = [];
     this.size = 0;
+    if (this.failure !== null) return;
     let buf = Buffer.from(data, 'utf8');
     while (buf.length > 0) {
       try {
@@ -34,7 +33,8 @@ export class Sink {
       } catch (err) {
         if ((err as NodeJS.ErrnoException).code === 'EAGAIN') continue;
         if ((err as NodeJS.ErrnoException).code === 'EPIPE') return;
-        throw err;
+        this.failure = err as NodeJS.ErrnoException;
+        return;
       }
     }
   }

@@ -1,10 +1,10 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { closeSync, existsSync, openSync, readFileSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { resolve } from 'node:path';
 import { loadProgram, readScripts, UsageError } from '../compiler/load.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
-import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
-import type { Program } from '../compiler/program.ts';
+import { fitSnapshot, readSnapshot, writeSnapshot, SnapshotError, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { traceLine } from '../trace/events.ts';
 import { Sink, stderr, stdout } from './output.ts';
@@ -46,54 +46,97 @@ function openForWriting(path: string, what: string): number {
   }
 }
 
+/** The snapshot is written beside its place and then renamed into it: a failed write never leaves an earlier snapshot truncated. */
+function snapshotTemp(path: string): string {
+  return `${path}.${process.pid}.tmp`;
+}
+
 /**
  * Checks before the run that the snapshot can be written, without touching a file
  * already there: a run that ends in a script error writes no snapshot, and must not
  * leave an earlier one truncated either.
  */
-function checkWritable(path: string, what: string): void {
-  const existed = existsSync(path);
+function checkWritable(path: string): void {
+  const tmp = snapshotTemp(path);
   try {
-    closeSync(openSync(path, 'a'));
+    if (existsSync(path) && statSync(path).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
+    closeSync(openSync(tmp, 'w'));
+    unlinkSync(tmp);
   } catch (err) {
-    throw cannotWrite(path, what, err);
+    throw cannotWrite(path, 'snapshot', err);
   }
-  if (!existed) unlinkSync(path);
 }
 
-/** A snapshot for `program` (null: only its host settings are wanted), or null after saying why it is refused. */
-function restore(a: RunArgs, text: string, program: Program | null): RestoredWorld | null {
+function writeSnapshotFile(path: string, text: string): void {
+  const tmp = snapshotTemp(path);
   try {
-    return readSnapshot(text, program);
+    writeFileSync(tmp, text);
+    renameSync(tmp, path);
+  } catch (err) {
+    rmSync(tmp, { force: true });
+    throw cannotWrite(path, 'snapshot', err);
+  }
+}
+
+/** A path as the file system knows it (links followed), to tell whether two names are one file. */
+function samePlace(p: string): string {
+  try {
+    return realpathSync(p);
+  } catch {
+    return resolve(p);
+  }
+}
+
+/** An output that would overwrite a script, the snapshot being restored, or the other output is bad usage. */
+function checkOutputs(a: RunArgs, scripts: readonly string[]): void {
+  const inputs = new Map<string, string>(scripts.map((f) => [samePlace(f), `the script "${f}"`]));
+  if (a.restore) inputs.set(samePlace(a.restore), `the snapshot being restored, "${a.restore}"`);
+  if (a.trace) {
+    const t = samePlace(a.trace);
+    const clash = inputs.get(t) ?? (a.save && samePlace(a.save) === t ? 'the snapshot' : undefined);
+    if (clash) throw new UsageError(`--trace "${a.trace}" would overwrite ${clash}`);
+  }
+  if (a.save) {
+    const clash = scripts.find((f) => samePlace(f) === samePlace(a.save!));
+    // saving over the snapshot just restored is fine: it is read before the run
+    if (clash) throw new UsageError(`--save "${a.save}" would overwrite the script "${clash}"`);
+  }
+}
+
+/** A step of restoring `path`; a refused snapshot is said, and gives null (the run then exits 1). */
+function restoring(path: string, step: () => RestoredWorld): RestoredWorld | null {
+  try {
+    return step();
   } catch (err) {
     if (!(err instanceof SnapshotError)) throw err;
-    stderr.line(`pw: cannot restore "${a.restore}": ${err.message}`);
+    stderr.line(`pw: cannot restore "${path}": ${err.message}`);
     return null;
   }
 }
 
 export async function runCommand(a: RunArgs): Promise<number> {
   if (a.live && (a.save || a.restore || a.traceVm)) throw new UsageError('--save, --restore and --trace-vm work only in a headless run, not with --live');
-  let snapshotText: string | null = null;
+  let snapshot: RestoredWorld | null = null;
   let files = a.files;
   if (a.restore) {
-    snapshotText = readSnapshotText(a.restore);
-    if (files.length === 0) {
-      const recorded = restore(a, snapshotText, null);
-      if (!recorded) return 1;
-      files = recorded.host.files;
-    }
+    const text = readSnapshotText(a.restore);
+    snapshot = restoring(a.restore, () => readSnapshot(text, null));
+    if (!snapshot) return 1;
+    if (files.length === 0) files = snapshot.host.files;
   }
   if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
-  const loaded = loadProgram(readScripts(files));
+  const sources = readScripts(files);
+  checkOutputs(a, sources.map((s) => s.file));
+  const loaded = loadProgram(sources);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was run`);
     return 1;
   }
-  const restored = snapshotText !== null ? restore(a, snapshotText, loaded.program) : null;
-  if (snapshotText !== null && !restored) return 1;
-  if (a.save) checkWritable(a.save, 'snapshot');
+  const program = loaded.program;
+  const restored = snapshot && restoring(a.restore!, () => fitSnapshot(snapshot!, program));
+  if (snapshot && !restored) return 1;
+  if (a.save) checkWritable(a.save);
   const traceSink = a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
   const host = {
     print: (text: string) => stdout.line(text),
@@ -104,18 +147,19 @@ export async function runCommand(a: RunArgs): Promise<number> {
     },
     trace: traceSink ? (ev: Parameters<typeof traceLine>[0]) => traceSink.line(traceLine(ev)) : undefined,
   };
-  const opts = { until: a.until, fps: a.fps, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing };
+  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing };
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');
     // no fps: the live display draws at about 60 Hz whatever --fps says
-    exit = await runLive(loaded.program, host, { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing });
+    exit = await runLive(program, host, liveOpts);
   } else {
     const started = process.hrtime.bigint();
     const showProgress = process.stderr.isTTY === true;
     let shownAt = 0;
     const headlessOpts = {
-      ...opts,
+      ...liveOpts,
+      fps: a.fps,
       traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress
         ? (wall: number) => {
@@ -130,20 +174,22 @@ export async function runCommand(a: RunArgs): Promise<number> {
     let r: HeadlessResult;
     if (restored) {
       const h = restored.host;
-      const e = createHeadlessEngine(loaded.program, host, { ...headlessOpts, seed: h.seed, loopGuard: a.loopGuard });
+      const e = createHeadlessEngine(program, host, { ...headlessOpts, seed: h.seed, loopGuard: a.loopGuard });
       e.adopt(restored.state, restored.threads);
       r = continueHeadless(e, { ...headlessOpts, fps: h.fps, input: h.input as never }, h.nextFrame);
     } else {
-      r = runHeadless(loaded.program, host, headlessOpts);
+      r = runHeadless(program, host, headlessOpts);
     }
     if (showProgress) process.stderr.write('\r\x1b[K');
     exit = r.exit;
     if (a.save && !r.engine.halted) {
       const info: HostInfo = { kind: 'headless', fps: restored ? restored.host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
-      writeFileSync(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), loaded.program, info));
+      writeSnapshotFile(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
     }
   }
   stdout.flush();
   traceSink?.close();
+  // the run went on without its trace; saying so at the end loses nothing else
+  if (traceSink?.failure) throw cannotWrite(a.trace!, 'trace', traceSink.failure);
   return exit;
 }

@@ -10,6 +10,7 @@ import { FRAME_WORDS, frameList, newThread, type Thread, type Wait } from '../vm
 import type { Program } from '../compiler/program.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
 import { dict } from '../vm/dict.ts';
+import { BUILTINS } from '../builtins/index.ts';
 
 export const SNAPSHOT_FORMAT = 'pocketwatch-world';
 
@@ -103,10 +104,32 @@ export interface RestoredWorld {
   state: WorldState;
   threads: Thread[];
   host: HostInfo;
+  /** Fingerprint of the scripts it was saved with. */
+  program: string;
 }
 
-/** Reads a snapshot for `program`; throws SnapshotError naming what is wrong. */
+/**
+ * Reads a snapshot for `program` (null: for whatever scripts it names, to be checked
+ * against them with fitSnapshot once they are loaded); throws SnapshotError naming
+ * what is wrong.
+ */
 export function readSnapshot(text: string, program: Program | null): RestoredWorld {
+  const world = decodeSnapshot(text, program);
+  if (program) fitSnapshot(world, program);
+  return world;
+}
+
+/** The decoded snapshot, if it belongs to `program`; a SnapshotError if not. */
+export function fitSnapshot(world: RestoredWorld, program: Program): RestoredWorld {
+  if (world.program !== program.fingerprint) {
+    throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${world.program}, these are ${program.fingerprint}): ${world.host.files.join(', ')}`);
+  }
+  validate(world.state, world.threads, program);
+  return world;
+}
+
+/** `program`, when known, only names the globals in messages. */
+function decodeSnapshot(text: string, program: Program | null): RestoredWorld {
   let outer: unknown;
   try {
     outer = JSON.parse(text);
@@ -125,9 +148,6 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
   if (body.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format "${String(body.format)}")`);
   if (body.version !== STATE_VERSION) throw new SnapshotError(`the snapshot is version ${String(body.version)}, this Pocketwatch reads version ${STATE_VERSION}`);
   if (!isHostInfo(body.host)) throw new SnapshotError("the snapshot's host settings are malformed: not what Pocketwatch saves");
-  if (program && body.program !== program.fingerprint) {
-    throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${String(body.program)}, these are ${program.fingerprint}): ${body.host?.files?.join(', ') ?? ''}`);
-  }
   let state: WorldState;
   let saved: SavedThread[];
   try {
@@ -163,8 +183,7 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
     if (err instanceof SnapshotError) throw err;
     throw new SnapshotError("the snapshot's world is malformed: its values or threads are not what Pocketwatch saves");
   }
-  if (program) validate(state, saved, program);
-  return { state, threads: saved.map(restoredThread), host: body.host };
+  return { state, threads: saved.map(restoredThread), host: body.host, program: String(body.program) };
 }
 
 /**
@@ -201,7 +220,7 @@ function restoredThread(t: SavedThread): Thread {
   return th;
 }
 
-function validate(state: WorldState, threads: SavedThread[], program: Program): void {
+function validate(state: WorldState, threads: Thread[], program: Program): void {
   for (const part of ['clock', 'stepper', 'frame', 'camera', 'sound', 'random'] as const) {
     if (!state[part] || typeof state[part] !== 'object') throw new SnapshotError(`the snapshot's world has no ${part}`);
   }
@@ -209,15 +228,42 @@ function validate(state: WorldState, threads: SavedThread[], program: Program): 
     if (!Array.isArray(state[list])) throw new SnapshotError(`the snapshot's world has no ${list} list`);
   }
   if (typeof state.now !== 'number' || !Number.isFinite(state.now)) throw new SnapshotError("the snapshot's world has no time");
+  // the parts the engine reads at once, number by number: one that is not what
+  // Pocketwatch saves would fail deep inside the run, not here with a plain message
+  numbersIn(state.clock, ['wall', 'game', 'lastWall', 'lockDepth', 'saveDepth', 'savedGame'], 'clock');
+  numbersIn(state.stepper, ['last', 'acc', 'served'], 'heartbeat stepper');
+  numbersIn(state.stepper.config, ['step', 'maxCatchUp'], 'heartbeat stepper');
+  if (state.stepper.anchor !== null) numbersIn(state.stepper, ['anchor'], 'heartbeat stepper');
+  numbersIn(state.frame, ['count', 'stamp', 'framerate', 'display'], 'frame counter');
+  for (const stream of ['script', 'ambient'] as const) numbersIn(state.random[stream], ['ah', 'al', 'bh', 'bl', 'ch', 'cl', 'dh', 'dl'], 'random stream');
+  const sound = state.sound;
+  if (!Array.isArray(sound.slots) || sound.slots.length !== 2 || ![...sound.slots, sound.voice].every((s) => s === null || isSoundSlot(s))) throw new SnapshotError("the snapshot's sound channels are malformed");
   if (state.globals.length > program.globals.length) throw new SnapshotError('the snapshot has more globals than the scripts declare');
   for (const t of threads) {
-    if (!Array.isArray(t.frames) || t.frames.length === 0 || t.frames.length % FRAME_WORDS !== 0) throw new SnapshotError(`thread ${t.id} has no valid call frames`);
-    for (let fp = 0; fp < t.frames.length; fp += FRAME_WORDS) {
-      const h = program.handlers[t.frames[fp]];
-      if (!h || t.frames[fp + 1] < 0 || t.frames[fp + 1] > h.code.length) throw new SnapshotError(`thread ${t.id} points outside the compiled scripts`);
+    const frames = frameList(t);
+    const registers = Array.isArray(t.stack) ? t.stack.length : -1;
+    const register = (r: unknown, none: boolean): boolean => Number.isSafeInteger(r) && ((r as number) >= 0 ? (r as number) < registers : none && r === -1);
+    for (let fp = 0; fp < frames.length; fp += FRAME_WORDS) {
+      const h = Number.isSafeInteger(frames[fp]) ? program.handlers[frames[fp]] : undefined;
+      const pc = frames[fp + 1];
+      if (!h || !Number.isSafeInteger(pc) || pc < 0 || pc > h.code.length || !register(frames[fp + 2], false) || !register(frames[fp + 3], true)) {
+        throw new SnapshotError(`thread ${t.id} points outside the compiled scripts`);
+      }
     }
+    const resume = t.resumeWith === -1 || (Number.isSafeInteger(t.resumeWith) && BUILTINS[t.resumeWith]?.resume !== undefined);
+    if (!resume || !register(t.resumeDst, true)) throw new SnapshotError(`thread ${t.id} waits in a call Pocketwatch does not know`);
     if (!isWait(t.wait) || (t.wait.kind === 'time' && !Number.isFinite(t.wakeAt))) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
   }
+}
+
+function numbersIn(part: unknown, keys: readonly string[], what: string): void {
+  const x = part as Record<string, unknown> | null;
+  if (!x || typeof x !== 'object' || !keys.every((k) => typeof x[k] === 'number' && Number.isFinite(x[k]))) throw new SnapshotError(`the snapshot's ${what} is malformed`);
+}
+
+function isSoundSlot(s: unknown): boolean {
+  const x = s as Record<string, unknown> | null;
+  return !!x && typeof x === 'object' && typeof x.name === 'string' && typeof x.source === 'string' && ['start', 'end', 'volume', 'pan'].every((k) => typeof x[k] === 'number' && !Number.isNaN(x[k]));
 }
 
 function isHostInfo(h: unknown): h is HostInfo {

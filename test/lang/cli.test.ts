@@ -269,6 +269,42 @@ describe('pw run: bad usage exits 2', () => {
     expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe('an earlier snapshot');
   });
 
+  it('an output named like a script, the snapshot being restored or the other output is refused before anything runs', () => {
+    const script = 'on startup\n  print ("ran")\nend\n';
+    const saved = pw(['run', 'keep.pw', '--save', 'keep.json'], { 'keep.pw': script });
+    expect(saved.code).toBe(0);
+    const snapshot = readFileSync(join(dir, 'keep.json'), 'utf8');
+    for (const [args, clash] of [
+      [['--trace', 'keep.pw'], 'would overwrite the script "keep.pw"'],
+      [['--save', 'keep.pw'], 'would overwrite the script "keep.pw"'],
+      [['--trace', 'both.json', '--save', 'both.json'], 'would overwrite the snapshot'],
+      [['--restore', 'keep.json', '--trace', 'keep.json'], 'would overwrite the snapshot being restored'],
+    ] as const) {
+      const r = pw(['run', 'keep.pw', ...args]);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(clash);
+      expectNoJsStack(r);
+    }
+    expect(readFileSync(join(dir, 'keep.pw'), 'utf8')).toBe(script);
+    expect(readFileSync(join(dir, 'keep.json'), 'utf8')).toBe(snapshot);
+    // saving over the snapshot just restored is allowed: it was read before the run
+    const again = pw(['run', 'keep.pw', '--restore', 'keep.json', '--save', 'keep.json']);
+    expect(again.code).toBe(0);
+  });
+
+  it.runIf(process.platform === 'linux')('a disk that fills up during the run is reported in words, not as an internal error', () => {
+    const full = pw(['run', 'u.pw', '--trace', '/dev/full'], { 'u.pw': 'on startup\n  print ("ran")\nend\n' });
+    expect(full.code).toBe(2);
+    expect(full.stdout).toBe('ran\n');
+    expect(full.stderr).toContain('cannot write the trace to "/dev/full" (ENOSPC)');
+    expect(full.stderr).not.toContain('internal error');
+    const out = spawnSync('sh', ['-c', `"${process.execPath}" "${PW}" run u.pw > /dev/full`], { cwd: dir, encoding: 'utf8' });
+    expect(out.status).toBe(2);
+    expect(out.stderr).toContain('cannot write the output (ENOSPC)');
+    expect(out.stderr).not.toContain('internal error');
+  });
+
   it('a folder without .pw files, and --live with --save, are bad usage', () => {
     mkdirSync(join(dir, 'empty'), { recursive: true });
     for (const args of [['run', 'empty'], ['disasm', 'empty'], ['run', 'u.pw', '--live', '--save', 'x.json']]) {

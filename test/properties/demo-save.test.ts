@@ -70,7 +70,12 @@ describe('saving the demo world mid-scene', () => {
 
 describe('malformed snapshots with a valid checksum', () => {
   it('are refused whole with a message, never half-loaded', () => {
-    const a = runHeadless(program, { print: () => {}, diagnostic: () => {} }, { fps: 60, seed: 1, until: 2000 * UNITS });
+    // saved at the first moment a thread waits, so its frames and registers are in the file
+    const a = runHeadless(program, { print: () => {}, diagnostic: () => {} }, { fps: 60, seed: 1, until: 1 });
+    for (let ms = 50; ms < 60_000 && a.engine.threadsForSave().length === 0; ms += 50) {
+      Object.assign(a, continueHeadless(a.engine, { fps: 60, seed: 1, until: ms * UNITS }, a.engine.state.frame.display + 1));
+    }
+    expect(a.engine.threadsForSave().length).toBeGreaterThan(0);
     const good = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100000, input: [] });
     const resign = (edit: (state: Record<string, unknown>, host: Record<string, unknown>) => void): string => {
       const outer = JSON.parse(good) as { body: { state: Record<string, unknown>; host: Record<string, unknown> } };
@@ -82,6 +87,15 @@ describe('malformed snapshots with a valid checksum', () => {
     expect(() => readSnapshot(resign((st) => delete st.clock), program)).toThrow(/has no clock/);
     expect(() => readSnapshot(resign((st) => ((st.threads as unknown[]).push({ id: 99, stack: 7 }))), program)).toThrow(/malformed/);
     expect(() => readSnapshot(resign((st) => (st.loops = 'x')), program)).toThrow(/no loops list/);
+    // parts the engine reads at once: each bad one used to fail inside the run, as a JavaScript error
+    type Threads = { frames: unknown[]; resumeWith: unknown; resumeDst: unknown }[];
+    expect(() => readSnapshot(resign((st) => (st.sound = { slots: 5, voice: null })), program)).toThrow(/sound channels are malformed/);
+    expect(() => readSnapshot(resign((st) => (st.stepper = {})), program)).toThrow(/heartbeat stepper is malformed/);
+    expect(() => readSnapshot(resign((st) => ((st.random as Record<string, unknown>).script = {})), program)).toThrow(/random stream is malformed/);
+    expect(() => readSnapshot(resign((st) => (((st.threads as Threads)[0].resumeWith = 999))), program)).toThrow(/waits in a call Pocketwatch does not know/);
+    expect(() => readSnapshot(resign((st) => (((st.threads as Threads)[0].resumeDst = 10_000))), program)).toThrow(/waits in a call Pocketwatch does not know/);
+    expect(() => readSnapshot(resign((st) => ((st.threads as Threads)[0].frames = (st.threads as Threads)[0].frames.map(String))), program)).toThrow(/points outside the compiled scripts/);
+    expect(() => readSnapshot(resign((st) => (((st.threads as Threads)[0].frames[2] = -5))), program)).toThrow(/points outside the compiled scripts/);
     // the host settings are checked as strictly: the run would go on with them
     for (const edit of [(h: Record<string, unknown>) => (h.fps = 'abc'), (h: Record<string, unknown>) => (h.input = 5), (h: Record<string, unknown>) => (h.input = [{ at: 1, click: 7 }]), (h: Record<string, unknown>) => (h.files = [3]), (h: Record<string, unknown>) => (h.nextFrame = -1)]) {
       expect(() => readSnapshot(resign((_st, h) => edit(h)), program)).toThrow(/host settings are malformed/);
