@@ -6,7 +6,7 @@ import type { Program, HandlerCode } from '../compiler/program.ts';
 import { objectKey } from '../compiler/program.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { SUSPEND } from '../builtins/registry.ts';
-import { execute, CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls } from '../vm/interpreter.ts';
+import { execute, CALLED, MAX_CALL_DEPTH, countCall } from '../vm/interpreter.ts';
 import { executeCompiled, generatedCodeOf, type FrameFn } from '../vm/jit.ts';
 import { FRAME_WORDS, callDepth, frameList, newThread, pushFrame, type Thread, type Wait } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
@@ -21,7 +21,7 @@ import { ReadyQueue } from './ready.ts';
 import { LiveThreads } from './live.ts';
 import { STATE_VERSION, type WorldState } from './state.ts';
 import { createStreams } from '../world/random.ts';
-import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo, soundsPlaying } from '../world/service.ts';
+import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo } from '../world/service.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { ensureActors } from '../builtins/world.ts';
 import { dict } from '../vm/dict.ts';
@@ -107,7 +107,9 @@ export class Engine {
     this.current = program;
     this.jitFns = generatedCodeOf(program);
     this.builtins = builtins;
-    this.options = { ...DEFAULT_OPTIONS, ...options };
+    // an option given as undefined (an unset CLI flag) keeps its default
+    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
+    this.options = { ...DEFAULT_OPTIONS, ...given };
     this.state = createWorldState(this.options.seed, this.options.maxCatchUp, program);
     this.globals = this.state.globals;
     this.props = this.state.props;
@@ -191,6 +193,7 @@ export class Engine {
    */
   displayFrame(wall: number): void {
     const st = this.state;
+    this.burst = 0;
     manageTime(st.clock, wall);
     this.advanceTo(st.clock.game);
     if (this.halted) return;
@@ -280,7 +283,7 @@ export class Engine {
       } else break;
       if (t > target) break;
       st.now = t;
-      if (soundsPlaying(st.sound)) expireSoundsUpTo(this, t);
+      expireSoundsUpTo(this, t);
       if (isStep) {
         i++;
         this.servicePass();
@@ -323,14 +326,16 @@ export class Engine {
 
   /** Starts a thread running handler h; it runs when the engine next drains the ready queue. */
   spawn(h: number, args: Value[], origin: string): Thread | null {
-    // threads started without time passing: a handler that starts itself forever
-    // (openset calling gotoset on its own set) would otherwise never let time move
+    // threads started without time passing or a frame being drawn: a handler that
+    // starts itself forever (openset calling gotoset on its own set) would otherwise
+    // never let time move. (Counted per frame too: while savetimer holds the clock, a
+    // loop of period 1 starts a thread every frame, and that is no runaway.)
     if (this.state.now !== this.burstAt) {
       this.burstAt = this.state.now;
       this.burst = 0;
     }
     if (++this.burst > MAX_BURST) {
-      const message = `runaway events: ${MAX_BURST} threads started at one moment of game time (does a handler start itself, e.g. an openset calling gotoset on its own set?)`;
+      const message = `runaway events: ${MAX_BURST} threads started at one moment of game time, within one display frame (does a handler start itself, e.g. an openset calling gotoset on its own set?)`;
       if (this.running) throw new ScriptError(message);
       const code = this.program.handlers[h];
       this.reportError({ kind: 'runtime error', file: code.file, line: code.line, col: code.col, length: 1, message, stack: [`${code.spelled} was to run for ${origin}`] });
@@ -409,9 +414,8 @@ export class Engine {
    */
   callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
     if (callDepth(th) >= MAX_CALL_DEPTH) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
-    const guard = this.options.loopGuard;
-    if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
     const caller = this.program.handlers[th.hi];
+    if (!caller.noLoopCheck) countCall(th, this.options.loopGuard);
     const nb = th.base + caller.registers;
     const code = this.program.handlers[h];
     for (let i = 0; i < code.registers; i++) {
@@ -465,17 +469,13 @@ export class Engine {
         threads[i] = null;
       }
     } else {
-      // (run at once, a thread is never seen waiting as ready: only the guard reset of markReady applies)
-      const realFrames = this.options.realFrames;
       this.draining = true;
       try {
         for (let i = 0; i < n; i++) {
           const th = threads[i]!;
           threads[i] = null;
-          if (realFrames) {
-            th.backEdges = 0;
-            th.calls = 0;
-          }
+          // marked ready like any woken thread: its wake order is what a snapshot keeps
+          this.markReady(th, true);
           // a thread woken here may stop another (the REPL's :stop); a halt leaves the rest unrun
           if (!th.done && !this.halted) this.resume(th);
         }

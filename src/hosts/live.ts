@@ -46,9 +46,7 @@ export class LiveWorld {
   private ownsSave = false;
 
   constructor(program: Program, host: EngineHost, opts: LiveWorldOptions = {}) {
-    const { wall, timer, ...given } = opts;
-    const engineOpts: Partial<EngineOptions> = {};
-    for (const [k, v] of Object.entries(given)) if (v !== undefined) (engineOpts as Record<string, unknown>)[k] = v;
+    const { wall, timer, ...engineOpts } = opts;
     this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true });
     // the world goes on after a script error, whoever's thread it was
     this.engine.stopOnError = false;

@@ -16,7 +16,7 @@ import type { TraceEvent } from '../trace/events.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
-import { LiveWorld, type LiveWorldOptions, type WallSource } from '../hosts/live.ts';
+import { LiveWorld, type WallSource } from '../hosts/live.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
@@ -69,10 +69,7 @@ export class ReplSession {
       diagnostic: (d, formatted) => this.diagnostic(d, formatted),
       trace: (ev) => this.trace(ev),
     };
-    // only options that are set: an undefined one would override the engine's default
-    const worldOpts: LiveWorldOptions = { seed: opts.seed ?? 1, wall: opts.wall, timer: opts.timer };
-    if (opts.loopGuard !== undefined) worldOpts.loopGuard = opts.loopGuard;
-    this.world = new LiveWorld(program, host, worldOpts);
+    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer });
     this.world.onFrame = () => this.afterFrame();
     this.watchSpawns();
     this.pendingEarly = early;

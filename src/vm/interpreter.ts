@@ -16,6 +16,11 @@ export const MAX_CALL_DEPTH = 200;
 /** The guard allows this many script calls per allowed loop iteration. */
 export const CALLS_PER_ITERATION = 10;
 
+/** Counts a script call against the runaway guard (not made from a noloopcheck handler). */
+export function countCall(th: Thread, guard: number): void {
+  if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
+}
+
 export function runawayCalls(guard: number): ScriptError {
   return new ScriptError(`runaway calls: ${guard * CALLS_PER_ITERATION} handler calls without a rendered frame (recursion that never ends? the limit follows --loop-guard)`);
 }
@@ -275,7 +280,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
         }
         case Op.CALL: {
           if (th.frames.length >= (MAX_CALL_DEPTH - 1) * FRAME_WORDS) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
-          if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
+          if (!h.noLoopCheck) countCall(th, guard);
           const hi = code[pc + 2];
           const nb = base + code[pc + 3];
           th.pc = pc + 5;

@@ -9,7 +9,7 @@
 // function on the way up returns SUSPENDED, its resume pc saved with its frame, and the
 // trampoline later resumes the innermost frame and walks back up.
 import { Op, OPS } from './opcodes.ts';
-import { FRAME_WORDS, popFrame, type Thread } from './thread.ts';
+import { FRAME_WORDS, popFrame, pushFrame, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import { equals, formatNumber, truthy, describe } from './value.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
@@ -43,7 +43,7 @@ const RT = {
   formatNumber,
   /** Generated code for handler hi of the engine's current program. */
   load(e: Engine, hi: number): FrameFn {
-    return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers, hi));
+    return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers));
   },
   runawayCalls,
   depth(): ScriptError {
@@ -56,6 +56,7 @@ const RT = {
     return (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, th.base, 0);
   },
   popFrame,
+  pushFrame,
   cat(e: Engine, a: Value, b: Value): string {
     const r = catText(a, b) + catText(b, a);
     if (r.length > 4096) checkString(e, r);
@@ -137,7 +138,7 @@ export function generatedCodeOf(program: Program): (FrameFn | undefined)[] {
   return fns;
 }
 
-function generate(h: HandlerCode, handlers: readonly HandlerCode[], self: number): FrameFn {
+function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
   const code = h.code;
   const K = h.consts;
   // Block starts: entry, jump targets, and the resume point after every call.
@@ -295,11 +296,13 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[], self: number
         // resume point saved first: if the callee suspends, this frame continues there
         // registers above the arguments are dead temporaries: only the rest is written back
         const clear = checked(handlers[b]).map((i) => `s[nb + ${i}] = undefined;`);
-        // (P = -1 while the callee runs: an error there is the callee's to place, not ours)
+        // (P = -1 while the callee runs: an error there is the callee's to place, not ours;
+        // a noloopcheck handler's calls are not counted against the runaway guard)
+        const countCall = h.noLoopCheck ? '' : `if (++th.calls > G * ${CALLS_PER_ITERATION} && G > 0) throw RT.runawayCalls(G); `;
         out.push(
-          `{ ${at}; ${syncUpTo(c + d)} const frames = th.frames; if (frames.length >= ${(MAX_CALL_DEPTH - 1) * FRAME_WORDS}) throw RT.depth(); ` +
-            `if (++th.calls > G * ${CALLS_PER_ITERATION} && G > 0) throw RT.runawayCalls(G); ` +
-            `const nb = base + ${c}; frames.push(${self}, ${pc + 5}, base, th.dst); th.hi = ${b}; th.pc = 0; th.base = nb; th.dst = base + ${a}; ${clear.join(' ')} ` +
+          `{ ${at}; ${syncUpTo(c + d)} if (th.frames.length >= ${(MAX_CALL_DEPTH - 1) * FRAME_WORDS}) throw RT.depth(); ` +
+            countCall +
+            `const nb = base + ${c}; th.pc = ${pc + 5}; RT.pushFrame(th, ${b}, nb, base + ${a}); ${clear.join(' ')} ` +
             `P = -1; const v = (F[${b}] ?? RT.load(e, ${b}))(e, th, s, nb, 0); if (v === RT.SUSPENDED) return v; P = ${pc}; ${R(a)} = v; E = th.backEdges; }`,
         );
         break;

@@ -5,7 +5,7 @@ import type { Engine } from '../engine/engine.ts';
 import { stepWalk } from './walk.ts';
 import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
-import { SOUND_FOREVER, expireSounds, playOverlap, type SlotName, type SoundSlot, type SoundState } from './sound.ts';
+import { SOUND_FOREVER, expireSounds, playOverlap, type SlotName, type SoundSlot } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
 
 /** Walks first, then crickets — the master service order. */
@@ -60,10 +60,6 @@ export function serviceGameFrame(e: Engine): void {
 }
 
 /** Whether any slot or the voice holds a sound (the engine asks at every wake-up). */
-export function soundsPlaying(s: SoundState): boolean {
-  return s.slots[0] !== null || s.slots[1] !== null || s.voice !== null;
-}
-
 /** Traces every sound that ended by time t, each stamped with its own end time. */
 export function expireSoundsUpTo(e: Engine, t: number): void {
   const s = e.state.sound;

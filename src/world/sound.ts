@@ -160,4 +160,3 @@ export function stopSound(s: SoundState, slot: SlotName, now: number): SoundEnd 
   return { slot, name: entry.name, end: Math.min(entry.end, now) };
 }
 
-// Which channels a given source is sounding on, e.g. to stop a set's crickets.

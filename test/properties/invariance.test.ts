@@ -47,29 +47,61 @@ describe('two engines', () => {
   });
 });
 
+/** The run saved at saveMs and restored, then on to the end, against the run never saved: each line printed, each error and each trace event. */
+function expectSaveRestoreEquivalent(src: string, seed: number, saveMs: number, fps: number, untilMs: number): void {
+  const loaded = loadProgram([{ file: 'gen.pw', source: src }]);
+  expect(loaded.program).not.toBeNull();
+  const program = loaded.program!;
+  const until = untilMs * UNITS;
+  const full: string[] = [];
+  runHeadless(program, { print: (t) => full.push('out ' + t), diagnostic: (_d, f) => full.push('err ' + f), trace: (e) => full.push(JSON.stringify(e)) }, { fps, seed, until });
+
+  const parts: string[] = [];
+  const host = { print: (t: string) => parts.push('out ' + t), diagnostic: (_d: unknown, f: string) => parts.push('err ' + f), trace: (e: TraceEvent) => parts.push(JSON.stringify(e)) };
+  const a = runHeadless(program, host, { fps, seed, until: saveMs * UNITS });
+  if (a.engine.halted) return; // a script error before the save point ends the run anyway
+  const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps, nextFrame: a.nextFrame, files: ['gen.pw'], seed, loopGuard: 100000, input: [] });
+  const restored = readSnapshot(text, program);
+  const e = createHeadlessEngine(program, host, { fps, seed, until });
+  e.adopt(restored.state, restored.threads);
+  continueHeadless(e, { fps, seed, until }, restored.host.nextFrame);
+  expect(parts).toEqual(full);
+}
+
 describe('save and restore', () => {
   it('a world saved at a random time and restored runs on exactly like the uninterrupted one', () => {
     fc.assert(
       fc.property(timingScript, fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 7999 }), fc.constantFrom(16, 60, 144), (src, seed, saveMs, fps) => {
-        const loaded = loadProgram([{ file: 'gen.pw', source: src }]);
-        expect(loaded.program).not.toBeNull();
-        const program = loaded.program!;
-        const until = 8000 * UNITS;
-        const full: string[] = [];
-        runHeadless(program, { print: (t) => full.push('out ' + t), diagnostic: (_d, f) => full.push('err ' + f), trace: (e) => full.push(JSON.stringify(e)) }, { fps, seed, until });
-
-        const parts: string[] = [];
-        const host = { print: (t: string) => parts.push('out ' + t), diagnostic: (_d: unknown, f: string) => parts.push('err ' + f), trace: (e: TraceEvent) => parts.push(JSON.stringify(e)) };
-        const a = runHeadless(program, host, { fps, seed, until: saveMs * UNITS });
-        if (a.engine.halted) return; // a script error before the save point ends the run anyway
-        const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps, nextFrame: a.nextFrame, files: ['gen.pw'], seed, loopGuard: 100000, input: [] });
-        const restored = readSnapshot(text, program);
-        const e = createHeadlessEngine(program, host, { fps, seed, until });
-        e.adopt(restored.state, restored.threads);
-        continueHeadless(e, { fps, seed, until }, restored.host.nextFrame);
-        expect(parts).toEqual(full);
+        expectSaveRestoreEquivalent(src, seed, saveMs, fps, 8000);
       }),
       { numRuns: 30 },
     );
+  });
+
+  it('threads waiting on frames come back in the order they queued, whenever the world is saved', () => {
+    // one thread polls every frame; the other wakes from delays and then waits on a frame
+    // too: restored, each must still reach its frame in the order it went to wait
+    const src = [
+      'on startup',
+      '  n = 0',
+      '  while n < 60',
+      '    forceupdate ()',
+      '    print ("B " .. str (n))',
+      '    n = n + 1',
+      '  endwhile',
+      'end',
+      'on startup',
+      '  delay (10)',
+      '  n = 0',
+      '  while n < 10',
+      '    forceupdate ()',
+      '    print ("A " .. str (n))',
+      '    delay (7)',
+      '    n = n + 1',
+      '  endwhile',
+      'end',
+      '',
+    ].join('\n');
+    for (let saveMs = 100; saveMs <= 400; saveMs += 10) expectSaveRestoreEquivalent(src, 1, saveMs, 60, 2000);
   });
 });
