@@ -141,11 +141,8 @@ export const Slash = createToken({ name: 'Slash', pattern: '/', label: '"/"', ca
 export const Amp = createToken({ name: 'Amp', pattern: '&', label: '"&"', categories: [BinOp, Junk] });
 export const Pipe = createToken({ name: 'Pipe', pattern: '|', label: '"|"', categories: [BinOp, Junk] });
 
-export const keywordTokens: TokenType[] = [
-  SetKw, Actor, Flat, Endset, Endactor, Endprop, Endflat, Property, Prop, On, Noloopcheck,
-  Global, If, Then, Elseif, Else, Endif, While, Endwhile, For, To, Step, Endfor, Break,
-  Continue, Return, End, And, Or, Not, Mod, True, False, Void, Self,
-];
+/** Every keyword, as keyword() recorded it. */
+const keywordTokens: TokenType[] = [...keywordsByWord.values()];
 
 /** The token types the lexer matches, in the order it tries them. */
 const lexedTokens: TokenType[] = [
@@ -255,6 +252,23 @@ function keywordFor(image: string): TokenType | undefined {
   if (kw !== undefined) return kw;
   const lower = image.toLowerCase();
   return lower === image ? undefined : keywordsByWord.get(lower);
+}
+
+/** Where each line of a source starts: lines end at "\r\n", "\r" or "\n", as the lexer reads them. */
+export function lineStarts(source: string): number[] {
+  const starts = [0];
+  for (let i = 0; i < source.length; i++) {
+    const c = source.charCodeAt(i);
+    if (c === 10 || (c === 13 && source.charCodeAt(i + 1) !== 10)) starts.push(i + 1);
+  }
+  return starts;
+}
+
+/** Line n (1-based) of a source without its line break, given its lineStarts. */
+export function lineAt(source: string, starts: readonly number[], n: number): string {
+  if (n < 1 || n > starts.length) return '';
+  const end = n < starts.length ? starts[n] : source.length;
+  return source.slice(starts[n - 1], end).replace(/\r?\n$|\r$/, '');
 }
 
 /**

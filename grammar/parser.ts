@@ -1009,8 +1009,8 @@ interface Nesting {
   most: number;
 }
 
-/** The host's stack ran out (only nesting can do that here); any other RangeError is a fault. */
-function isStackOverflow(e: unknown): boolean {
+/** The host's stack ran out (only nesting can do that in the parser or the compiler); any other RangeError is a fault. */
+export function isStackOverflow(e: unknown): boolean {
   return e instanceof RangeError && /call stack/i.test(e.message);
 }
 
@@ -1055,9 +1055,10 @@ function carefulParse(tokens: IToken[], source: string, file: string, repl: bool
   parser.endPos = end.pos;
   parser.endOffset = end.offset;
   parser.onTopItem = (item) => builder.topItem(item, items);
-  let rest: CstNode;
   try {
-    rest = parser.file() as unknown as CstNode;
+    const rest = parser.file() as unknown as CstNode;
+    // items that error recovery attached without finishing their rule (building them recurses too)
+    for (const item of rest.children.topItem ?? []) builder.topItem(item as CstNode, items);
   } catch (e) {
     // Only a stack overflow can get here, from nesting the guard above let through.
     if (!isStackOverflow(e)) throw e;
@@ -1068,8 +1069,6 @@ function carefulParse(tokens: IToken[], source: string, file: string, repl: bool
   } finally {
     parser.onTopItem = null;
   }
-  // Items that error recovery attached without finishing their rule.
-  for (const item of rest.children.topItem ?? []) builder.topItem(item as CstNode, items);
   for (const e of parser.errors) {
     const t = e.token;
     const atEnd = t.tokenType === EOF || !(t.startOffset >= 0);
@@ -1136,8 +1135,6 @@ const BATCH_CHARS = 32 * 1024;
 
 // The first word of a line that may start a batch or changes where the line stands.
 const FIRST_WORD = /(on|global|set|actor|prop|flat|endset|endactor|endprop|endflat|end)(?![A-Za-z0-9_])/iy;
-const LF = 10;
-const CR = 13;
 const SPACE = 32;
 const TAB = 9;
 
@@ -1155,10 +1152,9 @@ export function batchStarts(source: string, size: number): number[] {
   let line = 0;
   let objects = 0;
   let inHandler = false;
-  let nextLf = source.indexOf('\n');
-  let nextCr = source.indexOf('\r');
-  let i = 0;
-  for (;;) {
+  const lines = T.lineStarts(source);
+  for (; line < lines.length; line++) {
+    const i = lines[line];
     let j = i;
     let c = source.charCodeAt(j);
     while (c === SPACE || c === TAB) c = source.charCodeAt(++j);
@@ -1191,13 +1187,6 @@ export function batchStarts(source: string, size: number): number[] {
         }
       }
     }
-    // on to the next line: "\r\n", "\r" or "\n"
-    if (nextLf !== -1 && nextLf < i) nextLf = source.indexOf('\n', i);
-    if (nextCr !== -1 && nextCr < i) nextCr = source.indexOf('\r', i);
-    const brk = nextLf === -1 ? nextCr : nextCr === -1 ? nextLf : Math.min(nextLf, nextCr);
-    if (brk === -1) break;
-    i = brk + (source.charCodeAt(brk) === CR && source.charCodeAt(brk + 1) === LF ? 2 : 1);
-    line++;
   }
   return starts;
 }
@@ -1246,23 +1235,25 @@ export function parseFile(source: string, file: string): ParseResult {
  * small ones to put batch edges everywhere). A file under two batches is read whole.
  */
 export function parseFileInBatches(source: string, file: string, size: number): ParseResult {
-  if (source.length >= 2 * size) {
+  const batched = source.length >= 2 * size;
+  if (batched) {
     const items = quickParseInBatches(source, size);
     if (items !== null) return { ast: { file, source, items }, errors: [] };
+    // a batch found a problem (or was cut where it should not be): the careful pass
+    // reads the file whole, without a second quick pass that would fail again
   }
-  const raw = parseTokens(source, file, false);
-  return {
-    ast: { file, source, items: raw.items as TopItem[] },
-    errors: settle(raw.problems, raw.tokens, file),
-  };
+  return batched ? parseFileCarefully(source, file) : finished(parseTokens(source, file, false), source, file);
 }
 
 /**
  * Parses a whole script with the careful pass alone, the way a script with errors is
- * read. Tests use it: on a script without errors, both passes must build the same AST.
+ * read. Tests use it too: on a script without errors, both passes must build the same AST.
  */
 export function parseFileCarefully(source: string, file: string): ParseResult {
-  const raw = parseTokens(source, file, false, false);
+  return finished(parseTokens(source, file, false, false), source, file);
+}
+
+function finished(raw: RawParse, source: string, file: string): ParseResult {
   return {
     ast: { file, source, items: raw.items as TopItem[] },
     errors: settle(raw.problems, raw.tokens, file),

@@ -4,28 +4,38 @@ import { OPS, type Op } from '../vm/opcodes.ts';
 import { repr, type Value } from '../vm/value.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import type { HandlerCode, Program } from './program.ts';
+import { lineAt, lineStarts } from '../../grammar/lexer.ts';
+
+/** A source and where its lines start. */
+interface Lines {
+  source: string;
+  starts: number[];
+}
 
 export function disassembleProgram(p: Program, builtins: readonly Builtin[], onlyFiles?: Set<string>): string {
   const out: string[] = [];
-  // each file's lines split once, at every kind of line break the lexer accepts
-  const linesOf = new Map<string, string[]>();
+  // each file's lines found once
+  const linesOf = new Map<string, Lines>();
   p.handlers.forEach((h, i) => {
     if (onlyFiles && !onlyFiles.has(h.file)) return;
     let src = linesOf.get(h.file);
-    if (src === undefined) linesOf.set(h.file, (src = (p.sources[h.file] ?? '').split(/\r\n|\r|\n/)));
+    if (src === undefined) {
+      const source = p.sources[h.file] ?? '';
+      linesOf.set(h.file, (src = { source, starts: lineStarts(source) }));
+    }
     out.push(disassembleHandler(p, h, i, builtins, src));
   });
   return out.join('\n');
 }
 
-function disassembleHandler(p: Program, h: HandlerCode, index: number, builtins: readonly Builtin[], src: string[]): string {
+function disassembleHandler(p: Program, h: HandlerCode, index: number, builtins: readonly Builtin[], src: Lines): string {
   const owner = h.object >= 0 ? `${p.objects[h.object].kind} ${p.objects[h.object].spelled} / ` : '';
   const lines = [`== ${owner}${h.spelled} (#${index}, ${h.params} params, ${h.registers} registers) ${h.file}:${h.line}`];
   let lastLine = -1;
   for (let pc = 0; pc < h.code.length; ) {
     const line = h.lines[pc];
     if (line !== lastLine) {
-      lines.push(`  ${String(line).padStart(4)} | ${(src[line - 1] ?? '').trim()}`);
+      lines.push(`  ${String(line).padStart(4)} | ${lineAt(src.source, src.starts, line).trim()}`);
       lastLine = line;
     }
     lines.push('       ' + formatInstruction(p, h, pc, builtins));

@@ -8,7 +8,6 @@ import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { compileFiles, sortDiagnostics } from './link.ts';
-import { NESTING_MESSAGE, deepestPoint, isStackOverflow } from './nesting.ts';
 import type { Program } from './program.ts';
 
 export interface SourceText {
@@ -47,7 +46,7 @@ export function readScriptFile(path: string, shown = path): string {
   }
 }
 
-export function stdlibSources(): SourceText[] {
+function stdlibSources(): SourceText[] {
   const root = projectRoot();
   return pwFilesIn(join(root, 'stdlib')).map((f) => ({ file: relative(root, f), source: readFileSync(f, 'utf8') }));
 }
@@ -92,14 +91,8 @@ export function parseSources(sources: SourceText[]): { files: ScriptFile[]; erro
   const files: ScriptFile[] = [];
   const errors: Diagnostic[] = [];
   for (const s of sources) {
-    let r;
-    try {
-      r = parseFile(s.source, s.file);
-    } catch (err) {
-      if (!isStackOverflow(err)) throw err;
-      errors.push({ kind: 'syntax error', file: s.file, ...deepestPoint(s.source), length: 1, message: NESTING_MESSAGE });
-      continue;
-    }
+    // (nesting too deep for the parser is one of its own syntax errors)
+    const r = parseFile(s.source, s.file);
     files.push(r.ast);
     for (const e of r.errors) errors.push({ kind: 'syntax error', file: e.file, line: e.pos.line, col: e.pos.col, length: e.length, message: e.message });
   }

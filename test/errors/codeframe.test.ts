@@ -25,4 +25,12 @@ describe('codeFrame', () => {
     // the caret points at the "+" in the shown text
     expect(shown[caret.indexOf('^')]).toBe('+');
   });
+
+  it('never draws the caret past the end of a window', () => {
+    const frame = codeFrame('x'.repeat(1000), 1, 500, 400);
+    const [shown, caret] = frame.split('\n');
+    // under the text, not under the "…" that marks where the window cuts the line
+    expect(caret.lastIndexOf('^')).toBe(shown.length - 2);
+    expect(caret.indexOf('^')).toBe(shown.indexOf('x', 7) + 60);
+  });
 });
