@@ -33,7 +33,16 @@ export interface Arity {
   max: number; // Infinity for a rest parameter
 }
 
+const arities = new WeakMap<Builtin, Arity>();
+
+/** A builtin's arity, from its parameter list (worked out once per builtin). */
 export function arityOf(b: Builtin): Arity {
+  let a = arities.get(b);
+  if (a === undefined) arities.set(b, (a = countArity(b)));
+  return a;
+}
+
+function countArity(b: Builtin): Arity {
   let min = 0;
   let max = 0;
   for (const p of b.params) {

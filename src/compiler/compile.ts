@@ -5,7 +5,7 @@ import { Op, OPS } from '../vm/opcodes.ts';
 import type { Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
-import { arityOf, type Arity, type Builtin } from '../builtins/registry.ts';
+import { arityOf, type Builtin } from '../builtins/registry.ts';
 import type { HandlerCode, ObjectInfo, Program } from './program.ts';
 import { emptyProgram } from './program.ts';
 
@@ -28,7 +28,7 @@ const slotIndex = (slot: number): number => slot >> 2;
  * line and column of each word beside it: three array buffers per compilation instead
  * of three per handler, and no per-instruction arrays along the way.
  */
-export class CodeBuffer {
+class CodeBuffer {
   code: Int32Array;
   length = 0;
   /** Source line and column of each instruction, by instruction (`seal` spreads them over the words). */
@@ -142,8 +142,6 @@ export interface CompileContext {
   globalIndex: Map<string, number>;
   /** Where every handler of this compilation is emitted. */
   out: CodeBuffer;
-  /** Arity of each builtin, by index, worked out on first use. */
-  arities: (Arity | undefined)[];
 }
 
 /** A compile context over `program`; the caller seals `out` once every handler is compiled. */
@@ -159,7 +157,7 @@ export function compileContext(
   for (let i = 0; i < program.globals.length; i++) if (!globals.has(program.globals[i])) globals.set(program.globals[i], i);
   // scripts come to about one word of code for every three characters of source
   const out = new CodeBuffer(Math.ceil(sourceChars / 2));
-  return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out, arities: [] };
+  return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out };
 }
 
 /** Operand count of every instruction, for the emitters' consistency check. */
@@ -196,7 +194,7 @@ export function handlerCompiler(cx: CompileContext): HandlerCompiler {
 
 /** A context with nothing in it, for a compiler between compilations. */
 function idleContext(): CompileContext {
-  return (idle ??= { builtins: [], builtinIndex: new Map(), diagnostics: [], program: emptyProgram(), paramCounts: [], globalIndex: new Map(), out: new CodeBuffer(16), arities: [] });
+  return (idle ??= { builtins: [], builtinIndex: new Map(), diagnostics: [], program: emptyProgram(), paramCounts: [], globalIndex: new Map(), out: new CodeBuffer(16) });
 }
 
 /** A handler record; compileFiles makes one per declared handler before any is compiled. */
@@ -214,7 +212,7 @@ export function newHandlerCode(name: string, spelled: string, object: number, pa
  * belongs to one handler, so its tables and stacks are allocated once rather than for
  * every handler.
  */
-export class HandlerCompiler {
+class HandlerCompiler {
   private cx: CompileContext;
   private out: CodeBuffer;
   private file: A.ScriptFile | null = null;
@@ -355,18 +353,11 @@ export class HandlerCompiler {
     this.pos = pos;
     this.emit0(Op.RETV);
     // the words arrive when the compilation's code buffer is sealed
+    // a placeholder (`into`) was made by the linker with the same name, object, params and place
     const h = into ?? newHandlerCode(name, spelled, this.objectIndex, params, this.file!.file, pos, noLoopCheck);
-    h.name = name;
-    h.spelled = spelled;
-    h.object = this.objectIndex;
-    h.params = params;
     h.registers = Math.max(this.maxReg, 1);
     h.consts = this.consts;
-    h.file = this.file!.file;
-    h.line = pos.line;
-    h.col = pos.col;
     h.localNames = this.localNames;
-    h.noLoopCheck = noLoopCheck;
     this.out.claim(h, this.start);
     return h;
   }
@@ -376,7 +367,7 @@ export class HandlerCompiler {
     for (const p of props) {
       if (!p.init) continue;
       this.pos = p.pos;
-      const idx = this.object!.properties.indexOf(p.name);
+      const idx = this.propertyIndex(p.name);
       const r = this.exprAny(p.init);
       this.emit2(Op.SETP, idx, r);
       this.freeTemps(0);
@@ -875,7 +866,7 @@ export class HandlerCompiler {
       }
     } else {
       const b = this.cx.builtins[builtin!];
-      const ar = (this.cx.arities[builtin!] ??= arityOf(b));
+      const ar = arityOf(b);
       if (n < ar.min || n > ar.max) {
         const want = ar.max === Infinity ? `at least ${ar.min}` : ar.min === ar.max ? `${ar.min}` : `${ar.min} to ${ar.max}`;
         this.error(e.pos, `${b.name} takes ${want} argument${want === '1' ? '' : 's'} (${b.name} (${b.params.join(', ')})), but ${n} ${n === 1 ? 'was' : 'were'} given`);

@@ -10,7 +10,7 @@ import { FUZZ_SEED, LONG, SLOW_INPUT_MS, WATCHDOG_MS, sizeFor, type FuzzSize } f
 /** What a fuzzer run reports: the worker's final message, or the harness's own when the worker hung or died. */
 export type FuzzResult = Omit<Extract<WorkerMessage, { type: 'done' }>, 'type'>;
 
-export function runFuzzer(fuzzer: FuzzerName, size: FuzzSize): Promise<FuzzResult> {
+function runFuzzer(fuzzer: FuzzerName, size: FuzzSize): Promise<FuzzResult> {
   const job: WorkerJob = { fuzzer, runs: size.runs, timeLimitMs: size.timeLimitMs, slowMs: SLOW_INPUT_MS, seed: FUZZ_SEED };
   return new Promise((resolve, reject) => {
     // a runaway input should fail the fuzzer, not take the test process down with it
@@ -58,7 +58,7 @@ export function runFuzzer(fuzzer: FuzzerName, size: FuzzSize): Promise<FuzzResul
 }
 
 /** One line of numbers for the test log. */
-export function summary(name: string, r: FuzzResult): string {
+function summary(name: string, r: FuzzResult): string {
   return `[fuzz] ${name}: ${r.numRuns} inputs in ${(r.totalMs / 1000).toFixed(1)} s${r.interrupted ? ' (time limit reached)' : ''}, seed ${r.seed}, longest input ${Math.round(r.longestMs)} ms`;
 }
 

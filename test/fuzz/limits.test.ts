@@ -7,7 +7,8 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { runScript, type ScriptRun } from '../support/run.ts';
+import type { ScriptRun } from '../support/run.ts';
+import { runBoth } from './both.ts';
 import type { HeadlessOptions } from '../../src/hosts/headless.ts';
 import { JS_STACK } from './checks.ts';
 
@@ -15,15 +16,7 @@ type Opts = Partial<HeadlessOptions>;
 
 /** Both engines; they must agree (memory figures aside, which depend on the heap at that moment). */
 function run(source: string, opts: Opts = {}): ScriptRun {
-  const fast = runScript(source, { until: 2000 * 3, ...opts });
-  const slow = runScript(source, { until: 2000 * 3, ...opts, jit: false });
-  const mb = (s: string): string => s.replace(/\d+ MB/g, 'N MB');
-  expect(slow.stdout).toEqual(fast.stdout);
-  expect(mb(slow.stderr)).toEqual(mb(fast.stderr));
-  expect(slow.exit).toBe(fast.exit);
-  expect(fast.stderr).not.toMatch(JS_STACK);
-  expect(fast.stderr).not.toContain('internal error');
-  return fast;
+  return runBoth(source, { until: 2000 * 3, ...opts }, (s) => s.replace(/\d+ MB/g, 'N MB'));
 }
 
 /** Line number (1-based) of the first source line containing `marker`. */
