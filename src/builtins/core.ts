@@ -100,7 +100,7 @@ export const CORE: Builtin[] = [
     doc: 'The text form of a value, as print writes it.',
     fn: (e, _th, s, b) => {
       const t = strWithin(s[b], e.options.maxString);
-      if (t === null) throw new ScriptError(`string too long: str () of this list would be longer than ${e.options.maxString} characters (the limit is ${e.options.maxString})`);
+      if (t === null) throw new ScriptError(`string too long: str () of this list would pass the limit of ${e.options.maxString} characters`);
       return t;
     },
   },
