@@ -9,7 +9,7 @@
 import type { CstNode, IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.ts';
 import * as T from './lexer.ts';
-import type { Problem } from './parser.ts';
+import type { Problem } from './messages.ts';
 
 export interface BuildContext {
   file: string;

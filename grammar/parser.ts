@@ -9,20 +9,11 @@ import type {
 } from './ast.ts';
 import * as T from './lexer.ts';
 import { lex } from './lexer.ts';
-import { junkMessage, parserMessages, strayCloserMessage } from './messages.ts';
+import { junkMessage, parserMessages, strayCloserMessage, type Problem } from './messages.ts';
+export type { Problem } from './messages.ts';
 import { AstBuilder, GIVE_UP, binary, objectKind, readOperands } from './build-ast.ts';
 import type { BuiltOperand } from './build-ast.ts';
 
-/** A problem before it becomes a SyntaxProblem; `offset` orders and deduplicates. */
-export interface Problem {
-  offset: number;
-  line: number;
-  col: number;
-  length: number;
-  message: string;
-  /** a block left open at the end of the input: the REPL waits for more lines */
-  unclosedAtEnd?: boolean;
-}
 
 // How the block loops treat the next token, indexed by tokenTypeIdx.
 const PLAIN = 0;

@@ -1,13 +1,13 @@
 // Core builtins: printing, random numbers, lists and strings.
 import type { Builtin } from './registry.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { BuiltinContext } from './context.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { describe, equals, formatNumber, str, strWithin } from '../vm/value.ts';
 import { randomInt, randomBelow } from '../world/random.ts';
 import { int, list, num, text } from './args.ts';
 
-function checkSize(e: Engine, n: number): void {
-  if (n > e.options.maxList) throw new ScriptError(`list too long: ${n} items (the limit is ${e.options.maxList})`);
+function checkSize(e: BuiltinContext, n: number): void {
+  if (n > e.limits.maxList) throw new ScriptError(`list too long: ${n} items (the limit is ${e.limits.maxList})`);
   if ((n & 4095) === 0) e.grew(4096 * 64);
 }
 
@@ -99,8 +99,8 @@ export const CORE: Builtin[] = [
     name: 'str', params: ['value'], area: 'core',
     doc: 'The text form of a value, as print writes it.',
     fn: (e, _th, s, b) => {
-      const t = strWithin(s[b], e.options.maxString);
-      if (t === null) throw new ScriptError(`string too long: str () of this list would pass the limit of ${e.options.maxString} characters`);
+      const t = strWithin(s[b], e.limits.maxString);
+      if (t === null) throw new ScriptError(`string too long: str () of this list would pass the limit of ${e.limits.maxString} characters`);
       return t;
     },
   },

@@ -3,17 +3,18 @@
 // index, and the REPL's :help is generated from it.
 import type { Value } from '../vm/value.ts';
 import type { Thread } from '../vm/thread.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { NativeFn, NativeResult } from '../vm/native.ts';
+import type { BuiltinContext } from './context.ts';
 
-/** Returned by a builtin that suspended its thread (it set thread.wait). */
-export const SUSPEND: unique symbol = Symbol('suspend');
-export type BuiltinResult = Value | typeof SUSPEND;
+export { SUSPEND, CALLED } from '../vm/native.ts';
+export type BuiltinResult = NativeResult;
 
 /**
  * A builtin reads its arguments straight from the thread's register stack:
- * s[b] … s[b + n - 1]. It returns a value, or SUSPEND after setting a wait.
+ * s[b] … s[b + n - 1]. It returns a value, or SUSPEND after setting a wait, or CALLED
+ * after pushing a handler frame.
  */
-export type BuiltinFn = (e: Engine, th: Thread, s: Value[], b: number, n: number) => BuiltinResult;
+export type BuiltinFn = NativeFn<BuiltinContext>;
 
 export interface Builtin {
   name: string;
@@ -23,7 +24,7 @@ export interface Builtin {
   doc: string;
   fn: BuiltinFn;
   /** For a suspending builtin: the value the call yields when its thread wakes. */
-  resume?: (e: Engine, th: Thread) => Value;
+  resume?: (cx: BuiltinContext, th: Thread) => Value;
   /** What the thread waits for, for :threads (e.g. "a frame"). */
   waits?: string;
 }

@@ -3,7 +3,7 @@ import type { Builtin } from './registry.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { formatNumber, type Value } from '../vm/value.ts';
 import type { Thread } from '../vm/thread.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { BuiltinContext } from './context.ts';
 import { TICK_UNITS, unitsToMs, ticksAt } from '../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS, armLoop, findLoop, stopLoop, type LoopKind } from '../time/loops.ts';
 import { lockTimer, restoreTimer, saveTimer, unlockTimer } from '../time/clock.ts';
@@ -11,7 +11,7 @@ import { serviceGameFrame } from '../world/service.ts';
 import { finite, flag, int, name, num } from './args.ts';
 
 /** The object whose handler is running in this thread, or null in a global handler. */
-export function callerObject(e: Engine, th: Thread): { kind: string; name: string } | null {
+export function callerObject(e: BuiltinContext, th: Thread): { kind: string; name: string } | null {
   const h = e.program.handlers[th.hi];
   return h.object >= 0 ? e.program.objects[h.object] : null;
 }
@@ -121,7 +121,7 @@ export const TIMING: Builtin[] = [
     name: 'forceupdate', params: [], area: 'timing', waits: 'the next game frame',
     doc: 'One pass of the main loop: services the world, then waits for the next frame (framerate ticks of wall clock after the last one) and renders it; frame () advances by one.',
     fn: (e, th) => {
-      if (e.state.frame.framerate === 0 && !e.options.realFrames) {
+      if (e.state.frame.framerate === 0 && !e.limits.realFrames) {
         // headless "don't wait": the frame is rendered at once, no time passes
         e.state.frame.count++;
         e.state.frame.stamp = ticksAt(e.state.clock.wall);

@@ -3,7 +3,7 @@
 import type { Builtin } from './registry.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
-import type { Engine } from '../engine/engine.ts';
+import type { BuiltinContext } from './context.ts';
 import type { Thread } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
 import { finite, flag, list, name, num, text } from './args.ts';
@@ -12,11 +12,11 @@ import { setPose } from '../world/pose.ts';
 import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound } from '../world/sound.ts';
 import { addCricket, countCrickets, cricketSource, isCricketSource, rearmSet, soundLoop, stopCricket, MAX_CRICKETS } from '../world/cricket.ts';
 import { traceEnd, traceSound } from '../world/service.ts';
-import { objectKey } from '../compiler/program.ts';
+import { objectKey } from '../vm/program.ts';
 
 export const CAMERA_TURN_FRAMES = 6;
 
-export function actor(e: Engine, fn: string, v: Value): ActorState {
+export function actor(e: BuiltinContext, fn: string, v: Value): ActorState {
   const n = name(fn, v, 'the actor');
   const a = e.state.actors[n];
   if (!a) {
@@ -26,7 +26,7 @@ export function actor(e: Engine, fn: string, v: Value): ActorState {
   return a;
 }
 
-function star(e: Engine, fn: string, v: Value): { name: string; x: number; y: number; z: number } {
+function star(e: BuiltinContext, fn: string, v: Value): { name: string; x: number; y: number; z: number } {
   const n = name(fn, v, 'the star');
   const s = e.state.stars[n];
   if (!s) {
@@ -36,7 +36,7 @@ function star(e: Engine, fn: string, v: Value): { name: string; x: number; y: nu
   return { name: n, ...s };
 }
 
-function sound(e: Engine, fn: string, v: Value): string {
+function sound(e: BuiltinContext, fn: string, v: Value): string {
   const n = name(fn, v, 'the sound');
   if (!hasSound(e.state.sounds, n)) {
     // A missing sound is not worth stopping a scene for: warn once, then it plays as silence.
@@ -56,7 +56,7 @@ function sendTo(kind: string): Builtin['fn'] {
   };
 }
 
-function sendEvent(e: Engine, th: Thread, kind: string, target: string, event: string, s: Value[], b: number, n: number): ReturnType<Builtin['fn']> {
+function sendEvent(e: BuiltinContext, th: Thread, kind: string, target: string, event: string, s: Value[], b: number, n: number): ReturnType<Builtin['fn']> {
   if (e.program.objectIndex[objectKey(kind as never, target)] === undefined) {
     const names = e.program.objects.filter((o) => o.kind === kind).map((o) => o.name);
     const guess = closest(target, names);
@@ -68,7 +68,7 @@ function sendEvent(e: Engine, th: Thread, kind: string, target: string, event: s
 }
 
 /** Leaves the current set (closeset, its crickets fall silent) and enters another (openset). */
-export function gotoSet(e: Engine, to: string): void {
+export function gotoSet(e: BuiltinContext, to: string): void {
   const st = e.state;
   if (e.program.objectIndex[objectKey('set', to)] === undefined) {
     const guess = closest(to, e.program.objects.filter((o) => o.kind === 'set').map((o) => o.name));
@@ -427,13 +427,13 @@ function positive(fn: string, v: Value): number {
   return n;
 }
 
-function beginWalk(e: Engine, a: ActorState, kind: 'defer' | 'walktoxyz' | 'walkonpath', legs: WalkLeg[], dest: string): void {
+function beginWalk(e: BuiltinContext, a: ActorState, kind: 'defer' | 'walktoxyz' | 'walkonpath', legs: WalkLeg[], dest: string): void {
   startWalk(a, kind, legs, dest);
   e.tracing && e.trace({ ev: 'walk', actor: a.name, kind, dest });
 }
 
 /** Actors exist once their block is loaded. */
-export function ensureActors(e: Engine): void {
+export function ensureActors(e: BuiltinContext): void {
   for (const o of e.program.objects) if (o.kind === 'actor' && !e.state.actors[o.name]) e.state.actors[o.name] = createActor(o.name);
   e.actorsChanged();
 }

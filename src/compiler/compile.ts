@@ -6,8 +6,8 @@ import type { Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { arityOf, type Builtin } from '../builtins/registry.ts';
-import type { HandlerCode, ObjectInfo, Program } from './program.ts';
-import { emptyProgram } from './program.ts';
+import type { HandlerCode, ObjectInfo, Program } from '../vm/program.ts';
+import { emptyProgram } from '../vm/program.ts';
 
 /**
  * Where a name resolved to, packed in one number so that resolving a name allocates

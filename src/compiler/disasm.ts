@@ -3,7 +3,7 @@
 import { OPS, type Op } from '../vm/opcodes.ts';
 import { repr, type Value } from '../vm/value.ts';
 import type { Builtin } from '../builtins/registry.ts';
-import type { HandlerCode, Program } from './program.ts';
+import type { HandlerCode, Program } from '../vm/program.ts';
 import { lineAt, lineStarts } from '../../grammar/lexer.ts';
 
 /** A source and where its lines start. */

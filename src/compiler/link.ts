@@ -8,8 +8,8 @@ import type { Builtin } from '../builtins/registry.ts';
 import { handlerCompiler, compileContext, globalIndex, newHandlerCode } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
-import type { HandlerCode, ObjectInfo, Program } from './program.ts';
-import { emptyProgram, objectKey } from './program.ts';
+import type { HandlerCode, ObjectInfo, Program } from '../vm/program.ts';
+import { emptyProgram, objectKey } from '../vm/program.ts';
 
 /** A copy that new code can be added to without touching the original (the REPL extends programs). */
 function extend(p: Program): Program {

@@ -8,7 +8,7 @@ import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { compileFiles, sortDiagnostics } from './link.ts';
-import type { Program } from './program.ts';
+import type { Program } from '../vm/program.ts';
 
 export interface SourceText {
   file: string;

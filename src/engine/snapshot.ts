@@ -7,8 +7,8 @@
 import { createHash } from 'node:crypto';
 import type { Value } from '../vm/value.ts';
 import { FRAME_WORDS, frameList, newThread, type Thread, type Wait } from '../vm/thread.ts';
-import type { Program } from '../compiler/program.ts';
-import { STATE_VERSION, type WorldState } from './state.ts';
+import type { Program } from '../vm/program.ts';
+import { STATE_VERSION, type WorldState } from '../world/state.ts';
 import { dict } from '../vm/dict.ts';
 import { BUILTINS } from '../builtins/index.ts';
 
@@ -190,7 +190,7 @@ function decodeSnapshot(text: string, program: Program | null): RestoredWorld {
  * A thread as saved: every frame in one list, outermost first (the running thread keeps
  * its innermost frame apart, which is its own business and not the file's).
  */
-type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst' | 'slot'>;
+type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst' | 'slot' | 'error'>;
 
 function savedThread(t: Thread, enc: ValueEncoder): SavedThread {
   return {

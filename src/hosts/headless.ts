@@ -1,7 +1,7 @@
 // The headless host: a virtual wall clock starting at 0 and a virtual display at
 // `fps`. It runs as fast as the CPU allows and gives the same results every time.
 import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
-import type { Program } from '../compiler/program.ts';
+import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime } from '../time/clock.ts';

@@ -7,12 +7,12 @@
 // a world on virtual time.
 import { performance } from 'node:perf_hooks';
 import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
-import type { Program } from '../compiler/program.ts';
+import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { manageTime, restoreTimer, saveTimer } from '../time/clock.ts';
 import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
-import type { WorldState } from '../engine/state.ts';
+import type { WorldState } from '../world/state.ts';
 import type { Thread } from '../vm/thread.ts';
 
 export interface WallSource {

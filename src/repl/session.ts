@@ -4,7 +4,7 @@ import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
 import { loadProgram, parseSources, readSources, type SourceText } from '../compiler/load.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
-import type { Program } from '../compiler/program.ts';
+import type { Program } from '../vm/program.ts';
 import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
@@ -253,13 +253,8 @@ export class ReplSession {
    * the engine clears it when it resumes a thread and sets it whenever one parks.
    */
   private watchSpawns(): void {
-    const e = this.engine;
-    const spawn = e.spawn.bind(e);
-    e.spawn = (h, args, origin) => {
-      const fromRepl = this.capturing || this.replThreadRunning();
-      const th = spawn(h, args, origin);
-      if (th && fromRepl) this.foreground.set(th.id, th);
-      return th;
+    this.engine.onSpawn = (th) => {
+      if (this.capturing || this.replThreadRunning()) this.foreground.set(th.id, th);
     };
   }
 

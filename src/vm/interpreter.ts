@@ -5,31 +5,18 @@ import { Op } from './opcodes.ts';
 import { FRAME_WORDS, popFrame, pushFrame, type Thread } from './thread.ts';
 import { describe, equals, formatNumber, str, truthy, type Value } from './value.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { SUSPEND } from '../builtins/registry.ts';
-import type { Engine } from '../engine/engine.ts';
-
-/** Returned by a builtin that pushed a script frame (sendtoactor and friends). */
-export const CALLED: unique symbol = Symbol('called');
+import { CALLED, SUSPEND } from './native.ts';
+import type { VmContext } from './context.ts';
+import { countCall, runawayLoop } from './guard.ts';
 
 export const MAX_CALL_DEPTH = 200;
 
-/** The guard allows this many script calls per allowed loop iteration. */
-export const CALLS_PER_ITERATION = 10;
-
-/** Counts a script call against the runaway guard (not made from a noloopcheck handler). */
-export function countCall(th: Thread, guard: number): void {
-  if (++th.calls > guard * CALLS_PER_ITERATION && guard > 0) throw runawayCalls(guard);
-}
-
-export function runawayCalls(guard: number): ScriptError {
-  return new ScriptError(`runaway calls: ${guard * CALLS_PER_ITERATION} handler calls without a rendered frame (recursion that never ends? the limit follows --loop-guard)`);
-}
-
 export type RunOutcome = 'suspended' | 'done' | 'failed';
 
-export function execute(e: Engine, th: Thread): RunOutcome {
+export function execute(e: VmContext, th: Thread): RunOutcome {
   const handlers = e.program.handlers;
   const builtins = e.builtins;
+  const ncx = e.nativeContext;
   const s = th.stack as Value[];
   const guard = e.options.loopGuard;
   // the innermost frame is on the thread; pc lives in a local and is written back whenever anything outside can look
@@ -44,7 +31,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
   try {
     for (;;) {
       opPc = pc;
-      if (trace !== null) trace(th, h, pc, base);
+      if (trace !== null) trace(th, h, pc);
       switch (code[pc]) {
         case Op.CONST:
           s[base + code[pc + 1]] = K[code[pc + 2]];
@@ -250,7 +237,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           break;
         }
         case Op.LOOP:
-          if (!h.noLoopCheck && ++edges > guard && guard > 0) throw runaway(edges);
+          if (!h.noLoopCheck && ++edges > guard && guard > 0) runawayLoop(edges, guard);
           pc = code[pc + 1];
           break;
         case Op.FORPREP: {
@@ -270,7 +257,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           const step = s[r + 2] as number;
           const i = (s[r] as number) + step;
           if (step > 0 ? i <= (s[r + 1] as number) : i >= (s[r + 1] as number)) {
-            if (!h.noLoopCheck && ++edges > guard && guard > 0) throw runaway(edges);
+            if (!h.noLoopCheck && ++edges > guard && guard > 0) runawayLoop(edges, guard);
             s[r] = i;
             pc = code[pc + 2];
           } else {
@@ -297,14 +284,14 @@ export function execute(e: Engine, th: Thread): RunOutcome {
           const b = builtins[code[pc + 2]];
           th.pc = pc + 5;
           th.backEdges = edges;
-          const r = b.fn(e, th, s, base + code[pc + 3], code[pc + 4]);
+          const r = b.fn(ncx, th, s, base + code[pc + 3], code[pc + 4]);
           edges = th.backEdges;
           if (r === SUSPEND) {
             th.resumeDst = base + code[pc + 1];
             th.backEdges = edges;
             return 'suspended';
           }
-          if ((r as unknown) === CALLED) {
+          if (r === CALLED) {
             // the builtin pushed a handler frame; its result lands in our destination
             th.dst = base + code[pc + 1];
             h = handlers[th.hi];
@@ -314,7 +301,7 @@ export function execute(e: Engine, th: Thread): RunOutcome {
             base = th.base;
             break;
           }
-          s[base + code[pc + 1]] = r;
+          s[base + code[pc + 1]] = r as Value;
           pc += 5;
           break;
         }
@@ -345,28 +332,25 @@ export function execute(e: Engine, th: Thread): RunOutcome {
   } catch (err) {
     th.pc = opPc;
     th.backEdges = edges;
-    return threadFailedWith(e, th, err);
-  }
-
-  function runaway(n: number): ScriptError {
-    return new ScriptError(`runaway loop: ${n - 1} iterations without a rendered frame (the loop guard is ${guard}; use --loop-guard to change it, or "on noloopcheck" for this handler)`);
+    return threadFailedWith(th, err);
   }
 }
 
 /** Big strings are where memory goes: check the length limit and, now and then, the heap. */
-export function checkString(e: Engine, r: string): void {
+export function checkString(e: VmContext, r: string): void {
   if (r.length > e.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${e.options.maxString})`);
   e.grew(r.length);
 }
 
-/** Whatever went wrong in a thread stops that thread only, reported in the script's terms. */
-export function threadFailedWith(e: Engine, th: Thread, err: unknown): 'failed' {
-  if (err instanceof ScriptError) e.threadFailed(th, err.message);
+/** Whatever went wrong in a thread stops that thread only, said in the script's terms (th.error). */
+export function threadFailedWith(th: Thread, err: unknown): 'failed' {
+  if (err instanceof ScriptError) th.error = err.message;
   // an array or string grew past what the host allows: still the script's doing (any
   // other RangeError is a fault of Pocketwatch's own, and said to be one)
-  else if (err instanceof RangeError && /invalid (string|array) length|allocation failed/i.test(err.message)) e.threadFailed(th, `out of memory for script values (${err.message})`);
+  else if (err instanceof RangeError && /invalid (string|array) length|allocation failed/i.test(err.message)) th.error = `out of memory for script values (${err.message})`;
   // a fault inside Pocketwatch itself: stop this thread, keep the world (and the host) alive
-  else e.threadFailed(th, `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`);
+  else th.error = `internal error in Pocketwatch (not your script): ${(err as Error)?.message ?? String(err)}`;
+  th.done = true;
   return 'failed';
 }
 

@@ -13,10 +13,13 @@ import { FRAME_WORDS, popFrame, pushFrame, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import { equals, formatNumber, truthy, describe } from './value.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { SUSPEND } from '../builtins/registry.ts';
-import type { HandlerCode, Program } from '../compiler/program.ts';
-import type { Engine } from '../engine/engine.ts';
-import { CALLED, MAX_CALL_DEPTH, CALLS_PER_ITERATION, runawayCalls, threadFailedWith, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
+import { CALLED, SUSPEND } from './native.ts';
+import type { HandlerCode, Program } from './program.ts';
+import type { VmContext } from './context.ts';
+import { CALLS_PER_ITERATION, runawayCalls, runawayLoop } from './guard.ts';
+import { MAX_CALL_DEPTH, threadFailedWith, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
+
+type Engine = VmContext;
 
 /**
  * A generated function returns its frame's result value, or SUSPENDED when the thread
@@ -43,7 +46,7 @@ const RT = {
   formatNumber,
   /** Generated code for handler hi of the engine's current program. */
   load(e: Engine, hi: number): FrameFn {
-    return (e.jitFns[hi] = generate(e.program.handlers[hi], e.program.handlers));
+    return ((e.jitFns as (FrameFn | undefined)[])[hi] = generate(e.program.handlers[hi], e.program.handlers));
   },
   runawayCalls,
   depth(): ScriptError {
@@ -53,7 +56,7 @@ const RT = {
   callPushed(e: Engine, th: Thread, s: Value[], dst: number): Value | typeof SUSPENDED {
     th.dst = dst;
     const hi = th.hi;
-    return (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, th.base, 0);
+    return ((e.jitFns[hi] as FrameFn | undefined) ?? RT.load(e, hi))(e, th, s, th.base, 0);
   },
   popFrame,
   pushFrame,
@@ -98,9 +101,7 @@ const RT = {
     if (step === 0 || step !== step) throw new ScriptError('a for loop cannot have a step of 0');
     return step > 0 ? from <= to : from >= to;
   },
-  runaway(n: number, guard: number): ScriptError {
-    return new ScriptError(`runaway loop: ${n - 1} iterations without a rendered frame (the loop guard is ${guard}; use --loop-guard to change it, or "on noloopcheck" for this handler)`);
-  },
+  runawayLoop,
 };
 
 /** Runs a thread with generated code until it suspends, finishes or fails. */
@@ -110,7 +111,7 @@ export function executeCompiled(e: Engine, th: Thread): RunOutcome {
     while (th.hi >= 0) {
       const hi = th.hi;
       const dst = th.dst;
-      const r = (e.jitFns[hi] ?? RT.load(e, hi))(e, th, s, th.base, th.pc);
+      const r = ((e.jitFns[hi] as FrameFn | undefined) ?? RT.load(e, hi))(e, th, s, th.base, th.pc);
       if (r === SUSPENDED) return 'suspended';
       // a frame resumed here finished: its caller (if any) is next, and expects the value in dst
       if (dst >= 0) s[dst] = r;
@@ -120,7 +121,7 @@ export function executeCompiled(e: Engine, th: Thread): RunOutcome {
     s.length = 0;
     return 'done';
   } catch (err) {
-    return threadFailedWith(e, th, err);
+    return threadFailedWith(th, err);
   }
 }
 
@@ -174,7 +175,7 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
   };
   const syncUpTo = (n: number): string => regList.filter((i) => i < n).map((i) => `s[base + ${i}] = r${i};`).join(' ') + ' th.backEdges = E;';
   const out: string[] = [];
-  const guardCheck = h.noLoopCheck ? '' : `if (++E > G && G > 0) { P = PC; throw RT.runaway(E, G); }`;
+  const guardCheck = h.noLoopCheck ? '' : `if (++E > G && G > 0) { P = PC; RT.runawayLoop(E, G); }`;
   for (let pc = 0; pc < code.length; ) {
     const op = code[pc] as Op;
     const a = code[pc + 1];
@@ -309,7 +310,7 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
       }
       case Op.CALLB:
         out.push(
-          `{ th.pc = ${pc + 5}; ${at}; ${sync} const r = B[${b}].fn(e, th, s, base + ${c}, ${d}); ` +
+          `{ th.pc = ${pc + 5}; ${at}; ${sync} const r = B[${b}].fn(N, th, s, base + ${c}, ${d}); ` +
             `if (r === RT.SUSPEND) { th.resumeDst = base + ${a}; return RT.SUSPENDED; } ` +
             `if (r === RT.CALLED) { P = -1; const v = RT.callPushed(e, th, s, base + ${a}); if (v === RT.SUSPENDED) return v; P = ${pc}; ${R(a)} = v; E = th.backEdges; } else ${R(a)} = r; }`,
         );
@@ -328,6 +329,7 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
   const body = `
     const G = e.options.loopGuard;
     const B = e.builtins;
+    const N = e.nativeContext;
     const F = e.jitFns;
     let P = pc;
     let E = th.backEdges;

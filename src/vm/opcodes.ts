@@ -69,7 +69,3 @@ def(Op.LEJ, 'lej', 'rrj', 'jump to j unless r[a] <= r[b]');
 def(Op.EQKJ, 'eqkj', 'rkj', 'jump to j unless r[a] = k[b]');
 def(Op.GTJ, 'gtj', 'rrj', 'jump to j unless r[a] > r[b]');
 def(Op.GEJ, 'gej', 'rrj', 'jump to j unless r[a] >= r[b]');
-
-export function opLength(op: Op): number {
-  return 1 + OPS[op].operands.length;
-}

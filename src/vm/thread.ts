@@ -54,12 +54,14 @@ export interface Thread {
   origin: string;
   /** What the thread's first handler returned (the REPL echoes it). */
   result: Value;
+  /** Why it failed: a script error's message, set when the VM stops it. */
+  error: string | null;
 }
 
 /** A thread that will run handler hi from its start, its registers at base 0. */
 export function newThread(id: number, origin: string, hi: number, stack: (Value | undefined)[]): Thread {
   // The hot fields first: those read and written on every wake share the object's first cache lines.
-  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, slot: -1, id, origin, result: null };
+  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, slot: -1, id, origin, result: null, error: null };
 }
 
 /** Every frame, outermost first, FRAME_WORDS numbers each (for error stacks, snapshots and the REPL). */

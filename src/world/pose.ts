@@ -2,7 +2,11 @@
 // walking or standing. How fast the feet move is the pose's frame count, never the
 // walk speed; the two are independent.
 
-import type { ActorState } from './walk.ts';
+/** What has a pose: an actor, seen only by its pose and frame. */
+export interface Posed {
+  pose: string;
+  poseFrame: number;
+}
 
 // Pose name -> frame count, from `defpose (name, frames)`.
 export type PoseTable = Record<string, number>;
@@ -15,18 +19,18 @@ export function poseFrames(poses: PoseTable, name: string): number {
 
 // Changing the pose restarts its animation; naming the pose already shown keeps the
 // frame, so an endturn handler that re-asserts "walk" on every leg does not stutter.
-export function setPose(a: ActorState, name: string): void {
+export function setPose(a: Posed, name: string): void {
   if (a.pose === name) return;
   a.pose = name;
   a.poseFrame = 0;
 }
 
-export function stepPose(a: ActorState, poses: PoseTable): void {
+export function stepPose(a: Posed, poses: PoseTable): void {
   const n = poseFrames(poses, a.pose);
   // Modulo also repairs a frame left out of range by a pose redefined shorter.
   a.poseFrame = (a.poseFrame + 1) % n;
 }
 
-export function stepPoses(actors: Iterable<ActorState>, poses: PoseTable): void {
+export function stepPoses(actors: Iterable<Posed>, poses: PoseTable): void {
   for (const a of actors) stepPose(a, poses);
 }

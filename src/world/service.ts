@@ -1,7 +1,7 @@
 // Where the heartbeat meets the world: each service step walks the actors, then
 // services the crickets; after the loops, every actor steps its pose. Game frames
 // advance camera turns. Events found here are dispatched at once, in order.
-import type { Engine } from '../engine/engine.ts';
+import type { WorldContext } from './context.ts';
 import { stepWalk } from './walk.ts';
 import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
@@ -9,7 +9,7 @@ import { SOUND_FOREVER, expireSounds, playOverlap, type SlotName, type SoundSlot
 import { unitsToMs } from '../time/units.ts';
 
 /** Walks first, then crickets — the master service order. */
-export function serviceHeartbeatWorld(e: Engine): void {
+export function serviceHeartbeatWorld(e: WorldContext): void {
   const st = e.state;
   for (const a of e.actorList()) {
     if (!a.walk) continue;
@@ -43,12 +43,12 @@ export function serviceHeartbeatWorld(e: Engine): void {
   }
 }
 
-export function serviceHeartbeatPoses(e: Engine): void {
+export function serviceHeartbeatPoses(e: WorldContext): void {
   stepPoses(e.actorList(), e.state.poses);
 }
 
 /** A game frame: camera turns advance only here, so a poll on currentview ends because frames happen. */
-export function serviceGameFrame(e: Engine): void {
+export function serviceGameFrame(e: WorldContext): void {
   const cam = e.state.camera;
   if (cam.turnLeft > 0 && --cam.turnLeft === 0) {
     cam.view = cam.target;
@@ -61,7 +61,7 @@ export function serviceGameFrame(e: Engine): void {
 
 /** Whether any slot or the voice holds a sound (the engine asks at every wake-up). */
 /** Traces every sound that ended by time t, each stamped with its own end time. */
-export function expireSoundsUpTo(e: Engine, t: number): void {
+export function expireSoundsUpTo(e: WorldContext, t: number): void {
   const s = e.state.sound;
   // crickets keep the channels busy most of the time: look before building the list
   if (!((s.slots[0] !== null && s.slots[0].end <= t) || (s.slots[1] !== null && s.slots[1].end <= t) || (s.voice !== null && s.voice.end <= t))) return;
@@ -72,12 +72,12 @@ export function expireSoundsUpTo(e: Engine, t: number): void {
  * Traces a sound that starts now in `slot` and plays until `end` (SOUND_FOREVER: it
  * loops in place). `cricket` names the cricket that played it, if one did.
  */
-export function traceSound(e: Engine, slot: SlotName, sound: string, end: number, volume = 1, pan = 0, cricket?: string): void {
+export function traceSound(e: WorldContext, slot: SlotName, sound: string, end: number, volume = 1, pan = 0, cricket?: string): void {
   if (!e.tracing) return;
   e.trace({ ev: 'sound', slot, sound, ...(cricket === undefined ? {} : { cricket }), volume, pan, ms: endMs(end, e.now) });
 }
 
-export function traceEnd(e: Engine, slot: SlotName, replaced: SoundSlot): void {
+export function traceEnd(e: WorldContext, slot: SlotName, replaced: SoundSlot): void {
   // a play that displaces a sound still sounding cuts it off now
   const at = Math.min(replaced.end, e.now);
   e.traceAt(at, { ev: 'soundend', slot, sound: replaced.name });

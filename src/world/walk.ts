@@ -137,10 +137,6 @@ export function pauseWalk(a: ActorState, flag: boolean): void {
   if (a.walk) a.walk.paused = flag;
 }
 
-export function isWalking(a: ActorState): boolean {
-  return a.walk !== null;
-}
-
 // One heartbeat step of the actor's walk. A step either turns or moves, except:
 // - when the facing already matches the leg's bearing as the leg starts, there is
 //   nothing to turn, so that step emits endturn and also moves (no idle step);

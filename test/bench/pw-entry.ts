@@ -7,7 +7,7 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProgram, type SourceText } from '../../src/compiler/load.ts';
-import type { Program } from '../../src/compiler/program.ts';
+import type { Program } from '../../src/vm/program.ts';
 import { Engine, type EngineHost } from '../../src/engine/engine.ts';
 import { BUILTINS } from '../../src/builtins/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless } from '../../src/hosts/headless.ts';

@@ -6,7 +6,7 @@ import type { SyntaxProblem } from '../../grammar/ast.ts';
 import { loadProgram, type LoadResult, type SourceText } from '../../src/compiler/load.ts';
 import { formatDiagnostic, type Diagnostic } from '../../src/errors/diagnostic.ts';
 import { runHeadless, type HeadlessOptions } from '../../src/hosts/headless.ts';
-import type { Program } from '../../src/compiler/program.ts';
+import type { Program } from '../../src/vm/program.ts';
 
 /** A JavaScript stack frame in text meant for script authors. */
 export const JS_STACK = /\n\s*at .*\.(ts|js|mjs|cjs):\d+|node:internal\//;

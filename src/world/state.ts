@@ -1,15 +1,21 @@
 // Everything about a running world that changes, as plain data: saving a world is
 // JSON.stringify of this (plus the program's fingerprint), restoring is the reverse.
 import type { Value } from '../vm/value.ts';
+import type { Program } from '../vm/program.ts';
+import { dict } from '../vm/dict.ts';
+import { createClock } from '../time/clock.ts';
+import { createStepper } from '../time/stepper.ts';
+import { STEP_UNITS } from '../time/units.ts';
+import { createStreams } from './random.ts';
 import type { Thread } from '../vm/thread.ts';
 import type { ClockState } from '../time/clock.ts';
 import type { StepperState } from '../time/stepper.ts';
 import type { LoopSlot } from '../time/loops.ts';
-import type { ActorState } from '../world/walk.ts';
-import type { CricketState } from '../world/cricket.ts';
-import type { SoundState, SoundTable } from '../world/sound.ts';
-import type { PoseTable } from '../world/pose.ts';
-import type { RandomState } from '../world/random.ts';
+import type { ActorState } from './walk.ts';
+import type { CricketState } from './cricket.ts';
+import type { SoundState, SoundTable } from './sound.ts';
+import type { PoseTable } from './pose.ts';
+import type { RandomState } from './random.ts';
 
 export interface FrameState {
   /** Game frames so far: what frame () returns. */
@@ -73,3 +79,35 @@ export interface WorldState {
 }
 
 export const STATE_VERSION = 2;
+
+/** A world before anything has happened in it. */
+export function createWorldState(seed: number, maxCatchUp: number, program: Program): WorldState {
+  return {
+    version: STATE_VERSION,
+    clock: createClock(0),
+    stepper: createStepper({ step: STEP_UNITS, maxCatchUp }),
+    now: 0,
+    globals: program.globals.map(() => undefined),
+    props: program.objects.map(() => []),
+    threads: [],
+    nextThreadId: 1,
+    sleepSeq: 0,
+    loops: [],
+    loopSeq: 0,
+    frame: { count: 0, stamp: 0, framerate: 3, display: 0 },
+    set: '',
+    camera: { x: 0, z: 0, facing: 90, view: 'front', target: '', turnLeft: 0 },
+    actors: dict(),
+    stars: dict(),
+    paths: dict(),
+    poses: dict(),
+    sounds: dict(),
+    sound: { slots: [null, null], voice: null },
+    crickets: [],
+    views: dict(),
+    random: createStreams(seed),
+    mailbox: [],
+    mouseDown: false,
+    steps: 0,
+  };
+}

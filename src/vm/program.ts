@@ -1,8 +1,8 @@
 // The compiled program: immutable once built, shared by every thread and every
 // world that runs it. All mutable state lives in the world state, never here.
 import type { ObjectKind } from '../../grammar/ast.ts';
-import type { Value } from '../vm/value.ts';
-import { dict } from '../vm/dict.ts';
+import type { Value } from './value.ts';
+import { dict } from './dict.ts';
 
 export interface HandlerCode {
   name: string; // lower-cased

@@ -1,0 +1,46 @@
+// The narrow view of a running world that builtins get: its state, its clocks, tracing
+// and reporting, and the few things only the engine can do for them (park a thread,
+// run a handler, deliver an event). Declared here, below the engine, so no builtin
+// depends on how the engine is put together.
+import type { Program } from '../vm/program.ts';
+import type { Thread } from '../vm/thread.ts';
+import type { Value } from '../vm/value.ts';
+import type { CALLED, SUSPEND } from '../vm/native.ts';
+import type { WorldContext } from '../world/context.ts';
+
+/** Limits a builtin checks; the engine's options set them. */
+export interface BuiltinLimits {
+  maxString: number;
+  maxList: number;
+  /** True when display frames are drawn for real (the live host). */
+  realFrames: boolean;
+}
+
+export interface BuiltinContext extends WorldContext {
+  readonly program: Program;
+  readonly limits: BuiltinLimits;
+  /** Set once the world stopped at a script error. */
+  readonly halted: boolean;
+  print(text: string): void;
+  /** A warning at the calling script's position; the script goes on. */
+  warn(message: string): void;
+  /** Counts script values that grew by about `bytes` (the memory guard). */
+  grew(bytes: number): void;
+
+  /** Parks th until game time `until` (units); now or earlier: yields to the other ready threads. */
+  sleepUntil(th: Thread, until: number): typeof SUSPEND;
+  /** Parks th until the next display frame; builtin `resumeWith` (an index) computes the value it wakes with. */
+  waitDisplayFrame(th: Thread, resumeWith: number): typeof SUSPEND;
+  /** Parks th until the next game frame. */
+  waitGameFrame(th: Thread): typeof SUSPEND;
+  builtinIndex(name: string): number;
+
+  /** The handler an event to an object goes to (traced as delivered or ignored), or -1. */
+  handlerFor(kind: string, name: string, event: string): number;
+  /** Runs handler h inside th with the arguments s[b] … s[b + n - 1]. */
+  callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED;
+  /** Delivers an event whose handler runs at once, before the caller goes on (closeset). */
+  deliverNow(kind: string, name: string, event: string, origin: string): void;
+  /** Actors were added: the services' list of them is stale. */
+  actorsChanged(): void;
+}

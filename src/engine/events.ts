@@ -1,0 +1,118 @@
+// Event delivery: finding the handler an event goes to, and starting the thread that
+// runs it — or, for sendtoactor and friends, running it inside the calling thread.
+// Also where timed input and loop firings become events.
+import { objectKey, type Program } from '../vm/program.ts';
+import { callDepth, pushFrame, type Thread } from '../vm/thread.ts';
+import type { Value } from '../vm/value.ts';
+import { CALLED } from '../vm/native.ts';
+import { MAX_CALL_DEPTH } from '../vm/interpreter.ts';
+import { countCall } from '../vm/guard.ts';
+import { ScriptError } from '../errors/diagnostic.ts';
+import type { LoopSlot } from '../time/loops.ts';
+import type { WorldState } from '../world/state.ts';
+import type { TraceFields } from '../world/context.ts';
+import type { Scheduler } from './scheduler.ts';
+
+/** What delivery needs from the engine around it. */
+export interface DeliveryHost {
+  readonly state: WorldState;
+  readonly program: Program;
+  readonly threads: Scheduler;
+  readonly loopGuard: number;
+  readonly tracing: boolean;
+  trace(ev: TraceFields): void;
+}
+
+export class Delivery {
+  constructor(private readonly host: DeliveryHost) {}
+
+  /** The handler an event goes to, traced as delivered or ignored; -1 when there is none. */
+  handlerFor(kind: string, name: string, event: string): number {
+    const h = this.findHandler(kind, name, event);
+    this.host.tracing && this.host.trace({ ev: h < 0 ? 'ignored' : 'event', to: `${kind} ${name}`, event });
+    return h;
+  }
+
+  findHandler(kind: string, name: string, event: string): number {
+    const p = this.host.program;
+    const oi = p.objectIndex[objectKey(kind as never, name.toLowerCase())];
+    if (oi === undefined) return -1;
+    const h = p.objects[oi].handlers[event.toLowerCase()];
+    return h === undefined ? -1 : h;
+  }
+
+  /** Delivers an event to an object: a new thread runs its handler; no handler → ignored (traced). */
+  deliver(kind: string, name: string, event: string, args: Value[], origin: string): boolean {
+    const h = this.handlerFor(kind, name, event);
+    if (h < 0) return false;
+    const threads = this.host.threads;
+    threads.spawn(h, args, origin);
+    if (!threads.running) threads.drain();
+    return true;
+  }
+
+  /** Delivers an event whose handler must run before the caller goes on: the new thread runs at once, up to its first wait. */
+  deliverNow(kind: string, name: string, event: string, origin: string): void {
+    const h = this.handlerFor(kind, name, event);
+    if (h < 0) return;
+    const th = this.host.threads.spawn(h, [], origin);
+    if (th) this.host.threads.runNow(th);
+  }
+
+  /** Delivers to a global handler, if there is one. */
+  deliverGlobal(event: string, args: Value[], origin: string): boolean {
+    const h = this.host.program.globalHandlers[event];
+    if (h === undefined) return false;
+    const threads = this.host.threads;
+    threads.spawn(h, args, origin);
+    if (!threads.running) threads.drain();
+    return true;
+  }
+
+  /** A loop slot reached zero: its event goes to its target (a scene loop: to the current set). */
+  fireLoop(l: LoopSlot): void {
+    const st = this.host.state;
+    this.host.tracing && this.host.trace({ ev: 'loop', kind: l.kind, event: l.event, target: l.kind === 'scene' ? st.set : l.target });
+    if (l.kind === 'scene') this.deliver('set', st.set, l.event, [], `loop ${l.kind} ${l.event}`);
+    else this.deliver(l.kind, l.target, l.event, [], `loop ${l.kind} ${l.event}`);
+  }
+
+  /**
+   * Runs handler h inside th (sendtoactor and friends): its arguments come from the
+   * caller's registers s[b] … s[b+n-1]; the caller fills in where the result goes.
+   */
+  callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
+    if (callDepth(th) >= MAX_CALL_DEPTH) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
+    const p = this.host.program;
+    const caller = p.handlers[th.hi];
+    if (!caller.noLoopCheck) countCall(th, this.host.loopGuard);
+    const nb = th.base + caller.registers;
+    const code = p.handlers[h];
+    for (let i = 0; i < code.registers; i++) {
+      th.stack[nb + i] = i < code.params ? (i < n ? s[b + i] : null) : undefined;
+    }
+    pushFrame(th, h, nb, -1);
+    return CALLED;
+  }
+
+  /** Input that has arrived by now, from the mailbox: once per heartbeat pass, never lost or repeated. */
+  drainInput(): void {
+    const st = this.host.state;
+    const box = st.mailbox;
+    if (box.length === 0) return;
+    // only what has arrived by this pass's time; the rest waits for a later pass
+    const now = st.now;
+    const due = box.filter((ev) => ev.at <= now);
+    if (due.length === 0) return;
+    st.mailbox = box.filter((ev) => ev.at > now);
+    for (const ev of due) {
+      if (ev.kind === 'mouse') {
+        st.mouseDown = ev.down;
+        this.host.tracing && this.host.trace({ ev: 'mouse', down: ev.down });
+      } else {
+        this.host.tracing && this.host.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });
+        this.deliver(ev.objectKind, ev.target, 'click', [], `click on ${ev.objectKind} ${ev.target}`);
+      }
+    }
+  }
+}

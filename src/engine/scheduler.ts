@@ -1,0 +1,300 @@
+// The scheduler: which threads are alive, what each waits for, and the order they run
+// in. Sleepers wake in time order, threads due at the same time in the order they went
+// to sleep, then whatever those started, in spawn order. Running a thread is handing
+// it to the VM until it suspends, finishes or fails.
+import type { Program } from '../vm/program.ts';
+import type { Thread, Wait } from '../vm/thread.ts';
+import { newThread } from '../vm/thread.ts';
+import type { Value } from '../vm/value.ts';
+import type { VmContext } from '../vm/context.ts';
+import { runThread } from '../vm/run.ts';
+import { SUSPEND } from '../vm/native.ts';
+import { ScriptError } from '../errors/diagnostic.ts';
+import { resetOnProgress } from '../vm/guard.ts';
+import type { WorldState } from '../world/state.ts';
+import { SleeperHeap, type Bucket } from './sleepers.ts';
+import { ReadyQueue } from './ready.ts';
+import { LiveThreads } from './live.ts';
+
+/** What the scheduler needs from the engine around it. */
+export interface SchedulerHost {
+  readonly state: WorldState;
+  readonly program: Program;
+  readonly vm: VmContext;
+  readonly maxThreads: number;
+  /** True when display frames are drawn for real: a thread woken by one has its runaway guard reset. */
+  readonly realFrames: boolean;
+  readonly halted: boolean;
+  /** A thread the engine could not start (h is the handler it was to run). */
+  refused(h: number, origin: string, message: string): void;
+  /** A thread stopped at a script error. */
+  failed(th: Thread, message: string): void;
+  /** A thread ran to its end. */
+  finished(th: Thread): void;
+  /** A thread was started (the REPL follows the threads it started). */
+  spawned(th: Thread): void;
+}
+
+/** Threads that may start at one moment of game time. */
+export const MAX_BURST = 100_000;
+
+// Waits without data are shared: a thread's wait is replaced, never changed in place.
+const READY: Wait = { kind: 'ready' };
+const TIME: Wait = { kind: 'time' };
+const DISPLAY: Wait = { kind: 'display' };
+const GAME_FRAME: Wait = { kind: 'gameframe' };
+
+export class Scheduler {
+  readonly live = new LiveThreads();
+  readonly sleepers = new SleeperHeap();
+  private ready = new ReadyQueue();
+  private displayWaiters: Thread[] = [];
+  private frameWaiters: Thread[] = [];
+  /** The thread the VM is running, if any (a builtin's caller). */
+  running: Thread | null = null;
+  private draining = false;
+  private burst = 0;
+  private burstAt = -1;
+
+  constructor(private readonly host: SchedulerHost) {}
+
+  get readyCount(): number {
+    return this.ready.length;
+  }
+
+  get displayWaiting(): number {
+    return this.displayWaiters.length;
+  }
+
+  get frameWaiting(): number {
+    return this.frameWaiters.length;
+  }
+
+  /** A display frame begins: the count of threads started at one moment starts again. */
+  frameStarted(): void {
+    this.burst = 0;
+  }
+
+  /** Starts a thread running handler h; it runs when the ready queue is next drained. */
+  spawn(h: number, args: Value[], origin: string): Thread | null {
+    const host = this.host;
+    const st = host.state;
+    // threads started without time passing or a frame being drawn: a handler that
+    // starts itself forever (openset calling gotoset on its own set) would otherwise
+    // never let time move. (Counted per frame too: while savetimer holds the clock, a
+    // loop of period 1 starts a thread every frame, and that is no runaway.)
+    if (st.now !== this.burstAt) {
+      this.burstAt = st.now;
+      this.burst = 0;
+    }
+    let refusal: string | null = null;
+    if (++this.burst > MAX_BURST) {
+      refusal = `runaway events: ${MAX_BURST} threads started at one moment of game time, within one display frame (does a handler start itself, e.g. an openset calling gotoset on its own set?)`;
+    } else if (this.live.size >= host.maxThreads) {
+      refusal = `too many live threads (the limit is ${host.maxThreads}): "${origin}" could not start`;
+    }
+    if (refusal !== null) {
+      // the thread asking for one more is at fault; when the engine asks, the handler is named
+      if (this.running) throw new ScriptError(refusal);
+      host.refused(h, origin, refusal);
+      return null;
+    }
+    const code = host.program.handlers[h];
+    // Arrays of exactly the size needed (pushing onto [] reserves 17 slots): with
+    // thousands of threads, every thread's memory in fewer cache lines. Every slot is
+    // written, so there are no holes for a snapshot to lose.
+    const stack = new Array<Value | undefined>(code.registers);
+    for (let i = 0; i < code.registers; i++) stack[i] = i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined;
+    const th = newThread(st.nextThreadId++, origin, h, stack);
+    th.since = st.now;
+    this.live.add(th);
+    this.makeReady(th, false);
+    host.spawned(th);
+    return th;
+  }
+
+  /** Runs a just-spawned thread at once, up to its first wait (closeset before the set changes). */
+  runNow(th: Thread): void {
+    this.ready.remove(th);
+    this.resume(th);
+  }
+
+  makeReady(th: Thread, fromRealFrame: boolean): void {
+    this.markReady(th, fromRealFrame);
+    this.ready.push(th);
+  }
+
+  /** A thread about to run; in the live host, frames were drawn while it waited, which resets its runaway guard. */
+  private markReady(th: Thread, fromRealFrame: boolean): void {
+    if (fromRealFrame && this.host.realFrames) resetOnProgress(th);
+    th.wait = READY;
+    th.sleepSeq = this.host.state.sleepSeq++;
+  }
+
+  /**
+   * Sleepers whose time has come run in the order they went to sleep, then whatever
+   * they started or woke. Usually nothing else is ready and no drain is under way: the
+   * woken threads then run straight from their bucket, without passing through the
+   * ready queue; otherwise they join the queue.
+   */
+  wake(due: Bucket): void {
+    const threads = due.threads;
+    const n = due.n;
+    if (this.ready.length > 0 || this.draining) {
+      for (let i = 0; i < n; i++) {
+        this.makeReady(threads[i]!, true);
+        threads[i] = null;
+      }
+    } else {
+      this.draining = true;
+      try {
+        for (let i = 0; i < n; i++) {
+          const th = threads[i]!;
+          threads[i] = null;
+          // marked ready like any woken thread: its wake order is what a snapshot keeps
+          this.markReady(th, true);
+          // a thread woken here may stop another (the REPL's :stop); a halt leaves the rest unrun
+          if (!th.done && !this.host.halted) this.resume(th);
+        }
+      } finally {
+        this.draining = false;
+      }
+    }
+    this.sleepers.recycle(due);
+  }
+
+  /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
+  drain(): void {
+    if (this.draining) return;
+    this.draining = true;
+    try {
+      while (!this.host.halted) {
+        const th = this.ready.shift();
+        if (th === null) break;
+        if (th.done) continue;
+        this.resume(th);
+      }
+      // a halted world leaves the rest unrun (otherwise the queue is empty already)
+      if (this.host.halted) this.ready.clear();
+    } finally {
+      this.draining = false;
+    }
+  }
+
+  /** Threads waiting on a display frame, then (on a game frame) those waiting on it, join the ready queue. */
+  releaseFrameWaiters(gameFrame: boolean): void {
+    // (a fresh list only when someone waited: most frames allocate nothing)
+    if (gameFrame && this.frameWaiters.length > 0) {
+      const waiting = this.frameWaiters;
+      this.frameWaiters = [];
+      for (const th of waiting) this.makeReady(th, true);
+    }
+    if (this.displayWaiters.length > 0) {
+      const polling = this.displayWaiters;
+      this.displayWaiters = [];
+      for (const th of polling) this.makeReady(th, true);
+    }
+  }
+
+  private resume(th: Thread): void {
+    const host = this.host;
+    const vm = host.vm;
+    if (th.resumeWith >= 0) {
+      const b = vm.builtins[th.resumeWith] as { resume?: (cx: unknown, th: Thread) => Value };
+      th.resumeWith = -1;
+      try {
+        th.stack[th.resumeDst] = b.resume!(vm.nativeContext, th);
+      } catch (err) {
+        if (err instanceof ScriptError) {
+          th.done = true;
+          this.live.delete(th);
+          host.failed(th, err.message);
+          return;
+        }
+        throw err;
+      }
+    } else if (th.resumeDst >= 0) {
+      th.stack[th.resumeDst] = null;
+    }
+    th.resumeDst = -1;
+    th.wait = null;
+    const prev = this.running;
+    this.running = th;
+    const outcome = runThread(vm, th);
+    this.running = prev;
+    if (outcome === 'done') {
+      this.live.delete(th);
+      host.finished(th);
+    } else if (outcome === 'failed') {
+      this.live.delete(th);
+      host.failed(th, th.error!);
+    }
+  }
+
+  // ---- suspension (for builtins) ---------------------------------------------
+
+  sleepUntil(th: Thread, until: number): typeof SUSPEND {
+    const st = this.host.state;
+    th.wait = TIME;
+    th.wakeAt = until;
+    th.since = st.now;
+    th.sleepSeq = st.sleepSeq++;
+    if (until <= st.now) {
+      // delay (0): yield to the other threads ready now
+      this.ready.push(th);
+    } else {
+      this.sleepers.push(th, until);
+    }
+    return SUSPEND;
+  }
+
+  waitDisplayFrame(th: Thread, resumeWith: number): typeof SUSPEND {
+    th.wait = DISPLAY;
+    th.since = this.host.state.now;
+    th.resumeWith = resumeWith;
+    this.displayWaiters.push(th);
+    return SUSPEND;
+  }
+
+  waitGameFrame(th: Thread): typeof SUSPEND {
+    th.wait = GAME_FRAME;
+    th.since = this.host.state.now;
+    this.frameWaiters.push(th);
+    return SUSPEND;
+  }
+
+  // ---- stopping, saving and restoring ---------------------------------------
+
+  stop(th: Thread): void {
+    th.done = true;
+    this.live.delete(th);
+    if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wakeAt);
+    this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
+    this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
+  }
+
+  /** Takes over restored threads, every wait re-registered in the order they went to sleep. */
+  adopt(threads: Thread[]): void {
+    this.live.clear();
+    this.sleepers.clear();
+    this.ready = new ReadyQueue();
+    this.displayWaiters = [];
+    this.frameWaiters = [];
+    for (const th of threads.slice().sort((a, b) => a.sleepSeq - b.sleepSeq)) {
+      this.live.add(th);
+      switch (th.wait?.kind) {
+        case 'time':
+          this.sleepers.push(th, th.wakeAt);
+          break;
+        case 'display':
+          this.displayWaiters.push(th);
+          break;
+        case 'gameframe':
+          this.frameWaiters.push(th);
+          break;
+        default:
+          this.ready.push(th);
+      }
+    }
+  }
+}

@@ -1,0 +1,33 @@
+// What the VM needs from whoever runs it: the program, the variables, the natives and
+// the limits. The engine provides it; the VM never reaches up to the engine itself.
+import type { Program, HandlerCode } from './program.ts';
+import type { Thread } from './thread.ts';
+import type { Value } from './value.ts';
+import type { Native } from './native.ts';
+
+/** Called before every instruction when the VM is traced (pw run --trace-vm). */
+export type VmTrace = (th: Thread, h: HandlerCode, pc: number) => void;
+
+export interface VmOptions {
+  /** Loop iterations allowed between real frames; 0 disables the guard. */
+  loopGuard: number;
+  maxString: number;
+  /** Run handlers as generated JavaScript (false: the bytecode interpreter). */
+  jit: boolean;
+}
+
+export interface VmContext {
+  readonly program: Program;
+  globals: (Value | undefined)[];
+  props: (Value | undefined)[][];
+  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the VM hands natives a context it does not know
+  readonly builtins: readonly Native<any>[];
+  /** Handed to every native as its first argument. */
+  readonly nativeContext: unknown;
+  readonly options: VmOptions;
+  traceVm: VmTrace | null;
+  /** Generated code per handler of the current program (the VM's own cache). */
+  jitFns: unknown[];
+  /** Counts script values that grew by about `bytes` (the memory guard); may throw a ScriptError. */
+  grew(bytes: number): void;
+}

@@ -1,0 +1,45 @@
+// The module map: no import cycles anywhere in src/ and grammar/, and arrows between
+// the layers point down only (docs/vm.md draws the map).
+import { describe, it, expect } from 'vitest';
+import madge from 'madge';
+
+const graph = await madge(['src', 'grammar'], { fileExtensions: ['ts', 'tsx'], baseDir: '.' });
+const deps = graph.obj();
+
+/** Folders each folder may import from (besides itself); anything else is an arrow pointing up. */
+const BELOW: Record<string, string[]> = {
+  'grammar': [],
+  'src/errors': ['grammar'],
+  'src/time': ['src/errors'],
+  'src/trace': [],
+  'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace'],
+  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time'],
+  'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
+  'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],
+  'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler'],
+};
+
+function folderOf(file: string): string {
+  const parts = file.split('/');
+  return parts[0] === 'grammar' ? 'grammar' : `${parts[0]}/${parts[1]}`;
+}
+
+describe('the module map', () => {
+  it('has no import cycles', () => {
+    expect(graph.circular()).toEqual([]);
+  });
+
+  it('imports only downwards between the layers', () => {
+    const upward: string[] = [];
+    for (const [file, imports] of Object.entries(deps)) {
+      const from = folderOf(file);
+      const allowed = BELOW[from];
+      if (!allowed) continue;
+      for (const to of imports) {
+        const target = folderOf(to);
+        if (target !== from && !allowed.includes(target)) upward.push(`${file} → ${to}`);
+      }
+    }
+    expect(upward).toEqual([]);
+  });
+});
