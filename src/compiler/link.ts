@@ -1,6 +1,5 @@
 // Whole-program compilation: collect every object, handler and global across the
 // loaded files first (so calls may go forward and across files), then compile bodies.
-import { createHash } from 'node:crypto';
 import type * as A from '../../grammar/ast.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
@@ -10,6 +9,7 @@ import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
 import type { HandlerCode, ObjectInfo, Program } from '../vm/program.ts';
 import { emptyProgram, objectKey } from '../vm/program.ts';
+import { sha256OfParts } from '../hash/sha256.ts';
 
 /** A copy that new code can be added to without touching the original (the REPL extends programs). */
 function extend(p: Program): Program {
@@ -225,7 +225,7 @@ export function sortDiagnostics(ds: Diagnostic[]): Diagnostic[] {
 
 /** A hash of the sources, in load order (names included): stable across runs and machines. */
 function fingerprint(p: Program): string {
-  const h = createHash('sha256');
-  for (const [name, src] of Object.entries(p.sources)) h.update(name).update('\u0000').update(src).update('\u0000');
-  return h.digest('hex').slice(0, 16);
+  const parts: string[] = [];
+  for (const [name, src] of Object.entries(p.sources)) parts.push(name, src);
+  return sha256OfParts(parts).slice(0, 16);
 }

@@ -4,7 +4,7 @@
 // and so that values JSON cannot spell (unassigned, Infinity, NaN) survive.
 // A snapshot carries a checksum and the program's fingerprint: a damaged file, a
 // hand-edited one or one taken with other scripts is refused whole, never half-loaded.
-import { createHash } from 'node:crypto';
+import { sha256Hex } from '../hash/sha256.ts';
 import type { Value } from '../vm/value.ts';
 import { FRAME_WORDS, frameList, newThread, type Thread, type Wait } from '../vm/thread.ts';
 import type { Program } from '../vm/program.ts';
@@ -82,7 +82,7 @@ class ValueDecoder {
 }
 
 function checksum(text: string): string {
-  return createHash('sha256').update(text).digest('hex');
+  return sha256Hex(text);
 }
 
 /** The world as JSON text: `{ "checksum": …, "body": … }`. */

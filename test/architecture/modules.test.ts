@@ -12,11 +12,12 @@ const BELOW: Record<string, string[]> = {
   'src/errors': ['grammar'],
   'src/time': ['src/errors'],
   'src/trace': [],
+  'src/hash': [],
   'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace'],
-  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time'],
+  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time', 'src/hash'],
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
   'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],
-  'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler'],
+  'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash'],
 };
 
 function folderOf(file: string): string {
