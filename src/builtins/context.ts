@@ -4,8 +4,7 @@
 // depends on how the engine is put together.
 import type { Program } from '../vm/program.ts';
 import type { Thread } from '../vm/thread.ts';
-import type { Value } from '../vm/value.ts';
-import type { CALLED, SUSPEND } from '../vm/native.ts';
+import type { SUSPEND } from '../vm/native.ts';
 import type { WorldContext } from '../world/context.ts';
 
 /** Limits a builtin checks; the engine's options set them. */
@@ -35,10 +34,6 @@ export interface BuiltinContext extends WorldContext {
   waitGameFrame(th: Thread): typeof SUSPEND;
   builtinIndex(name: string): number;
 
-  /** The handler an event to an object goes to (traced as delivered or ignored), or -1. */
-  handlerFor(kind: string, name: string, event: string): number;
-  /** Runs handler h inside th with the arguments s[b] … s[b + n - 1]. */
-  callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED;
   /** Delivers an event whose handler runs at once, before the caller goes on (closeset). */
   deliverNow(kind: string, name: string, event: string, origin: string): void;
   /** Actors were added: the services' list of them is stale. */

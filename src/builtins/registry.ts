@@ -27,6 +27,8 @@ export interface Builtin {
   resume?: (cx: BuiltinContext, th: Thread) => Value;
   /** What the thread waits for, for :threads (e.g. "a frame"). */
   waits?: string;
+  /** For sendtoscene and friends: the kind of object the event goes to (compiled to the VM's SEND). */
+  sends?: 'scene' | 'actor' | 'prop' | 'flat';
 }
 
 export interface Arity {

@@ -2,7 +2,7 @@
 import type { Builtin } from './registry.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { formatNumber, type Value } from '../vm/value.ts';
-import type { Thread } from '../vm/thread.ts';
+import { SITE_SPAN, type Thread } from '../vm/thread.ts';
 import type { BuiltinContext } from './context.ts';
 import { TICK_UNITS, unitsToMs, ticksAt } from '../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS, armLoop, findLoop, stopLoop, type LoopKind } from '../time/loops.ts';
@@ -10,9 +10,9 @@ import { lockTimer, restoreTimer, saveTimer, unlockTimer } from '../time/clock.t
 import { serviceGameFrame } from '../world/service.ts';
 import { finite, flag, int, name, num } from './args.ts';
 
-/** The object whose handler is running in this thread, or null in a global handler. */
+/** The object whose handler is making this builtin call, or null for a global handler. */
 export function callerObject(e: BuiltinContext, th: Thread): { kind: string; name: string } | null {
-  const h = e.program.handlers[th.hi];
+  const h = e.program.handlers[Math.floor(th.site / SITE_SPAN)];
   return h.object >= 0 ? e.program.objects[h.object] : null;
 }
 

@@ -4,7 +4,6 @@ import type { Builtin } from './registry.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import type { BuiltinContext } from './context.ts';
-import type { Thread } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
 import { finite, flag, list, name, num, text } from './args.ts';
 import { createActor, normalizeAngle, startWalk, stopWalk, pauseWalk, type ActorState, type WalkLeg } from '../world/walk.ts';
@@ -45,26 +44,6 @@ function sound(e: BuiltinContext, fn: string, v: Value): string {
     e.state.sounds[n] = 0;
   }
   return n;
-}
-
-/** sendtoactor and friends: the handler runs inside the calling thread. */
-function sendTo(kind: string): Builtin['fn'] {
-  return (e, th, s, b, n) => {
-    const target = name(`sendto${kind}`, s[b], `the ${kind}`);
-    const event = name(`sendto${kind}`, s[b + 1], 'the event');
-    return sendEvent(e, th, kind, target, event, s, b + 2, n - 2);
-  };
-}
-
-function sendEvent(e: BuiltinContext, th: Thread, kind: string, target: string, event: string, s: Value[], b: number, n: number): ReturnType<Builtin['fn']> {
-  if (e.program.objectIndex[objectKey(kind as never, target)] === undefined) {
-    const names = e.program.objects.filter((o) => o.kind === kind).map((o) => o.name);
-    const guess = closest(target, names);
-    throw new ScriptError(`there is no ${kind} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
-  }
-  const h = e.handlerFor(kind, target, event);
-  if (h < 0) return null;
-  return e.callInThread(th, h, s, b, n) as unknown as Value;
 }
 
 /** Leaves the current set (closeset, its crickets fall silent) and enters another (openset). */
@@ -160,21 +139,11 @@ export const WORLD: Builtin[] = [
     fn: (e) => (e.state.camera.turnLeft > 0 ? 'moving' : e.state.camera.view),
   },
   // ---- events
-  {
-    name: 'sendtoscene', params: ['event', '...args'], area: 'world',
-    doc: "Runs the current set's handler for the event inside this thread (ignored, and traced, if it has none).",
-    fn: (e, th, s, b, n) => {
-      const event = name('sendtoscene', s[b], 'the event');
-      if (e.state.set === '') {
-        e.tracing && e.trace({ ev: 'ignored', to: 'set', event });
-        return null;
-      }
-      return sendEvent(e, th, 'set', e.state.set, event, s, b + 1, n - 1);
-    },
-  },
-  { name: 'sendtoactor', params: ['actor', 'event', '...args'], area: 'world', doc: "Runs the actor's handler for the event inside this thread (ignored if it has none).", fn: sendTo('actor') },
-  { name: 'sendtoprop', params: ['prop', 'event', '...args'], area: 'world', doc: "Runs the prop's handler for the event inside this thread (ignored if it has none).", fn: sendTo('prop') },
-  { name: 'sendtoflat', params: ['flat', 'event', '...args'], area: 'world', doc: "Runs the flat's handler for the event inside this thread (ignored if it has none).", fn: sendTo('flat') },
+  // (the compiler turns these four into the VM's SEND instruction: the handler runs inside this thread)
+  { name: 'sendtoscene', params: ['event', '...args'], area: 'world', sends: 'scene', doc: "Runs the current set's handler for the event inside this thread (ignored, and traced, if it has none).", fn: compiledSend },
+  { name: 'sendtoactor', params: ['actor', 'event', '...args'], area: 'world', sends: 'actor', doc: "Runs the actor's handler for the event inside this thread (ignored if it has none).", fn: compiledSend },
+  { name: 'sendtoprop', params: ['prop', 'event', '...args'], area: 'world', sends: 'prop', doc: "Runs the prop's handler for the event inside this thread (ignored if it has none).", fn: compiledSend },
+  { name: 'sendtoflat', params: ['flat', 'event', '...args'], area: 'world', sends: 'flat', doc: "Runs the flat's handler for the event inside this thread (ignored if it has none).", fn: compiledSend },
   // ---- actors
   {
     name: 'actorowner', params: ['actor', 'value?'], area: 'world',
@@ -420,6 +389,11 @@ export const WORLD: Builtin[] = [
     resume: (e) => e.state.mouseDown,
   },
 ];
+
+/** Never called: calls to the sendto builtins compile to the VM's SEND instruction. */
+function compiledSend(): never {
+  throw new Error('internal: a sendto builtin was called instead of compiled');
+}
 
 function positive(fn: string, v: Value): number {
   const n = finite(fn, v, 'the amount');

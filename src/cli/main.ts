@@ -48,6 +48,7 @@ async function main(argv: string[]): Promise<number> {
           .option('live', { type: 'boolean', default: false, describe: 'run on the wall clock' })
           .option('keep-going', { type: 'boolean', default: false, describe: 'carry on after a script error' })
           .option('trace-vm', { type: 'boolean', default: false, describe: 'print every executed instruction to stderr' })
+          .option('interpreter', { type: 'boolean', default: false, describe: 'run on the bytecode interpreter (the reference engine) instead of generated code' })
           .option('save', { type: 'string', describe: 'at the end (--until), save the running world to this file' })
           .option('restore', { type: 'string', describe: 'continue a world saved with --save' }),
       async (a) => {
@@ -66,6 +67,7 @@ async function main(argv: string[]): Promise<number> {
           live: a.live,
           keepGoing: a['keep-going'],
           traceVm: a['trace-vm'],
+          interpreter: a.interpreter,
         });
       },
     )

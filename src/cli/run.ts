@@ -20,6 +20,8 @@ export interface RunArgs {
   live: boolean;
   keepGoing: boolean;
   traceVm: boolean;
+  /** Run on the bytecode interpreter instead of generated code. */
+  interpreter?: boolean;
   save?: string;
   restore?: string;
 }
@@ -147,7 +149,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     },
     trace: traceSink ? (ev: Parameters<typeof traceLine>[0]) => traceSink.line(traceLine(ev)) : undefined,
   };
-  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing };
+  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing, jit: !a.interpreter };
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');

@@ -1,7 +1,7 @@
 // AST → register bytecode. One HandlerCode per handler; every instruction keeps the
 // source position it came from so errors and the disassembler can name it.
 import type * as A from '../../grammar/ast.ts';
-import { Op, OPS } from '../vm/opcodes.ts';
+import { Op, OPS, OPERAND_COUNT, SEND_KINDS } from '../vm/opcodes.ts';
 import type { Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
@@ -160,8 +160,6 @@ export function compileContext(
   return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out };
 }
 
-/** Operand count of every instruction, for the emitters' consistency check. */
-const OPERAND_COUNT = Uint8Array.from(OPS, (o) => o.operands.length);
 
 /** Constants are looked up by scanning the table while it is this small, then through a map. */
 const LINEAR_CONSTS = 16;
@@ -875,8 +873,14 @@ class HandlerCompiler {
     const first = this.allocTemps(Math.max(n, 1));
     for (let i = 0; i < n; i++) this.exprInto(args[i], first + i, false);
     this.pos = e.pos;
+    const sends = builtin === undefined ? undefined : this.cx.builtins[builtin].sends;
     if (handler !== undefined) this.emit4(Op.CALL, dst, handler, first, n);
-    else this.emit4(Op.CALLB, dst, builtin!, first, n);
+    else if (sends !== undefined) {
+      // an event to an object runs its handler in this thread; literal names are kept for the analysis
+      const kind = SEND_KINDS.indexOf(sends);
+      const literal = (i: number): number => (i < n && args[i].type === 'string' ? this.k((args[i] as A.StringLit).value) : -1);
+      this.emit6(Op.SEND, dst, kind, first, n, kind === 0 ? -1 : literal(0), literal(kind === 0 ? 0 : 1));
+    } else this.emit4(Op.CALLB, dst, builtin!, first, n);
     this.freeTemps(base);
   }
 
@@ -964,6 +968,17 @@ class HandlerCompiler {
     code[at + 2] = b;
     code[at + 3] = c;
     code[at + 4] = d;
+  }
+
+  private emit6(op: Op, a: number, b: number, c: number, d: number, e: number, f: number): void {
+    const at = this.reserve(op, 6);
+    const code = this.out.code;
+    code[at + 1] = a;
+    code[at + 2] = b;
+    code[at + 3] = c;
+    code[at + 4] = d;
+    code[at + 5] = e;
+    code[at + 6] = f;
   }
 
   /** Points the jumps on `stack` from `mark` up at `target` and drops them. */

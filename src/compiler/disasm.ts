@@ -1,6 +1,6 @@
 // The disassembler: every handler's instructions with their operands decoded and
 // the source line each came from.
-import { OPS, type Op } from '../vm/opcodes.ts';
+import { OPS, Op, SEND_KINDS } from '../vm/opcodes.ts';
 import { repr, type Value } from '../vm/value.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import type { HandlerCode, Program } from '../vm/program.ts';
@@ -54,6 +54,8 @@ export function formatInstruction(p: Program, h: HandlerCode, pc: number, builti
         return `r${v}${h.localNames[v] ? `(${h.localNames[v]})` : ''}`;
       case 'k':
         return repr(h.consts[v] as Value);
+      case 'K':
+        return v >= 0 ? repr(h.consts[v] as Value) : '?';
       case 'g':
         return `$${p.globals[v]}`;
       case 'p':
@@ -65,7 +67,7 @@ export function formatInstruction(p: Program, h: HandlerCode, pc: number, builti
       case 'j':
         return `->${v}`;
       case 'n':
-        return String(v);
+        return op === Op.SEND && i === 1 ? SEND_KINDS[v] : String(v);
     }
   });
   return `${String(pc).padStart(4, '0')} ${info.name.padEnd(8)} ${parts.join(' ')}`;

@@ -8,9 +8,8 @@ import type { Builtin } from '../builtins/registry.ts';
 import type { BuiltinContext, BuiltinLimits } from '../builtins/context.ts';
 import type { Thread } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
-import type { CALLED, SUSPEND } from '../vm/native.ts';
+import type { SUSPEND } from '../vm/native.ts';
 import type { VmContext, VmTrace } from '../vm/context.ts';
-import { generatedCodeOf } from '../vm/jit.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { manageTime } from '../time/clock.ts';
 import { advance } from '../time/stepper.ts';
@@ -57,8 +56,9 @@ export const DEFAULT_OPTIONS: EngineOptions = {
 
 export class Engine implements BuiltinContext, VmContext {
   private current: Program;
-  /** Generated code per handler index, for the current program (see vm/jit.ts). */
-  jitFns: unknown[];
+  /** The VM's slot for the current program's generated code. */
+  code: unknown = null;
+  readonly scratch: Value[] = [];
   readonly builtins: readonly Builtin[];
   readonly options: EngineOptions;
   readonly limits: BuiltinLimits;
@@ -91,7 +91,6 @@ export class Engine implements BuiltinContext, VmContext {
     options: Partial<EngineOptions> = {},
   ) {
     this.current = program;
-    this.jitFns = generatedCodeOf(program);
     this.builtins = builtins;
     // an option given as undefined (an unset CLI flag) keeps its default
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
@@ -126,7 +125,6 @@ export class Engine implements BuiltinContext, VmContext {
   /** A new program (the REPL adds and redefines handlers): its own generated code, built lazily. */
   set program(p: Program) {
     this.current = p;
-    this.jitFns = generatedCodeOf(p);
   }
 
   /** The VM hands builtins this engine, seen through their narrow context. */
@@ -283,8 +281,8 @@ export class Engine implements BuiltinContext, VmContext {
     return this.delivery.findHandler(kind, name, event);
   }
 
-  callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
-    return this.delivery.callInThread(th, h, s, b, n);
+  sendTarget(kind: number, nameOrEvent: Value, event: Value): number {
+    return this.delivery.sendTarget(kind, nameOrEvent, event);
   }
 
   builtinIndex(name: string): number {
@@ -367,8 +365,8 @@ export class Engine implements BuiltinContext, VmContext {
     return this.report.errors;
   }
 
-  callStack(th: Thread, back = 0): string[] {
-    return this.report.callStack(th, back);
+  callStack(th: Thread): string[] {
+    return this.report.callStack(th);
   }
 
   private reportError(say: () => void): void {

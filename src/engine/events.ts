@@ -1,13 +1,12 @@
 // Event delivery: finding the handler an event goes to, and starting the thread that
-// runs it — or, for sendtoactor and friends, running it inside the calling thread.
+// runs it — or, for sendtoactor and friends, naming the handler the sending thread runs.
 // Also where timed input and loop firings become events.
 import { objectKey, type Program } from '../vm/program.ts';
-import { callDepth, pushFrame, type Thread } from '../vm/thread.ts';
 import type { Value } from '../vm/value.ts';
-import { CALLED } from '../vm/native.ts';
-import { MAX_CALL_DEPTH } from '../vm/interpreter.ts';
-import { countCall } from '../vm/guard.ts';
+import { SEND_KINDS } from '../vm/opcodes.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
+import { closest } from '../errors/suggest.ts';
+import { name } from '../builtins/args.ts';
 import type { LoopSlot } from '../time/loops.ts';
 import type { WorldState } from '../world/state.ts';
 import type { TraceFields } from '../world/context.ts';
@@ -18,7 +17,6 @@ export interface DeliveryHost {
   readonly state: WorldState;
   readonly program: Program;
   readonly threads: Scheduler;
-  readonly loopGuard: number;
   readonly tracing: boolean;
   trace(ev: TraceFields): void;
 }
@@ -78,21 +76,32 @@ export class Delivery {
   }
 
   /**
-   * Runs handler h inside th (sendtoactor and friends): its arguments come from the
-   * caller's registers s[b] … s[b+n-1]; the caller fills in where the result goes.
+   * The handler an event sent to an object runs (sendtoactor and friends, run inside
+   * the sending thread), or -1 when it has none (ignored, and traced). `kind` is SEND's:
+   * 0 the current set (the event alone is given), 1 an actor, 2 a prop, 3 a flat.
    */
-  callInThread(th: Thread, h: number, s: Value[], b: number, n: number): typeof CALLED {
-    if (callDepth(th) >= MAX_CALL_DEPTH) throw new ScriptError(`call depth over ${MAX_CALL_DEPTH}: are two objects sending events to each other without end?`);
-    const p = this.host.program;
-    const caller = p.handlers[th.hi];
-    if (!caller.noLoopCheck) countCall(th, this.host.loopGuard);
-    const nb = th.base + caller.registers;
-    const code = p.handlers[h];
-    for (let i = 0; i < code.registers; i++) {
-      th.stack[nb + i] = i < code.params ? (i < n ? s[b + i] : null) : undefined;
+  sendTarget(kind: number, nameOrEvent: Value, event: Value): number {
+    const k = SEND_KINDS[kind];
+    if (k === 'scene') {
+      const ev = name('sendtoscene', nameOrEvent, 'the event');
+      const set = this.host.state.set;
+      if (set === '') {
+        this.host.tracing && this.host.trace({ ev: 'ignored', to: 'set', event: ev });
+        return -1;
+      }
+      return this.sendTo('set', set, ev);
     }
-    pushFrame(th, h, nb, -1);
-    return CALLED;
+    const fn = `sendto${k}`;
+    return this.sendTo(k, name(fn, nameOrEvent, `the ${k}`), name(fn, event, 'the event'));
+  }
+
+  private sendTo(kind: string, target: string, event: string): number {
+    const p = this.host.program;
+    if (p.objectIndex[objectKey(kind as never, target)] === undefined) {
+      const guess = closest(target, p.objects.filter((o) => o.kind === kind).map((o) => o.name));
+      throw new ScriptError(`there is no ${kind} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+    }
+    return this.handlerFor(kind, target, event);
   }
 
   /** Input that has arrived by now, from the mailbox: once per heartbeat pass, never lost or repeated. */

@@ -1,7 +1,7 @@
 // Reporting: what a world tells its host. Prints, trace events, warnings and script
 // errors, each error with its file:line:col, a code frame and the script call stack.
 import type { Program } from '../vm/program.ts';
-import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
+import { FRAME_WORDS, SITE_SPAN, type Thread } from '../vm/thread.ts';
 import { formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import type { TraceFields } from '../world/context.ts';
@@ -13,9 +13,6 @@ export interface EngineHost {
   diagnostic(d: Diagnostic, formatted: string): void;
   trace?(ev: TraceEvent): void;
 }
-
-/** Words in a call instruction (call and callb alike): a saved resume pc is this far past it. */
-export const CALL_WORDS = 5;
 
 export function round3(x: number): number {
   return Math.round(x * 1000) / 1000;
@@ -48,17 +45,21 @@ export class Reporter {
     this.tracing && this.trace({ ev: 'print', text });
   }
 
+  /** A warning from a builtin: it points at the call the running thread is making. */
   warn(message: string): void {
     const th = this.world.running;
-    // a warning comes from inside a builtin call: the frame's saved pc is already past it
-    const d: Diagnostic = th ? { ...this.where(th, CALL_WORDS), kind: 'warning', message, stack: this.callStack(th, CALL_WORDS) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
+    const site = th !== null && th.site >= 0 ? this.at(Math.floor(th.site / SITE_SPAN), th.site % SITE_SPAN) : null;
+    const d: Diagnostic = site ? { ...site, kind: 'warning', message, stack: [`in a thread started by ${th!.origin}`] } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
     this.tracing && this.trace({ ev: 'warning', message });
     this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.world.program.sources[d.file]) : `warning: ${message}`);
   }
 
   /** A thread stopped at a script error, reported where it stood. */
   threadFailed(th: Thread, message: string): void {
-    this.error({ ...this.where(th), kind: 'runtime error', message, stack: this.callStack(th) });
+    const frames = failedFrames(th);
+    const n = frames.length;
+    const where = n > 0 ? this.at(frames[n - 2], frames[n - 1]) : { file: '', line: 0, col: 0, length: 1 };
+    this.error({ ...where, kind: 'runtime error', message, stack: this.stackOf(frames, th.origin) });
   }
 
   /** A thread that could not start: the handler it was to run is named. */
@@ -73,29 +74,47 @@ export class Reporter {
     this.host.diagnostic(d, formatDiagnostic(d, this.world.program.sources[d.file]));
   }
 
-  private where(th: Thread, back = 0): Pick<Diagnostic, 'file' | 'line' | 'col' | 'length'> {
-    if (th.hi < 0) return { file: '', line: 0, col: 0, length: 1 };
-    const h = this.world.program.handlers[th.hi];
-    const pc = Math.max(0, th.pc - back);
+  /** The place of instruction pc of handler hi. */
+  private at(hi: number, pc: number): Pick<Diagnostic, 'file' | 'line' | 'col' | 'length'> {
+    const h = this.world.program.handlers[hi];
     return { file: h.file, line: h.lines[pc] ?? h.line, col: h.cols[pc] ?? h.col, length: 1 };
   }
 
-  /** The script call stack, innermost first. */
-  callStack(th: Thread, back = 0): string[] {
+  /** The script call stack of a thread, innermost first. */
+  callStack(th: Thread): string[] {
+    return this.stackOf(framePairs(th), th.origin);
+  }
+
+  /** (handler, pc) pairs, outermost first: a caller's pc is its resume point, just past its call. */
+  private stackOf(frames: number[], origin: string): string[] {
     const program = this.world.program;
     const out: string[] = [];
-    const frames = frameList(th);
-    for (let fp = frames.length - FRAME_WORDS; fp >= 0; fp -= FRAME_WORDS) {
-      const h = program.handlers[frames[fp]];
-      let pc = frames[fp + 1];
-      // a caller's saved pc points after its call instruction: name the call itself
-      pc = Math.max(0, pc - (fp !== frames.length - FRAME_WORDS ? CALL_WORDS : back));
+    for (let i = frames.length - 2; i >= 0; i -= 2) {
+      const h = program.handlers[frames[i]];
+      // a caller's saved pc is past its call instruction: name the call itself
+      const pc = Math.max(0, frames[i + 1] - (i !== frames.length - 2 ? 1 : 0));
       const obj = h.object >= 0 ? ` (${program.objects[h.object].kind} ${program.objects[h.object].spelled})` : '';
       out.push(`${h.spelled}${obj} at ${h.file}:${h.lines[pc] ?? h.line}:${h.cols[pc] ?? h.col}`);
     }
-    out.push(`in a thread started by ${th.origin}`);
+    out.push(`in a thread started by ${origin}`);
     return collapseRepeats(out);
   }
+}
+
+/** A thread's frames as (handler, pc) pairs, outermost first. */
+function framePairs(th: Thread): number[] {
+  const out: number[] = [];
+  for (let fp = 0; fp < th.frames.length; fp += FRAME_WORDS) out.push(th.frames[fp], th.frames[fp + 1]);
+  if (th.hi >= 0) out.push(th.hi, th.pc);
+  return out;
+}
+
+/** Where a failed thread stood: its frames, then those of generated code that kept none on the thread (innermost last). */
+function failedFrames(th: Thread): number[] {
+  const out = framePairs(th);
+  const more = th.errorFrames;
+  if (more !== null) for (let i = more.length - 2; i >= 0; i -= 2) out.push(more[i], more[i + 1]);
+  return out;
 }
 
 /** Deep recursion would print hundreds of identical lines: fold runs of the same frame. */

@@ -190,7 +190,7 @@ function decodeSnapshot(text: string, program: Program | null): RestoredWorld {
  * A thread as saved: every frame in one list, outermost first (the running thread keeps
  * its innermost frame apart, which is its own business and not the file's).
  */
-type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst' | 'slot' | 'error'>;
+type SavedThread = Omit<Thread, 'hi' | 'pc' | 'base' | 'dst' | 'slot' | 'error' | 'errorFrames' | 'depth' | 'site'>;
 
 function savedThread(t: Thread, enc: ValueEncoder): SavedThread {
   return {
@@ -216,7 +216,7 @@ function restoredThread(t: SavedThread): Thread {
   const frames = t.frames.slice(0, -FRAME_WORDS);
   const [hi, pc, base, dst] = t.frames.slice(-FRAME_WORDS);
   const th = newThread(t.id, t.origin, hi, t.stack);
-  Object.assign(th, { pc, base, dst, frames, wait: t.wait, wakeAt: t.wakeAt, sleepSeq: t.sleepSeq, resumeWith: t.resumeWith, resumeDst: t.resumeDst, backEdges: t.backEdges, since: t.since, done: t.done, calls: t.calls, result: t.result });
+  Object.assign(th, { pc, base, dst, frames, depth: t.frames.length / FRAME_WORDS, wait: t.wait, wakeAt: t.wakeAt, sleepSeq: t.sleepSeq, resumeWith: t.resumeWith, resumeDst: t.resumeDst, backEdges: t.backEdges, since: t.since, done: t.done, calls: t.calls, result: t.result });
   return th;
 }
 

@@ -26,8 +26,14 @@ export interface VmContext {
   readonly nativeContext: unknown;
   readonly options: VmOptions;
   traceVm: VmTrace | null;
-  /** Generated code per handler of the current program (the VM's own cache). */
-  jitFns: unknown[];
+  /** The VM's own slot: the generated code of the current program. */
+  code: unknown;
+  /** Arguments of a builtin called from generated code that keeps its registers in variables. */
+  readonly scratch: Value[];
+  /** The handler an event sent to an object goes to (checked, traced as delivered or ignored), or -1: kind is SEND's (0 scene …). */
+  sendTarget(kind: number, nameOrEvent: Value, event: Value): number;
+  readonly tracing: boolean;
+  readonly state: { readonly set: string };
   /** Counts script values that grew by about `bytes` (the memory guard); may throw a ScriptError. */
   grew(bytes: number): void;
 }

@@ -22,12 +22,12 @@ export function countCall(th: Thread, guard: number): void {
 }
 
 /**
- * The loop check as generated code: `counter` is the expression holding the thread's
- * iteration count, `guard` the limit. Both engines emit exactly this at every back edge
- * of a counted handler.
+ * The loop check as generated code: `counter` is the variable holding the thread's
+ * iteration count, `guard` the limit, `place` a statement recording where the loop is.
+ * Both engines emit exactly this at every back edge of a counted handler.
  */
-export function backEdgeCheck(counter: string, guard: string, thrower: string): string {
-  return `if (++${counter} > ${guard} && ${guard} > 0) ${thrower}(${counter}, ${guard});`;
+export function backEdgeCheck(counter: string, guard: string, place: string): string {
+  return `if (++${counter} > ${guard} && ${guard} > 0) { ${place} GUARD.runawayLoop(${counter}, ${guard}); }`;
 }
 
 export function runawayLoop(n: number, guard: number): never {

@@ -1,339 +1,224 @@
-// The fast path: each handler's bytecode is translated once into a JavaScript function
-// that V8 can optimise. It keeps exactly the interpreter's data layout — registers in
-// the thread's stack, the innermost frame on the thread and its callers' frames in
-// th.frames — so a thread can be suspended, saved, restored and resumed by either
-// engine, and errors name the same positions.
+// The code generator: each handler's bytecode becomes JavaScript that V8 can optimise,
+// built from the same instruction templates as the interpreter (opcodes.ts), with
+// operands and constants written in and registers held in JavaScript variables.
 //
-// A generated function runs one frame from a given pc. A script call pushes the callee's
-// frame and calls its function directly (fast); if anything below suspends, every
-// function on the way up returns SUSPENDED, its resume pc saved with its frame, and the
-// trampoline later resumes the innermost frame and walks back up.
-import { Op, OPS } from './opcodes.ts';
-import { FRAME_WORDS, popFrame, pushFrame, type Thread } from './thread.ts';
+// A handler that can never wait (analysis.ts) becomes a plain function: its arguments
+// are parameters, its locals variables, its loops and ifs real JavaScript loops and
+// blocks (structure.ts); handler calls between such functions are direct calls.
+// Every other handler becomes a resumable function: it keeps the thread's frame data —
+// registers in the thread's stack at every point where it can be suspended, the
+// innermost frame on the thread, callers in th.frames — and runs from a given pc,
+// dispatching on it. A call from it into another resumable handler pushes the callee's
+// frame and returns to the trampoline (executeCompiled), so the JavaScript stack never
+// grows with the script's; a suspension returns to it too. A thread can be saved,
+// restored and resumed by either engine, and errors name the same positions.
+import { OPS, Op, nextPc, type Gen } from './opcodes.ts';
+import { SITE_SPAN, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
-import { equals, formatNumber, truthy, describe } from './value.ts';
-import { ScriptError } from '../errors/diagnostic.ts';
-import { CALLED, SUSPEND } from './native.ts';
 import type { HandlerCode, Program } from './program.ts';
 import type { VmContext } from './context.ts';
-import { CALLS_PER_ITERATION, runawayCalls, runawayLoop } from './guard.ts';
-import { MAX_CALL_DEPTH, threadFailedWith, arith, catText, compare, checkIndex, indexValue, checkString, type RunOutcome } from './interpreter.ts';
+import { directHandlers, liveAtResume } from './analysis.ts';
+import { shapeOf, type Shape } from './structure.ts';
+import * as ops from './ops.ts';
+import * as door from './call.ts';
+import * as guard from './guard.ts';
+import { SUSPEND } from './native.ts';
+import type { RunOutcome } from './interpreter.ts';
 
-type Engine = VmContext;
+/** Returned by resumable code: the thread suspended (its wait is set) or pushed a frame to run next. */
+const YIELD: unique symbol = Symbol('yield');
+
+type Resumable = (e: VmContext, th: Thread, s: Value[], base: number, pc: number) => Value | typeof YIELD;
+type Plain = (e: VmContext, th: Thread, ...args: Value[]) => Value;
+
+/** The generated code of one program, in one variant (traced or not); filled in lazily, per handler. */
+interface Code {
+  program: Program;
+  traced: boolean;
+  /** 1 for the handlers that run as plain functions. */
+  direct: Uint8Array;
+  /** Whether builtin b may suspend its caller. */
+  waits: (b: number) => boolean;
+  plain: (Plain | undefined)[];
+  resumable: (Resumable | undefined)[];
+  /** A thread's first frame when it is a plain function's. */
+  entry: (Resumable | undefined)[];
+}
 
 /**
- * A generated function returns its frame's result value, or SUSPENDED when the thread
- * suspended somewhere at or below it (the result then arrives later, via the trampoline).
+ * Generated code belongs to a program (a call site bakes in its callee, and the REPL's
+ * redefinitions make new programs), not to an engine: engines running the same
+ * program share it, so V8 sees one function per handler, not a new one per engine.
  */
-export const SUSPENDED: unique symbol = Symbol('suspended');
+const codeByProgram = new WeakMap<Program, { plain?: Code; traced?: Code }>();
 
-export type FrameFn = (e: Engine, th: Thread, s: Value[], base: number, pc: number) => Value | typeof SUSPENDED;
-
-/** Runtime helpers the generated code calls on its slow paths (never on the fast path). */
-const RT = {
-  SUSPEND,
-  SUSPENDED,
-  CALLED,
-  ScriptError,
-  arith,
-  compare,
-  catText,
-  checkIndex,
-  indexValue,
-  equals,
-  truthy,
-  describe,
-  formatNumber,
-  /** Generated code for handler hi of the engine's current program. */
-  load(e: Engine, hi: number): FrameFn {
-    return ((e.jitFns as (FrameFn | undefined)[])[hi] = generate(e.program.handlers[hi], e.program.handlers));
-  },
-  runawayCalls,
-  depth(): ScriptError {
-    return new ScriptError(`call depth over ${MAX_CALL_DEPTH}: is a handler calling itself without end?`);
-  },
-  /** Runs the frame a builtin pushed (sendtoactor and friends), its result going to dst. */
-  callPushed(e: Engine, th: Thread, s: Value[], dst: number): Value | typeof SUSPENDED {
-    th.dst = dst;
-    const hi = th.hi;
-    return ((e.jitFns[hi] as FrameFn | undefined) ?? RT.load(e, hi))(e, th, s, th.base, 0);
-  },
-  popFrame,
-  pushFrame,
-  cat(e: Engine, a: Value, b: Value): string {
-    const r = catText(a, b) + catText(b, a);
-    if (r.length > 4096) checkString(e, r);
-    return r;
-  },
-  div(a: Value, b: Value): number {
-    if (typeof a !== 'number' || typeof b !== 'number') throw arith('divide', '/', a, b);
-    if (b === 0) throw new ScriptError(`division by zero: ${formatNumber(a)} / 0`);
-    return a / b;
-  },
-  mod(a: Value, b: Value): number {
-    if (typeof a !== 'number' || typeof b !== 'number') throw arith('take the remainder of', 'mod', a, b);
-    if (b === 0) throw new ScriptError(`division by zero: ${formatNumber(a)} mod 0`);
-    let r = a % b;
-    if (r !== 0 && r < 0 !== b < 0) r += b;
-    return r;
-  },
-  neg(a: Value): number {
-    if (typeof a !== 'number') throw new ScriptError(`cannot negate ${describe(a)}: "-" needs a number`);
-    return -a;
-  },
-  unset(name: Value): never {
-    throw new ScriptError(`"${String(name)}" is read before it is assigned`);
-  },
-  unsetGlobal(e: Engine, g: number): never {
-    throw new ScriptError(`global "${e.program.globals[g]}" is read before it is assigned`);
-  },
-  unsetProperty(e: Engine, obj: number, p: number): never {
-    throw new ScriptError(`property "${e.program.objects[obj].properties[p]}" is read before it is assigned`);
-  },
-  setIndex(list: Value, i: Value, v: Value): void {
-    if (!Array.isArray(list)) throw new ScriptError(`cannot set an item of ${describe(list)}: only lists have items to set`);
-    list[checkIndex(list, i, 'set')] = v;
-  },
-  forPrep(from: Value, to: Value, step: Value): boolean {
-    if (typeof from !== 'number') throw new ScriptError(`a for loop needs a number to start from, not ${describe(from)}`);
-    if (typeof to !== 'number') throw new ScriptError(`a for loop needs a number to count to, not ${describe(to)}`);
-    if (typeof step !== 'number') throw new ScriptError(`a for loop needs a number as its step, not ${describe(step)}`);
-    if (step === 0 || step !== step) throw new ScriptError('a for loop cannot have a step of 0');
-    return step > 0 ? from <= to : from >= to;
-  },
-  runawayLoop,
-};
+function codeOf(vm: VmContext): Code {
+  const p = vm.program;
+  const traced = vm.traceVm !== null;
+  let both = codeByProgram.get(p);
+  if (both === undefined) codeByProgram.set(p, (both = {}));
+  const key = traced ? 'traced' : 'plain';
+  let c = both[key];
+  if (c === undefined) {
+    const waits = (b: number): boolean => vm.builtins[b]?.waits !== undefined;
+    both[key] = c = { program: p, traced, direct: directHandlers(p, waits), waits, plain: [], resumable: [], entry: [] };
+  }
+  return c;
+}
 
 /** Runs a thread with generated code until it suspends, finishes or fails. */
-export function executeCompiled(e: Engine, th: Thread): RunOutcome {
+export function executeCompiled(vm: VmContext, th: Thread): RunOutcome {
+  let code = vm.code as Code | null;
+  if (code === null || code.program !== vm.program || code.traced !== (vm.traceVm !== null)) vm.code = code = codeOf(vm);
   const s = th.stack as Value[];
   try {
-    while (th.hi >= 0) {
+    for (;;) {
       const hi = th.hi;
       const dst = th.dst;
-      const r = ((e.jitFns[hi] as FrameFn | undefined) ?? RT.load(e, hi))(e, th, s, th.base, th.pc);
-      if (r === SUSPENDED) return 'suspended';
-      // a frame resumed here finished: its caller (if any) is next, and expects the value in dst
-      if (dst >= 0) s[dst] = r;
-      else th.result = r;
+      const f = th.pc === 0 && code.direct[hi] === 1 ? (code.entry[hi] ?? makeEntry(code, hi)) : (code.resumable[hi] ?? makeResumable(code, hi));
+      const r = f(vm, th, s, th.base, th.pc);
+      if (r === YIELD) {
+        if (th.wait !== null) return 'suspended';
+        continue; // a frame was pushed: it runs next
+      }
+      if (th.hi < 0) {
+        th.done = true;
+        th.result = r;
+        s.length = 0;
+        return 'done';
+      }
+      s[dst] = r;
     }
-    th.done = true;
-    s.length = 0;
-    return 'done';
   } catch (err) {
-    return threadFailedWith(th, err);
+    return ops.threadFailedWith(th, err);
   }
 }
 
-/**
- * Generated code belongs to a program (a call site bakes in its callee's register
- * count, and the REPL's redefinitions make new programs), not to an engine: it reads
- * everything else through the engine it is given. Engines running the same program
- * share it, so V8 sees one function per handler, not a new one per engine.
- */
-const codeByProgram = new WeakMap<Program, (FrameFn | undefined)[]>();
+// ---- what the generated code is given ------------------------------------------
 
-export function generatedCodeOf(program: Program): (FrameFn | undefined)[] {
-  let fns = codeByProgram.get(program);
-  if (fns === undefined) codeByProgram.set(program, (fns = []));
-  return fns;
+/** Generates a plain function on first call. */
+function loadPlain(code: Code, hi: number): Plain {
+  return (code.plain[hi] = makePlain(code, hi));
 }
 
-function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
-  const code = h.code;
-  const K = h.consts;
-  // Block starts: entry, jump targets, and the resume point after every call.
+/** The tables and helpers every generated function closes over. */
+function runtime(code: Code) {
+  return {
+    OPS: ops,
+    DOOR: door,
+    GUARD: guard,
+    SUSPEND,
+    YIELD,
+    D: code.plain,
+    DIR: code.direct,
+    H: code.program.handlers,
+    LOAD: (_e: VmContext, hi: number): Plain => loadPlain(code, hi),
+  };
+}
+
+const RUNTIME_NAMES = ['OPS', 'DOOR', 'GUARD', 'SUSPEND', 'YIELD', 'D', 'DIR', 'H', 'LOAD'];
+
+function build<T>(code: Code, name: string, params: string, body: string, extra: Record<string, unknown> = {}): T {
+  const rt = { ...runtime(code), ...extra };
+  const names = [...RUNTIME_NAMES, ...Object.keys(extra)];
+  const args = names.map((n) => (rt as Record<string, unknown>)[n]);
+  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from our own bytecode only
+  const make = new Function(...names, `return function ${name}(${params}) {${body}\n};`);
+  return make(...args) as T;
+}
+
+function safeName(h: HandlerCode, suffix: string): string {
+  return 'pw_' + h.name.replace(/[^a-zA-Z0-9_]/g, '_') + suffix;
+}
+
+/** A constant as JavaScript: numbers, strings, booleans and void written in so V8 can fold them. */
+function literal(K: readonly Value[], i: number): string {
+  const v = K[i];
+  if (typeof v === 'number') return Number.isFinite(v) ? (Object.is(v, -0) ? '-0' : String(v)) : `K[${i}]`;
+  if (typeof v === 'string' || typeof v === 'boolean' || v === null) return JSON.stringify(v);
+  return `K[${i}]`;
+}
+
+interface Site {
+  h: HandlerCode;
+  hi: number;
+  pc: number;
+  code: Code;
+  /** How a jump to `target` from here is written. */
+  jump(target: number): string;
+  /** Plain functions count loop iterations in E only when they loop. */
+  counts: boolean;
+  caches: string[];
+}
+
+/** The parts of Gen both forms share: operands and constants written in, registers as variables. */
+function baseGen(site: Site): Omit<Gen, 'call' | 'callNative' | 'send' | 'ret' | 'jump'> & { jumpTo(i: number): string } {
+  const { h, pc } = site;
+  const word = (i: number): number => h.code[pc + 1 + i];
+  return {
+    r: (i, plus = 0) => `r${word(i) + plus}`,
+    k: (i) => literal(h.consts, word(i)),
+    n: (i) => String(word(i)),
+    jumpTo: (i) => site.jump(word(i)),
+    at: () => `P = ${pc};`,
+    fail: (error) => `{ P = ${pc}; throw ${error}; }`,
+    backEdge: () => (h.noLoopCheck ? '' : guard.backEdgeCheck('E', 'G', `P = ${pc};`)),
+    vm: 'e',
+    globals: () => 'e.globals',
+    props: () => `e.props[${h.object}]`,
+    self: () => (h.object >= 0 ? JSON.stringify(site.code.program.objects[h.object].name) : 'null'),
+    object: () => String(h.object),
+    list: (i, count) => `[${Array.from({ length: word(count) }, (_, j) => `r${word(i) + j}`).join(', ')}]`,
+  };
+}
+
+function args(first: number, n: number): string[] {
+  return Array.from({ length: n }, (_, j) => `r${first + j}`);
+}
+
+/** The lookup of a SEND's target, through a cache of its own. */
+function sendLookup(site: Site): string {
+  const { h, pc } = site;
+  const w = (i: number): number => h.code[pc + 1 + i];
+  const cache = `C${pc}`;
+  site.caches.push(`const ${cache} = { a: undefined, b: undefined, h: -1 };`);
+  return `OPS.sendCached(e, ${cache}, ${w(1)}, r${w(2)}, ${w(3) > 1 ? `r${w(2) + 1}` : 'null'})`;
+}
+
+/** A plain call of handler `callee` (an expression giving its index) with the registers `given`; its result into r[a]. */
+function plainCall(site: Site, callee: string, given: string[], a: number, sent: boolean): string {
+  const counted = !site.h.noLoopCheck;
+  const sync = site.counts ? 'th.backEdges = E; ' : '';
+  const reload = site.counts ? ' E = th.backEdges;' : '';
+  return `${sync}DOOR.enterHandler(th, ${counted}, G${sent ? ', true' : ''}); r${a} = (D[${callee}] ?? LOAD(e, ${callee}))(e, th${given.map((g) => ', ' + g).join('')}); th.depth--;${reload}`;
+}
+
+// ---- resumable functions ------------------------------------------------------
+
+function makeResumable(code: Code, hi: number): Resumable {
+  const h = code.program.handlers[hi];
   const starts = new Set<number>([0]);
-  for (let pc = 0; pc < code.length; pc += 1 + OPS[code[pc] as Op].operands.length) {
-    const info = OPS[code[pc] as Op];
+  for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
+    const info = OPS[h.code[pc] as Op];
     info.operands.forEach((kind, i) => {
-      if (kind === 'j') starts.add(code[pc + 1 + i]);
+      if (kind === 'j') starts.add(h.code[pc + 1 + i]);
     });
-    const op = code[pc] as Op;
-    if (op === Op.CALL || op === Op.CALLB) starts.add(pc + 5);
+    if (info.flow === 'call') starts.add(nextPc(h.code, pc));
   }
-  // Registers live in JavaScript locals while the frame runs (so V8 keeps them in
-  // machine registers) and are written back to the thread's stack before anything
-  // outside can look: a call, a builtin, a suspension.
-  const nregs = h.registers;
-  const R = (r: number): string => `r${r}`;
-  const regList = Array.from({ length: nregs }, (_, i) => i);
-  const sync = regList.map((i) => `s[base + ${i}] = r${i};`).join(' ') + ' th.backEdges = E;';
-  const load = regList.length > 0 ? 'let ' + regList.map((i) => `r${i} = s[base + ${i}]`).join(', ') + ';' : '';
-  // number, string, boolean and void constants are written as literals so V8 can fold them
-  const k = (i: number): string => {
-    const v = K[i];
-    if (typeof v === 'number') return Number.isFinite(v) ? (Object.is(v, -0) ? '-0' : String(v)) : `K[${i}]`;
-    if (typeof v === 'string' || typeof v === 'boolean' || v === null) return JSON.stringify(v);
-    return `K[${i}]`;
-  };
-  // registers that CHECK reads: a fresh frame must start them unassigned
-  const checked = (hc: HandlerCode): number[] => {
-    const regs = new Set<number>();
-    for (let q = 0; q < hc.code.length; q += 1 + OPS[hc.code[q] as Op].operands.length) if (hc.code[q] === Op.CHECK) regs.add(hc.code[q + 1]);
-    return [...regs].filter((r) => r >= hc.params);
-  };
-  const syncUpTo = (n: number): string => regList.filter((i) => i < n).map((i) => `s[base + ${i}] = r${i};`).join(' ') + ' th.backEdges = E;';
+  const live = liveAtResume(h);
+  const caches: string[] = [];
   const out: string[] = [];
-  const guardCheck = h.noLoopCheck ? '' : `if (++E > G && G > 0) { P = PC; RT.runawayLoop(E, G); }`;
-  for (let pc = 0; pc < code.length; ) {
-    const op = code[pc] as Op;
-    const a = code[pc + 1];
-    const b = code[pc + 2];
-    const c = code[pc + 3];
-    const d = code[pc + 4];
+  for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
     if (starts.has(pc)) out.push(`case ${pc}:`);
-    const at = `P = ${pc}`;
-    switch (op) {
-      case Op.CONST:
-        out.push(`${R(a)} = ${k(b)};`);
-        break;
-      case Op.MOVE:
-        out.push(`${R(a)} = ${R(b)};`);
-        break;
-      case Op.CHECK:
-        out.push(`if (${R(a)} === undefined) { ${at}; RT.unset(${k(b)}); }`);
-        break;
-      case Op.GETG:
-        out.push(`{ const v = e.globals[${b}]; if (v === undefined) { ${at}; RT.unsetGlobal(e, ${b}); } ${R(a)} = v; }`);
-        break;
-      case Op.SETG:
-        out.push(`e.globals[${a}] = ${R(b)};`);
-        break;
-      case Op.GETP:
-        out.push(`{ const v = e.props[${h.object}][${b}]; if (v === undefined) { ${at}; RT.unsetProperty(e, ${h.object}, ${b}); } ${R(a)} = v; }`);
-        break;
-      case Op.SETP:
-        out.push(`e.props[${h.object}][${a}] = ${R(b)};`);
-        break;
-      case Op.SELF:
-        out.push(`${R(a)} = e.program.objects[${h.object}].name;`);
-        break;
-      case Op.ADD:
-      case Op.SUB:
-      case Op.MUL: {
-        const sym = op === Op.ADD ? '+' : op === Op.SUB ? '-' : '*';
-        const verb = op === Op.ADD ? 'add' : op === Op.SUB ? 'subtract' : 'multiply';
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number') ${R(a)} = x ${sym} y; else { ${at}; throw RT.arith('${verb}', '${sym}', x, y); } }`);
-        break;
-      }
-      case Op.ADDK:
-        out.push(`{ const x = ${R(b)}; if (typeof x === 'number') ${R(a)} = x + ${k(c)}; else { ${at}; throw RT.arith('add', '+', x, ${k(c)}); } }`);
-        break;
-      case Op.DIV:
-        out.push(`${at}; ${R(a)} = RT.div(${R(b)}, ${R(c)});`);
-        break;
-      case Op.MOD:
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number' && y > 0 && x >= 0) ${R(a)} = x % y; else { ${at}; ${R(a)} = RT.mod(x, y); } }`);
-        break;
-      case Op.CAT:
-        out.push(`${at}; ${R(a)} = RT.cat(e, ${R(b)}, ${R(c)});`);
-        break;
-      case Op.EQ:
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = x === y || (typeof x === 'object' && x !== null && (${at}, RT.equals(x, y))); }`);
-        break;
-      case Op.NE:
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; ${R(a)} = !(x === y || (typeof x === 'object' && x !== null && (${at}, RT.equals(x, y)))); }`);
-        break;
-      case Op.LT:
-      case Op.LE:
-      case Op.GT:
-      case Op.GE: {
-        const sym = op === Op.LT ? '<' : op === Op.LE ? '<=' : op === Op.GT ? '>' : '>=';
-        const slow = `RT.compare(x, y, '${sym}')`;
-        out.push(`{ const x = ${R(b)}, y = ${R(c)}; if (typeof x === 'number' && typeof y === 'number') ${R(a)} = x ${sym} y; else { ${at}; ${R(a)} = ${slow}; } }`);
-        break;
-      }
-      case Op.NEG:
-        out.push(`{ const x = ${R(b)}; if (typeof x === 'number') ${R(a)} = -x; else { ${at}; ${R(a)} = RT.neg(x); } }`);
-        break;
-      case Op.NOT:
-        out.push(`${R(a)} = !RT.truthy(${R(b)});`);
-        break;
-      case Op.TRUTH:
-        out.push(`${R(a)} = RT.truthy(${R(b)});`);
-        break;
-      case Op.LIST:
-        out.push(`${R(a)} = [${Array.from({ length: c }, (_, i) => R(b + i)).join(', ')}];`);
-        break;
-      case Op.INDEX:
-        out.push(`${at}; ${R(a)} = RT.indexValue(${R(b)}, ${R(c)});`);
-        break;
-      case Op.SETINDEX:
-        out.push(`${at}; RT.setIndex(${R(a)}, ${R(b)}, ${R(c)});`);
-        break;
-      case Op.JMP:
-        out.push(`pc = ${a}; continue;`);
-        break;
-      case Op.JMPF:
-        out.push(`if (!RT.truthy(${R(a)})) { pc = ${b}; continue; }`);
-        break;
-      case Op.JMPT:
-        out.push(`if (RT.truthy(${R(a)})) { pc = ${b}; continue; }`);
-        break;
-      case Op.LTJ:
-      case Op.LEJ:
-      case Op.GTJ:
-      case Op.GEJ: {
-        const sym = op === Op.LTJ ? '<' : op === Op.LEJ ? '<=' : op === Op.GTJ ? '>' : '>=';
-        out.push(`{ const x = ${R(a)}, y = ${R(b)}; if (typeof x === 'number' && typeof y === 'number' ? !(x ${sym} y) : (${at}, !RT.compare(x, y, '${sym}'))) { pc = ${c}; continue; } }`);
-        break;
-      }
-      case Op.EQKJ:
-        out.push(`if (${R(a)} !== ${k(b)}) { pc = ${c}; continue; }`);
-        break;
-      case Op.LOOP:
-        out.push(guardCheck.replace('PC', String(pc)) + ` pc = ${a}; continue;`);
-        break;
-      case Op.FORPREP:
-        out.push(`${at}; if (!RT.forPrep(${R(a)}, ${R(a + 1)}, ${R(a + 2)})) { pc = ${b}; continue; }`);
-        break;
-      case Op.FORLOOP:
-        out.push(
-          `{ const st = ${R(a + 2)}, i = ${R(a)} + st; if (st > 0 ? i <= ${R(a + 1)} : i >= ${R(a + 1)}) { ${guardCheck.replace('PC', String(pc))} ${R(a)} = i; pc = ${b}; continue; } }`,
-        );
-        break;
-      case Op.CALL: {
-        // resume point saved first: if the callee suspends, this frame continues there
-        // registers above the arguments are dead temporaries: only the rest is written back
-        const clear = checked(handlers[b]).map((i) => `s[nb + ${i}] = undefined;`);
-        // (P = -1 while the callee runs: an error there is the callee's to place, not ours;
-        // a noloopcheck handler's calls are not counted against the runaway guard)
-        const countCall = h.noLoopCheck ? '' : `if (++th.calls > G * ${CALLS_PER_ITERATION} && G > 0) throw RT.runawayCalls(G); `;
-        out.push(
-          `{ ${at}; ${syncUpTo(c + d)} if (th.frames.length >= ${(MAX_CALL_DEPTH - 1) * FRAME_WORDS}) throw RT.depth(); ` +
-            countCall +
-            `const nb = base + ${c}; th.pc = ${pc + 5}; RT.pushFrame(th, ${b}, nb, base + ${a}); ${clear.join(' ')} ` +
-            `P = -1; const v = (F[${b}] ?? RT.load(e, ${b}))(e, th, s, nb, 0); if (v === RT.SUSPENDED) return v; P = ${pc}; ${R(a)} = v; E = th.backEdges; }`,
-        );
-        break;
-      }
-      case Op.CALLB:
-        out.push(
-          `{ th.pc = ${pc + 5}; ${at}; ${sync} const r = B[${b}].fn(N, th, s, base + ${c}, ${d}); ` +
-            `if (r === RT.SUSPEND) { th.resumeDst = base + ${a}; return RT.SUSPENDED; } ` +
-            `if (r === RT.CALLED) { P = -1; const v = RT.callPushed(e, th, s, base + ${a}); if (v === RT.SUSPENDED) return v; P = ${pc}; ${R(a)} = v; E = th.backEdges; } else ${R(a)} = r; }`,
-        );
-        break;
-      case Op.RET:
-      case Op.RETV: {
-        const v = op === Op.RET ? R(a) : 'null';
-        out.push(`{ const v = ${v}; RT.popFrame(th); th.backEdges = E; return v; }`);
-        break;
-      }
-      default:
-        throw new Error(`internal: cannot compile opcode ${code[pc]}`);
-    }
-    pc += 1 + OPS[op].operands.length;
+    if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
+    const site: Site = { h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts: true, caches };
+    out.push(OPS[h.code[pc] as Op].run(resumableGen(site, live)));
   }
+  const regs = Array.from({ length: h.registers }, (_, i) => `r${i} = s[base + ${i}]`);
   const body = `
-    const G = e.options.loopGuard;
-    const B = e.builtins;
-    const N = e.nativeContext;
-    const F = e.jitFns;
-    let P = pc;
-    let E = th.backEdges;
-    ${load}
+    const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
+    let P = pc, E = th.backEdges;
+    let ${regs.join(', ')};
     try {
       for (;;) {
         switch (pc) {
@@ -342,16 +227,206 @@ function generate(h: HandlerCode, handlers: readonly HandlerCode[]): FrameFn {
         }
       }
     } catch (err) {
-      // only the innermost frame records where it failed (P is -1 in a caller, which keeps its call site)
-      if (P >= 0) th.pc = P;
+      // a plain function below gave its own place; here is where this frame called it
+      th.pc = err !== null && typeof err === 'object' && err.pwFrames !== undefined ? P + 1 : P;
       th.backEdges = E;
       throw err;
     }`;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from our own bytecode only
-  const make = new Function('RT', 'K', `return function ${safeName(h.name)}(e, th, s, base, pc) {${body}\n};`);
-  return make(RT, K) as FrameFn;
+  const K = h.consts;
+  const fn = build<Resumable>(code, safeName(h, ''), 'e, th, s, base, pc', caches.join('\n') + body, { K });
+  code.resumable[hi] = fn;
+  return fn;
 }
 
-function safeName(name: string): string {
-  return 'pw_' + name.replace(/[^a-zA-Z0-9_]/g, '_');
+function resumableGen(site: Site, live: Map<number, Uint8Array>): Gen {
+  const { h, pc } = site;
+  const w = (i: number): number => h.code[pc + 1 + i];
+  const next = nextPc(h.code, pc);
+  const len = next - pc;
+  /** Registers written back before the thread may be suspended here: those live after, and the arguments. */
+  const sync = (first: number, n: number): string => {
+    const l = live.get(next);
+    const regs: number[] = [];
+    for (let r = 0; r < h.registers; r++) if ((l !== undefined && l[r] === 1) || (r >= first && r < first + n)) regs.push(r);
+    return regs.map((r) => `s[base + ${r}] = r${r};`).join(' ');
+  };
+  const g = baseGen(site);
+  const counted = !h.noLoopCheck;
+  return {
+    ...g,
+    jump: g.jumpTo,
+    call: () => {
+      const callee = w(1);
+      if (site.code.direct[callee] === 1) return `{ P = ${pc}; ${plainCall(site, String(callee), args(w(2), w(3)), w(0), false)} }`;
+      return `{ P = ${pc}; ${sync(w(2), w(3))} th.pc = ${next}; th.backEdges = E; DOOR.enterFrame(th, ${callee}, H[${callee}], base + ${w(2)}, base + ${w(0)}, ${w(3)}, ${counted}, G); return YIELD; }`;
+    },
+    callNative: () => {
+      const b = w(1);
+      const waits = site.code.waits(b);
+      const site2 = `th.site = ${site.hi * SITE_SPAN + pc};`;
+      if (!waits) return `{ P = ${pc}; ${site2} ${argSync(w(2), w(3))} r${w(0)} = B[${b}].fn(N, th, s, base + ${w(2)}, ${w(3)}); }`;
+      return `{ P = ${pc}; ${site2} ${sync(w(2), w(3))} th.pc = ${next}; const r = B[${b}].fn(N, th, s, base + ${w(2)}, ${w(3)}); if (r === SUSPEND) { th.resumeDst = base + ${w(0)}; th.backEdges = E; return YIELD; } r${w(0)} = r; }`;
+    },
+    send: () => {
+      const first = w(1) === 0 ? 1 : 2;
+      const n = w(3) - first;
+      return `{ P = ${pc}; const hi = ${sendLookup(site)}; if (hi < 0) r${w(0)} = null; else if (DIR[hi] === 1) { ${plainCall(site, 'hi', args(w(2) + first, n), w(0), true)} } else { ${sync(w(2), w(3))} th.pc = ${pc + len}; th.backEdges = E; DOOR.enterFrame(th, hi, H[hi], base + ${w(2) + first}, base + ${w(0)}, ${n}, ${counted}, G, true); return YIELD; } }`;
+    },
+    ret: (value) => `{ const v = ${value}; DOOR.leaveFrame(th); th.backEdges = E; return v; }`,
+  };
 }
+
+function argSync(first: number, n: number): string {
+  return Array.from({ length: n }, (_, j) => `s[base + ${first + j}] = r${first + j};`).join(' ');
+}
+
+// ---- plain functions ----------------------------------------------------------
+
+function makePlain(code: Code, hi: number): Plain {
+  const h = code.program.handlers[hi];
+  let shape: Shape | null = shapeOf(h.code);
+  let body: string | null = null;
+  const caches: string[] = [];
+  try {
+    body = structuredBody(code, hi, shape, caches);
+  } catch (err) {
+    if (!(err instanceof Unstructured)) throw err;
+    shape = null;
+  }
+  if (body === null) body = dispatchBody(code, hi, caches);
+  const params = Array.from({ length: h.params }, (_, i) => `r${i}`);
+  const locals = Array.from({ length: h.registers - h.params }, (_, i) => `r${h.params + i}`);
+  const counts = hasBackEdge(h);
+  // an object's handler can be sent an event with fewer arguments than it takes: those are void
+  const fill = h.object >= 0 ? params.map((p) => `if (${p} === undefined) ${p} = null;`).join(' ') : '';
+  const text = `
+    ${fill}
+    ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
+    let P = 0${counts ? ', E = th.backEdges' : ''};
+    const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
+    try {
+      ${body}
+    } catch (err) {
+      throw OPS.unwound(err, ${hi}, P);
+    }`;
+  return build<Plain>(code, safeName(h, '_plain'), ['e', 'th', ...params].join(', '), caches.join('\n') + text, { K: h.consts });
+}
+
+class Unstructured extends Error {}
+
+function hasBackEdge(h: HandlerCode): boolean {
+  for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
+    const op = h.code[pc] as Op;
+    if (op === Op.LOOP || op === Op.FORLOOP) return true;
+  }
+  return false;
+}
+
+/** The body as labelled loops and blocks. Throws Unstructured when the code does not nest. */
+function structuredBody(code: Code, hi: number, shape: Shape, caches: string[]): string {
+  const h = code.program.handlers[hi];
+  const out: string[] = [];
+  /** What is open: loops ('L', head, last pc) and blocks ('B', target). */
+  const open: { kind: 'L' | 'B'; at: number; end: number }[] = [];
+  const byStart = new Map<number, number[]>();
+  for (const [target, start] of shape.blocks) {
+    if (!byStart.has(start)) byStart.set(start, []);
+    byStart.get(start)!.push(target);
+  }
+  const counts = hasBackEdge(h);
+  for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
+    // blocks ending here close first
+    while (open.length > 0 && open[open.length - 1].kind === 'B' && open[open.length - 1].end === pc) {
+      out.push('}');
+      open.pop();
+    }
+    for (const o of open) if (o.kind === 'B' && o.end === pc) throw new Unstructured();
+    const loopEnd = shape.loops.get(pc);
+    const starting = (byStart.get(pc) ?? []).slice().sort((a, b) => b - a);
+    const outer = loopEnd === undefined ? starting : starting.filter((t) => t > loopEnd);
+    const inner = loopEnd === undefined ? [] : starting.filter((t) => t <= loopEnd);
+    for (const t of outer) {
+      out.push(`B${t}: {`);
+      open.push({ kind: 'B', at: pc, end: t });
+    }
+    if (loopEnd !== undefined) {
+      out.push(`L${pc}: for (;;) {`);
+      open.push({ kind: 'L', at: pc, end: loopEnd });
+    }
+    for (const t of inner) {
+      out.push(`B${t}: {`);
+      open.push({ kind: 'B', at: pc, end: t });
+    }
+    const jump = (t: number): string => {
+      if (t <= pc) {
+        if (!open.some((o) => o.kind === 'L' && o.at === t)) throw new Unstructured();
+        return `continue L${t};`;
+      }
+      if (!open.some((o) => o.kind === 'B' && o.end === t)) throw new Unstructured();
+      return `break B${t};`;
+    };
+    if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
+    out.push(OPS[h.code[pc] as Op].run(plainGen({ h, hi, pc, code, jump, counts, caches })));
+    // a loop closes after its last instruction; falling out of it leaves it
+    while (open.length > 0 && open[open.length - 1].kind === 'L' && open[open.length - 1].end === pc) {
+      out.push(`break L${open[open.length - 1].at}; }`);
+      open.pop();
+    }
+    for (const o of open) if (o.kind === 'L' && o.end === pc) throw new Unstructured();
+  }
+  if (open.length > 0) throw new Unstructured();
+  return out.join('\n      ');
+}
+
+/** The body as a dispatch on the pc, for code that does not nest (never produced by the compiler today). */
+function dispatchBody(code: Code, hi: number, caches: string[]): string {
+  const h = code.program.handlers[hi];
+  const counts = hasBackEdge(h);
+  const out: string[] = [];
+  for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
+    out.push(`case ${pc}:`);
+    if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
+    out.push(OPS[h.code[pc] as Op].run(plainGen({ h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts, caches })));
+  }
+  return `let pc = 0; for (;;) { switch (pc) { ${out.join('\n')} default: throw new Error('internal: bad pc ' + pc); } }`;
+}
+
+function plainGen(site: Site): Gen {
+  const { h, pc } = site;
+  const w = (i: number): number => h.code[pc + 1 + i];
+  const g = baseGen(site);
+  return {
+    ...g,
+    jump: g.jumpTo,
+    call: () => `{ P = ${pc}; ${plainCall(site, String(w(1)), args(w(2), w(3)), w(0), false)} }`,
+    callNative: () => {
+      const fill = args(w(2), w(3)).map((r, j) => `A[${j}] = ${r};`).join(' ');
+      return `{ P = ${pc}; th.site = ${site.hi * SITE_SPAN + pc}; const A = e.scratch; ${fill} r${w(0)} = B[${w(1)}].fn(N, th, A, 0, ${w(3)}); }`;
+    },
+    send: () => {
+      const first = w(1) === 0 ? 1 : 2;
+      return `{ P = ${pc}; const hi = ${sendLookup(site)}; if (hi < 0) r${w(0)} = null; else { ${plainCall(site, 'hi', args(w(2) + first, w(3) - first), w(0), true)} } }`;
+    },
+    ret: (value) => `{ const v = ${value};${site.counts ? ' th.backEdges = E;' : ''} return v; }`,
+  };
+}
+
+// ---- a thread's first frame in a plain function -----------------------------------
+
+function makeEntry(code: Code, hi: number): Resumable {
+  const h = code.program.handlers[hi];
+  const given = Array.from({ length: h.params }, (_, i) => `s[base + ${i}]`);
+  const body = `
+    let v;
+    try {
+      v = (D[${hi}] ?? LOAD(e, ${hi}))(e, th${given.map((g) => ', ' + g).join('')});
+    } catch (err) {
+      throw OPS.entryUnwound(err);
+    }
+    DOOR.leaveFrame(th);
+    return v;`;
+  const fn = build<Resumable>(code, safeName(h, '_entry'), 'e, th, s, base, pc', body);
+  code.entry[hi] = fn;
+  return fn;
+}
+

@@ -17,4 +17,6 @@ export type NativeFn<C = any> = (cx: C, th: Thread, s: Value[], b: number, n: nu
 export interface Native<C = unknown> {
   name: string;
   fn: NativeFn<C>;
+  /** Set for a builtin that may suspend its caller: what it waits for. */
+  waits?: string;
 }

@@ -9,5 +9,5 @@ export type { RunOutcome };
 
 /** Runs th until it suspends, finishes (th.result) or fails (th.error). */
 export function runThread(vm: VmContext, th: Thread): RunOutcome {
-  return vm.traceVm !== null || !vm.options.jit ? execute(vm, th) : executeCompiled(vm, th);
+  return vm.options.jit ? executeCompiled(vm, th) : execute(vm, th);
 }

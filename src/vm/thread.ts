@@ -47,6 +47,10 @@ export interface Thread {
   done: boolean;
   /** Script calls since the last real frame: recursion that branches has no loop to count. */
   calls: number;
+  /** Handler calls in progress: its frames, and the calls generated code makes without one. */
+  depth: number;
+  /** The builtin call being made, as handler × SITE_SPAN + pc: where a builtin's warning points. */
+  site: number;
   /** Its place in the engine's list of live threads; -1 when not in it. */
   slot: number;
   id: number;
@@ -56,12 +60,17 @@ export interface Thread {
   result: Value;
   /** Why it failed: a script error's message, set when the VM stops it. */
   error: string | null;
+  /** Frames of generated code the error passed through that keep no record on the thread (handler, pc pairs, innermost first). */
+  errorFrames: number[] | null;
 }
+
+/** Positions per handler in Thread.site. */
+export const SITE_SPAN = 2 ** 21;
 
 /** A thread that will run handler hi from its start, its registers at base 0. */
 export function newThread(id: number, origin: string, hi: number, stack: (Value | undefined)[]): Thread {
   // The hot fields first: those read and written on every wake share the object's first cache lines.
-  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, slot: -1, id, origin, result: null, error: null };
+  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, depth: 1, site: -1, slot: -1, id, origin, result: null, error: null, errorFrames: null };
 }
 
 /** Every frame, outermost first, FRAME_WORDS numbers each (for error stacks, snapshots and the REPL). */

@@ -1,0 +1,139 @@
+// Facts about a program worked out once, when its code is first run: which handlers
+// can run as plain JavaScript functions (they never wait, so they never need a frame
+// on the thread), and which registers are live where a thread can be suspended.
+import { Op, OPS, SEND_KINDS, nextPc, registerEffects } from './opcodes.ts';
+import type { HandlerCode, Program } from './program.ts';
+
+/** A handler with more registers than this keeps a frame on the thread (its JavaScript frame would be large). */
+export const DIRECT_MAX_REGISTERS = 64;
+
+const directByProgram = new WeakMap<Program, Uint8Array>();
+
+/**
+ * For each handler: 1 when it can never wait — it calls no waiting builtin, and only
+ * handlers (and event handlers it may send to) that can never wait either — and is
+ * small enough to run as a plain function; 0 when it needs a frame on the thread.
+ * `waits(b)`: whether builtin b may suspend its caller.
+ */
+export function directHandlers(p: Program, waits: (b: number) => boolean): Uint8Array {
+  let direct = directByProgram.get(p);
+  if (direct !== undefined) return direct;
+  const n = p.handlers.length;
+  direct = new Uint8Array(n).fill(1);
+  const callees: number[][] = [];
+  for (let h = 0; h < n; h++) {
+    const code = p.handlers[h];
+    const out: number[] = [];
+    if (code.registers > DIRECT_MAX_REGISTERS) direct[h] = 0;
+    for (let pc = 0; pc < code.code.length; pc = nextPc(code.code, pc)) {
+      const op = code.code[pc] as Op;
+      if (op === Op.CALLB && waits(code.code[pc + 2])) direct[h] = 0;
+      else if (op === Op.CALL) out.push(code.code[pc + 2]);
+      else if (op === Op.SEND) out.push(...sendTargets(p, code, pc));
+    }
+    callees.push(out);
+  }
+  // a handler that calls one needing a frame needs one too: repeat until nothing changes
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let h = 0; h < n; h++) {
+      if (direct[h] === 0) continue;
+      for (const c of callees[h]) {
+        if (direct[c] === 0) {
+          direct[h] = 0;
+          changed = true;
+          break;
+        }
+      }
+    }
+  }
+  directByProgram.set(p, direct);
+  return direct;
+}
+
+/** The handlers a SEND at pc may run: narrowed by its object's name and event when they are constants. */
+export function sendTargets(p: Program, code: HandlerCode, pc: number): number[] {
+  const kind = SEND_KINDS[code.code[pc + 2]];
+  const objectKind = kind === 'scene' ? 'set' : kind;
+  const nameK = code.code[pc + 5];
+  const eventK = code.code[pc + 6];
+  const name = kind !== 'scene' && nameK >= 0 ? String(code.consts[nameK]).toLowerCase() : null;
+  const event = eventK >= 0 ? String(code.consts[eventK]).toLowerCase() : null;
+  const out: number[] = [];
+  for (const o of p.objects) {
+    if (o.kind !== objectKind || (name !== null && o.name !== name)) continue;
+    if (event !== null) {
+      const h = o.handlers[event];
+      if (h !== undefined) out.push(h);
+    } else out.push(...Object.values(o.handlers));
+  }
+  return out;
+}
+
+/**
+ * Registers that hold something the code may still read, at each point where a thread
+ * of this handler can be suspended: the instruction after each call. (A register the
+ * call itself writes is not among them: it is written when the call returns.)
+ */
+const liveByHandler = new WeakMap<HandlerCode, Map<number, Uint8Array>>();
+
+export function liveAtResume(h: HandlerCode): Map<number, Uint8Array> {
+  let m = liveByHandler.get(h);
+  if (m !== undefined) return m;
+  const code = h.code;
+  const pcs: number[] = [];
+  for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) pcs.push(pc);
+  const index = new Map<number, number>(pcs.map((pc, i) => [pc, i]));
+  const regs = h.registers;
+  const liveIn = pcs.map(() => new Uint8Array(regs));
+  // backwards to a fixed point: live-in = reads ∪ (live-out − writes)
+  for (let changed = true; changed; ) {
+    changed = false;
+    for (let i = pcs.length - 1; i >= 0; i--) {
+      const pc = pcs[i];
+      const out = new Uint8Array(regs);
+      for (const next of successors(code, pc)) {
+        const j = index.get(next);
+        if (j === undefined) continue;
+        const l = liveIn[j];
+        for (let r = 0; r < regs; r++) out[r] |= l[r];
+      }
+      const { reads, writes } = registerEffects(code, pc);
+      for (const w of writes) if (w < regs) out[w] = 0;
+      for (const r of reads) if (r < regs) out[r] = 1;
+      const cur = liveIn[i];
+      for (let r = 0; r < regs; r++) {
+        if (cur[r] !== out[r]) {
+          cur[r] = out[r];
+          changed = true;
+        }
+      }
+    }
+  }
+  m = new Map();
+  for (let i = 0; i < pcs.length; i++) {
+    const pc = pcs[i];
+    const op = code[pc] as Op;
+    if (OPS[op].flow !== 'call') continue;
+    const after = nextPc(code, pc);
+    const j = index.get(after);
+    const live = j === undefined ? new Uint8Array(regs) : liveIn[j].slice();
+    live[code[pc + 1]] = 0;
+    m.set(after, live);
+  }
+  liveByHandler.set(h, m);
+  return m;
+}
+
+function successors(code: Int32Array, pc: number): number[] {
+  const op = code[pc] as Op;
+  const info = OPS[op];
+  if (info.flow === 'return') return [];
+  const out: number[] = [];
+  info.operands.forEach((k, i) => {
+    if (k === 'j') out.push(code[pc + 1 + i]);
+  });
+  if (op !== Op.JMP && op !== Op.LOOP) out.push(nextPc(code, pc));
+  return out;
+}
+
