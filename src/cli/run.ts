@@ -4,7 +4,7 @@ import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync
 import { resolve } from 'node:path';
 import { loadProgram, readScripts, UsageError } from '../compiler/load.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
-import { fitSnapshot, readSnapshot, writeSnapshot, SnapshotError, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
+import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { traceLine } from '../trace/events.ts';
 import { Sink, stderr, stdout } from './output.ts';
@@ -106,7 +106,7 @@ function checkOutputs(a: RunArgs, scripts: readonly string[]): void {
 }
 
 /** A step of restoring `path`; a refused snapshot is said, and gives null (the run then exits 1). */
-function restoring(path: string, step: () => RestoredWorld): RestoredWorld | null {
+function restoring<T>(path: string, step: () => T): T | null {
   try {
     return step();
   } catch (err) {
@@ -118,11 +118,11 @@ function restoring(path: string, step: () => RestoredWorld): RestoredWorld | nul
 
 export async function runCommand(a: RunArgs): Promise<number> {
   if (a.live && (a.save || a.restore || a.traceVm)) throw new UsageError('--save, --restore and --trace-vm work only in a headless run, not with --live');
-  let snapshot: RestoredWorld | null = null;
+  let snapshot: DecodedSnapshot | null = null;
   let files = a.files;
   if (a.restore) {
     const text = readSnapshotText(a.restore);
-    snapshot = restoring(a.restore, () => readSnapshot(text, null));
+    snapshot = restoring(a.restore, () => decodeSnapshot(text));
     if (!snapshot) return 1;
     if (files.length === 0) files = snapshot.host.files;
   }
@@ -177,7 +177,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (restored) {
       const h = restored.host;
       const e = createHeadlessEngine(program, host, { ...headlessOpts, seed: h.seed, loopGuard: a.loopGuard });
-      e.adopt(restored.state, restored.threads);
+      e.adopt(restored.state, restored.threads, restored.changes);
+      if (restored.changes.removed.length > 0) stderr.line(`pw: the scripts no longer have ${restored.changes.removed.join(', ')}: restored without ${restored.changes.removed.length === 1 ? 'it' : 'them'}`);
       r = continueHeadless(e, { ...headlessOpts, fps: h.fps, input: h.input as never }, h.nextFrame);
     } else {
       r = runHeadless(program, host, headlessOpts);

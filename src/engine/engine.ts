@@ -293,14 +293,31 @@ export class Engine implements BuiltinContext, VmContext {
 
   // ---- saving and restoring -------------------------------------------------
 
-  /** Takes over a restored world: its state and threads, with every wait re-registered. */
-  adopt(state: WorldState, threads: Thread[]): void {
+  /**
+   * Takes over a restored world: its state and threads, with every wait re-registered.
+   * `fresh`: objects and properties of the program the saved world did not have (a
+   * patch added them); they get their initial values now, as at load time.
+   */
+  adopt(state: WorldState, threads: Thread[], fresh?: { addedObjects: number[]; addedProperties: [number, number][] }): void {
     this.state = state;
     this.actorsChanged();
     this.globals = state.globals;
     this.props = state.props;
     while (this.globals.length < this.program.globals.length) this.globals.push(undefined);
     this.threads.adopt(threads);
+    if (!fresh) return;
+    this.initObjects(fresh.addedObjects);
+    // a property new to an old object: its initialiser runs on a scratch copy, and only the new property is kept
+    const byObject = new Map<number, number[]>();
+    for (const [o, p] of fresh.addedProperties) byObject.set(o, [...(byObject.get(o) ?? []), p]);
+    for (const [o, props] of byObject) {
+      const kept = this.props[o];
+      this.props[o] = [];
+      this.initObjects([o]);
+      const initial = this.props[o];
+      this.props[o] = kept;
+      for (const p of props) kept[p] = initial[p];
+    }
   }
 
   /** Live threads in a stable order, for a snapshot. */

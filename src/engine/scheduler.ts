@@ -248,9 +248,11 @@ export class Scheduler {
     return SUSPEND;
   }
 
+  // A thread joining a queue takes the next sleep number: restored, each queue is rebuilt in that order.
   waitDisplayFrame(th: Thread, resumeWith: number): typeof SUSPEND {
     th.wait = DISPLAY;
     th.since = this.host.state.now;
+    th.sleepSeq = this.host.state.sleepSeq++;
     th.resumeWith = resumeWith;
     this.displayWaiters.push(th);
     return SUSPEND;
@@ -259,6 +261,7 @@ export class Scheduler {
   waitGameFrame(th: Thread): typeof SUSPEND {
     th.wait = GAME_FRAME;
     th.since = this.host.state.now;
+    th.sleepSeq = this.host.state.sleepSeq++;
     this.frameWaiters.push(th);
     return SUSPEND;
   }

@@ -130,8 +130,8 @@ export class LiveWorld {
    * Takes over a saved world. The wall clock is re-anchored so it reads what it read when
    * the world was saved: the restored world goes on from there, with no jump.
    */
-  adopt(state: WorldState, threads: Thread[]): void {
-    this.engine.adopt(state, threads);
+  adopt(state: WorldState, threads: Thread[], fresh?: Parameters<Engine['adopt']>[2]): void {
+    this.engine.adopt(state, threads, fresh);
     this.origin = this.wallSource.now() - state.clock.wall / UNITS_PER_MS;
     this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
     // a world restored while paused stays paused: its clock takes the pause's save level

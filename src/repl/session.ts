@@ -436,7 +436,7 @@ export class ReplSession {
       if (err instanceof SnapshotError) return this.replError(`cannot restore "${args[0]}": ${err.message}`);
       throw err;
     }
-    this.world.adopt(restored.state, restored.threads);
+    this.world.adopt(restored.state, restored.threads, restored.changes);
     this.prune();
     this.info(`restored the world saved at game time ${stamp(unitsToMs(this.engine.now))} (${this.engine.threadCount} thread${this.engine.threadCount === 1 ? '' : 's'})`);
   }

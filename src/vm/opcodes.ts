@@ -196,3 +196,10 @@ export function registerEffects(code: Int32Array, pc: number): { reads: number[]
 
 /** SEND's object kinds, by number. */
 export const SEND_KINDS = ['scene', 'actor', 'prop', 'flat'] as const;
+
+/**
+ * The bytecode's format: what the compiler emits for a given handler. A saved world
+ * names its handlers by the digest of their code (names.ts), so this goes up whenever
+ * the compiler would emit different code for the same script.
+ */
+export const CODE_FORMAT = 1;

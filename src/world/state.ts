@@ -7,7 +7,6 @@ import { createClock } from '../time/clock.ts';
 import { createStepper } from '../time/stepper.ts';
 import { STEP_UNITS } from '../time/units.ts';
 import { createStreams } from './random.ts';
-import type { Thread } from '../vm/thread.ts';
 import type { ClockState } from '../time/clock.ts';
 import type { StepperState } from '../time/stepper.ts';
 import type { LoopSlot } from '../time/loops.ts';
@@ -49,14 +48,12 @@ export interface StarState {
 export type InputEvent = { at: number; kind: 'click'; target: string; objectKind: string } | { at: number; kind: 'mouse'; down: boolean };
 
 export interface WorldState {
-  version: number;
   clock: ClockState;
   stepper: StepperState;
   /** The logical time of what is being processed now (game units). */
   now: number;
   globals: (Value | undefined)[];
   props: (Value | undefined)[][];
-  threads: Thread[];
   nextThreadId: number;
   sleepSeq: number;
   loops: LoopSlot[];
@@ -78,18 +75,15 @@ export interface WorldState {
   steps: number;
 }
 
-export const STATE_VERSION = 2;
 
 /** A world before anything has happened in it. */
 export function createWorldState(seed: number, maxCatchUp: number, program: Program): WorldState {
   return {
-    version: STATE_VERSION,
     clock: createClock(0),
     stepper: createStepper({ step: STEP_UNITS, maxCatchUp }),
     now: 0,
     globals: program.globals.map(() => undefined),
     props: program.objects.map(() => []),
-    threads: [],
     nextThreadId: 1,
     sleepSeq: 0,
     loops: [],

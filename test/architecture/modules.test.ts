@@ -13,7 +13,7 @@ const BELOW: Record<string, string[]> = {
   'src/time': ['src/errors'],
   'src/trace': [],
   'src/hash': [],
-  'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace'],
+  'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash'],
   'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time', 'src/hash'],
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
   'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],

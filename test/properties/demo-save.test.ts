@@ -9,7 +9,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { loadProgram, readSources } from '../../src/compiler/load.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/hosts/headless.ts';
-import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
+import { decodeSnapshot, readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';
 import type { Engine } from '../../src/engine/engine.ts';
 
@@ -77,31 +77,29 @@ describe('malformed snapshots with a valid checksum', () => {
     }
     expect(a.engine.threadsForSave().length).toBeGreaterThan(0);
     const good = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100000, input: [] });
-    const resign = (edit: (state: Record<string, unknown>, host: Record<string, unknown>) => void): string => {
-      const outer = JSON.parse(good) as { body: { state: Record<string, unknown>; host: Record<string, unknown> } };
-      edit(outer.body.state, outer.body.host);
+    const resign = (edit: (body: Record<string, any>, host: Record<string, unknown>) => void): string => {
+      const outer = JSON.parse(good) as { body: Record<string, any> };
+      edit(outer.body, outer.body.host);
       const body = JSON.stringify(outer.body);
       return `{"checksum":"${createHash('sha256').update(body).digest('hex')}","body":${body}}\n`;
     };
-    expect(() => readSnapshot(resign((st) => (st.globals = 5)), program)).toThrow(/no globals list/);
-    expect(() => readSnapshot(resign((st) => delete st.clock), program)).toThrow(/has no clock/);
-    expect(() => readSnapshot(resign((st) => ((st.threads as unknown[]).push({ id: 99, stack: 7 }))), program)).toThrow(/malformed/);
-    expect(() => readSnapshot(resign((st) => (st.loops = 'x')), program)).toThrow(/no loops list/);
+    expect(() => readSnapshot(resign((b) => (b.globals = 5)), program)).toThrow(/globals should be an object/);
+    expect(() => readSnapshot(resign((b) => delete b.world.clock), program)).toThrow(/world\.clock is missing/);
+    expect(() => readSnapshot(resign((b) => b.threads.push({ id: 99, stack: 7 })), program)).toThrow(/malformed: its threads\[1\]/);
+    expect(() => readSnapshot(resign((b) => (b.world.loops = 'x')), program)).toThrow(/world\.loops should be a list/);
     // parts the engine reads at once: each bad one used to fail inside the run, as a JavaScript error
-    type Threads = { frames: unknown[]; resumeWith: unknown; resumeDst: unknown }[];
-    expect(() => readSnapshot(resign((st) => (st.sound = { slots: 5, voice: null })), program)).toThrow(/sound channels are malformed/);
-    expect(() => readSnapshot(resign((st) => (st.stepper = {})), program)).toThrow(/heartbeat stepper is malformed/);
-    expect(() => readSnapshot(resign((st) => ((st.random as Record<string, unknown>).script = {})), program)).toThrow(/random stream is malformed/);
-    expect(() => readSnapshot(resign((st) => (((st.threads as Threads)[0].resumeWith = 999))), program)).toThrow(/waits in a call Pocketwatch does not know/);
-    expect(() => readSnapshot(resign((st) => (((st.threads as Threads)[0].resumeDst = 10_000))), program)).toThrow(/waits in a call Pocketwatch does not know/);
-    expect(() => readSnapshot(resign((st) => ((st.threads as Threads)[0].frames = (st.threads as Threads)[0].frames.map(String))), program)).toThrow(/points outside the compiled scripts/);
-    expect(() => readSnapshot(resign((st) => (((st.threads as Threads)[0].frames[2] = -5))), program)).toThrow(/points outside the compiled scripts/);
+    expect(() => readSnapshot(resign((b) => (b.world.sound = { slots: 5, voice: null })), program)).toThrow(/world\.sound\.slots should be a list/);
+    expect(() => readSnapshot(resign((b) => (b.world.stepper = {})), program)).toThrow(/world\.stepper\.config is missing/);
+    expect(() => readSnapshot(resign((b) => (b.world.random.script = {})), program)).toThrow(/world\.random\.script\.ah is missing/);
+    expect(() => readSnapshot(resign((b) => (b.threads[0].resume = 'nosuchbuiltin')), program)).toThrow(/wakes with nosuchbuiltin|at a call that does not wait/);
+    expect(() => readSnapshot(resign((b) => (b.threads[0].frames = b.threads[0].frames.map(String))), program)).toThrow(/threads\[0\]\.frames\[0\] should be an object/);
+    expect(() => readSnapshot(resign((b) => (b.threads[0].frames[0].at = -5)), program)).toThrow(/threads\[0\]\.frames\[0\]\.at should be a whole number from -1/);
     // the host settings are checked as strictly: the run would go on with them
     for (const edit of [(h: Record<string, unknown>) => (h.fps = 'abc'), (h: Record<string, unknown>) => (h.input = 5), (h: Record<string, unknown>) => (h.input = [{ at: 1, click: 7 }]), (h: Record<string, unknown>) => (h.files = [3]), (h: Record<string, unknown>) => (h.nextFrame = -1)]) {
-      expect(() => readSnapshot(resign((_st, h) => edit(h)), program)).toThrow(/host settings are malformed/);
-      expect(() => readSnapshot(resign((_st, h) => edit(h)), null)).toThrow(/host settings are malformed/);
+      expect(() => readSnapshot(resign((_b, h) => edit(h)), program)).toThrow(/malformed: its host\./);
+      expect(() => decodeSnapshot(resign((_b, h) => edit(h)))).toThrow(/malformed: its host\./);
     }
-    expect(() => readSnapshot(resign((_st, h) => Object.keys(h).forEach((k) => delete h[k])), null)).toThrow(/host settings are malformed/);
+    expect(() => decodeSnapshot(resign((_b, h) => Object.keys(h).forEach((k) => delete h[k])))).toThrow(/malformed: its host\.kind is missing/);
   });
 });
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from 'vitest';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-import { testRepl } from './helpers.ts';
+import { testRepl, WORLD } from './helpers.ts';
 import { LineGrouper } from '../../src/repl/input.ts';
 import { BUILTINS } from '../../src/builtins/index.ts';
 import { statusInfo } from '../../src/repl/status.ts';
@@ -348,7 +348,7 @@ describe(':save and :restore', () => {
     a.say(':pause');
     a.say(`:save ${file}`);
     expect(a.s.engine.state.clock.saveDepth).toBe(1); // the pause still holds this world
-    const saved = JSON.parse(readFileSync(file, 'utf8')).body.state.clock;
+    const saved = JSON.parse(readFileSync(file, 'utf8')).body.world.clock;
     expect(saved.saveDepth).toBe(0);
     a.say(':resume');
     const game = a.gameMs();
@@ -369,18 +369,25 @@ describe(':save and :restore', () => {
     expect(b.s.engine.state.clock.saveDepth).toBe(0);
   });
 
-  it('refuses a snapshot of other scripts and leaves the world as it was', () => {
+  it('refuses a snapshot whose threads wait in handlers these scripts lack or changed, and leaves the world as it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
     const file = join(dir, 'world.json');
     const a = testRepl();
-    a.run(1000);
+    a.say(':click prop faucet');
+    a.run(1000); // the faucet's click handler waits in its delay
     a.say(`:save ${file}`);
     const b = testRepl(null);
     b.say('x = 1');
     const r = b.say(`:restore ${file}`);
     expect(r[0].kind).toBe('error');
-    expect(r[0].text).toMatch(/the scripts have changed/);
+    expect(r[0].text).toMatch(/waits in handler prop faucet\/click, which these scripts do not have/);
     expect(b.say('x').map((e) => e.text)).toEqual(['1']);
+    const c = testRepl(WORLD.replace('delay (120)', 'delay (121)'));
+    c.say('x = 2');
+    const changed = c.say(`:restore ${file}`);
+    expect(changed[0].kind).toBe('error');
+    expect(changed[0].text).toMatch(/waits in handler prop faucet\/click \(world\.pw:17\), which has changed since the snapshot was saved/);
+    expect(c.say('x').map((e) => e.text)).toEqual(['2']);
     writeFileSync(file, '{"checksum":"0","body":{}}');
     expect(a.say(`:restore ${file}`)[0].text).toMatch(/changed or damaged/);
   });

@@ -1,0 +1,302 @@
+// Reading a snapshot, in two steps. decodeSnapshot checks the file by itself — JSON,
+// checksum, format and version, every field against the schema and the limits a
+// running world keeps — without any program: nothing of a snapshot is trusted, and
+// nothing it names is read or shown, before that. fitSnapshot then places it in a
+// program: handlers by name, checked by the digest of their code; globals, objects
+// and properties by name. A snapshot restores into a patched program as long as every
+// handler a saved thread is suspended in is unchanged; objects and properties the
+// patch added get their initial values, removed ones are reported.
+import type { Program } from '../../vm/program.ts';
+import { newThread, type Thread, type Wait } from '../../vm/thread.ts';
+import type { Value } from '../../vm/value.ts';
+import { CODE_FORMAT, Op, OPS } from '../../vm/opcodes.ts';
+import { handlerDigest, handlerNaming, resumePoints } from '../../vm/names.ts';
+import { liveAtResume } from '../../vm/analysis.ts';
+import { MAX_CALL_DEPTH } from '../../vm/ops.ts';
+import { dict } from '../../vm/dict.ts';
+import type { WorldState } from '../../world/state.ts';
+import { BUILTINS } from '../../builtins/index.ts';
+import { sha256Hex } from '../../hash/sha256.ts';
+import { SnapshotError, int, list, maybe, num, obj, oneOf, raw, read, refuse, str, table, readNumber } from './schema.ts';
+import { WORLD } from './world.ts';
+import { ValueReader } from './values.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './format.ts';
+import { decodeVersion2, type Version2 } from './version2.ts';
+
+export interface SnapshotLimits {
+  maxThreads: number;
+  maxString: number;
+  maxList: number;
+}
+
+export const DEFAULT_LIMITS: SnapshotLimits = { maxThreads: 20_000, maxString: 16_000_000, maxList: 1_000_000 };
+
+/** A snapshot checked by itself, not yet placed in a program. */
+export interface DecodedSnapshot {
+  body: SnapshotBody | null;
+  /** A version 2 snapshot, to be migrated once its program is known. */
+  version2: Version2 | null;
+  host: HostInfo;
+  /** The script files it was saved with, and the SHA-256 of each. */
+  files: { name: string; sha256: string }[];
+  limits: SnapshotLimits;
+}
+
+export interface RestoredWorld {
+  state: WorldState;
+  threads: Thread[];
+  host: HostInfo;
+  files: { name: string; sha256: string }[];
+  /** What the program has that the snapshot had not (their initial values are due), and what it lost. */
+  changes: { addedObjects: number[]; addedProperties: [number, number][]; removed: string[] };
+}
+
+const HOST = obj({
+  kind: oneOf('headless', 'live'),
+  fps: num(1, 10_000),
+  nextFrame: int(),
+  files: list(str(), 100_000),
+  seed: num(),
+  loopGuard: int(),
+  input: list(obj({ at: num(0), click: str(), mouse: oneOf('down', 'up') }, ['click', 'mouse']), 1_000_000),
+});
+
+const FRAME = obj({ handler: str(), at: int(-1, 2 ** 31), registers: raw });
+
+/** The checks that do not need a program: a SnapshotError names the first thing wrong. */
+export function decodeSnapshot(text: string, limits: SnapshotLimits = DEFAULT_LIMITS): DecodedSnapshot {
+  let outer: unknown;
+  try {
+    outer = JSON.parse(text);
+  } catch (err) {
+    throw new SnapshotError(`not a snapshot: the file is not valid JSON (${(err as Error).message})`);
+  }
+  const o = outer as { checksum?: unknown; body?: unknown };
+  if (!o || typeof o !== 'object' || typeof o.checksum !== 'string' || typeof o.body !== 'object' || o.body === null) {
+    throw new SnapshotError('not a snapshot: it has no checksum and body');
+  }
+  // the checksum covers the body exactly as written
+  const start = text.indexOf('"body":');
+  const bodyText = start >= 0 ? text.slice(start + 7).replace(/\}\s*$/, '') : '';
+  if (sha256Hex(bodyText) !== o.checksum) throw new SnapshotError('the snapshot was changed or damaged after it was saved (its checksum does not match)');
+  const b = o.body as Record<string, unknown>;
+  if (b.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format "${String(b.format).slice(0, 40)}")`);
+  if (b.version === 2) {
+    const v2 = decodeVersion2(b);
+    return { body: null, version2: v2, host: v2.host, files: [], limits };
+  }
+  if (b.version !== SNAPSHOT_VERSION) {
+    throw new SnapshotError(`the snapshot is version ${String(b.version).slice(0, 20)}; this Pocketwatch reads version ${SNAPSHOT_VERSION} (and migrates version 2)`);
+  }
+  if (b.code !== CODE_FORMAT) {
+    throw new SnapshotError(`the snapshot's threads are in bytecode format ${String(b.code).slice(0, 20)}; this Pocketwatch runs format ${CODE_FORMAT}`);
+  }
+  try {
+    return { body: checkBody(b, limits), version2: null, host: b.host as HostInfo, files: (b.program as SnapshotBody['program']).files, limits };
+  } catch (err) {
+    if (err instanceof SnapshotError && err.message.startsWith('its ')) throw new SnapshotError(`the snapshot is malformed: ${err.message}`);
+    throw err;
+  }
+}
+
+function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): SnapshotBody {
+  const fields = ['format', 'version', 'code', 'program', 'host', 'world', 'globals', 'objects', 'threads', 'lists'];
+  for (const k of Object.keys(b)) if (!fields.includes(k)) refuse(k, 'is not something a saved world has');
+  const program = read(obj({ files: list(obj({ name: str(), sha256: str(64) }), 100_000), handlers: table(str(64)) }), b.program, 'program') as SnapshotBody['program'];
+  const host = read(HOST, b.host, 'host') as HostInfo;
+  const world = read(WORLD, b.world, 'world') as Record<string, unknown>;
+  // script values: every list of the table, then every value, against the limits
+  const values = new ValueReader(b.lists, limits);
+  const valueTable = (v: unknown, path: string): Record<string, unknown> => {
+    if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(path, 'should be an object');
+    const out = dict<unknown>();
+    for (const [k, x] of Object.entries(v as object)) out[k] = values.value(x, `${path}.${k}`);
+    return out;
+  };
+  const globals = valueTable(b.globals, 'globals');
+  if (b.objects === null || typeof b.objects !== 'object' || Array.isArray(b.objects)) refuse('objects', 'should be an object');
+  const objects = dict<Record<string, unknown>>();
+  for (const [k, v] of Object.entries(b.objects as object)) objects[k] = valueTable(v, `objects.${k}`);
+  if (!Array.isArray(b.threads)) refuse('threads', 'should be a list');
+  const rawThreads = b.threads as unknown[];
+  if (rawThreads.length > limits.maxThreads) refuse('threads', `has ${rawThreads.length} threads; a world runs at most ${limits.maxThreads}`);
+  const ids = new Set<number>();
+  const threads = rawThreads.map((t, i) => {
+    const path = `threads[${i}]`;
+    const x = read(
+      obj({
+        id: int(1, (world.nextThreadId as number) - 1),
+        origin: str(),
+        wait: oneOf('time', 'display', 'gameframe', 'ready'),
+        wakeAt: num(0, Infinity),
+        order: int(),
+        since: num(0, Infinity),
+        guard: obj({ loops: int(0, 2 ** 31), calls: int(0, 2 ** 31) }),
+        resume: maybe(str()),
+        frames: list(FRAME, MAX_CALL_DEPTH),
+        result: raw,
+      }),
+      t,
+      path,
+    ) as SnapshotBody['threads'][number];
+    if (ids.has(x.id)) refuse(`${path}.id`, `repeats thread ${x.id}`);
+    ids.add(x.id);
+    if (x.frames.length === 0) refuse(`${path}.frames`, 'is empty: a live thread has a frame');
+    x.frames.forEach((f, j) => {
+      f.registers = valueTable(f.registers, `${path}.frames[${j}].registers`) as never;
+    });
+    x.result = values.value(x.result, `${path}.result`) as never;
+    return x;
+  });
+  return { ...(b as unknown as SnapshotBody), program, host, world, globals: globals as never, objects: objects as never, threads, lists: [] };
+}
+
+/** Reads a snapshot and places it in `program`: decodeSnapshot, then fitSnapshot. */
+export function readSnapshot(text: string, program: Program, limits: SnapshotLimits = DEFAULT_LIMITS): RestoredWorld {
+  return fitSnapshot(decodeSnapshot(text, limits), program);
+}
+
+const builtinIndex = new Map(BUILTINS.map((b, i) => [b.name, i] as const));
+const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
+
+/** Places a checked snapshot in `program`; a SnapshotError says why it does not fit. */
+export function fitSnapshot(decoded: DecodedSnapshot, program: Program): RestoredWorld {
+  if (decoded.version2) {
+    const migrated = decoded.version2.migrate(program);
+    return fitSnapshot(decodeSnapshot(migrated, decoded.limits), program);
+  }
+  const body = decoded.body!;
+  const naming = handlerNaming(program);
+  const removed: string[] = [];
+  // digests of the handlers saved threads are in: each must be unchanged
+  const digestOf = new Map<string, number>();
+  for (const [name, digest] of Object.entries(body.program.handlers)) {
+    const hi = naming.index.get(name);
+    if (hi === undefined) throw new SnapshotError(`a saved thread waits in handler ${name}, which these scripts do not have`);
+    const h = program.handlers[hi];
+    if (handlerDigest(program, hi, builtinName) !== digest) {
+      throw new SnapshotError(`a saved thread waits in handler ${name} (${h.file}:${h.line}), which has changed since the snapshot was saved`);
+    }
+    digestOf.set(name, hi);
+  }
+  const w = body.world as unknown as WorldState;
+  const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []) };
+  // globals and properties by name
+  const globalIndex = new Map(program.globals.map((g, i) => [g, i]));
+  for (const [name, v] of Object.entries(body.globals)) {
+    const i = globalIndex.get(name);
+    if (i === undefined) removed.push(`global ${name}`);
+    else state.globals[i] = v as unknown as Value;
+  }
+  const addedObjects: number[] = [];
+  const addedProperties: [number, number][] = [];
+  const objectIndex = new Map(program.objects.map((o, i) => [`${o.kind} ${o.name}`, i]));
+  for (const key of Object.keys(body.objects)) if (!objectIndex.has(key)) removed.push(key);
+  program.objects.forEach((o, i) => {
+    const saved = body.objects[`${o.kind} ${o.name}`];
+    if (saved === undefined) {
+      addedObjects.push(i);
+      return;
+    }
+    for (const k of Object.keys(saved)) if (!o.properties.includes(k)) removed.push(`property ${k} of ${o.kind} ${o.name}`);
+    o.properties.forEach((p, j) => {
+      if (p in saved) state.props[i][j] = saved[p] as unknown as Value;
+      else if (o.init >= 0) addedProperties.push([i, j]);
+    });
+  });
+  // actors exist once their block is loaded: one whose block is gone is gone
+  const actors = dict(w.actors);
+  for (const name of Object.keys(actors)) {
+    if (program.objectIndex[`actor:${name}`] === undefined) {
+      delete actors[name];
+      removed.push(`actor ${name}`);
+    }
+  }
+  state.actors = actors;
+  const threads = body.threads.map((t, i) => fitThread(t, i, program, naming.index));
+  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed } };
+}
+
+const WAITS: Record<string, Wait> = { time: { kind: 'time' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' } };
+
+function fitThread(t: SnapshotBody['threads'][number], i: number, program: Program, index: Map<string, number>): Thread {
+  const path = `threads[${i}]`;
+  const bad = (what: string): never => {
+    throw new SnapshotError(`the snapshot's thread ${t.id} ${what}`);
+  };
+  let base = 0;
+  let dst = -1;
+  const stack: (Value | undefined)[] = [];
+  const frameWords: number[] = [];
+  let resumeDst = -1;
+  let resumeWith = -1;
+  t.frames.forEach((f, j) => {
+    const hi = index.get(f.handler);
+    if (hi === undefined) bad(`waits in handler ${f.handler}, which these scripts do not have`);
+    const h = program.handlers[hi!];
+    const innermost = j === t.frames.length - 1;
+    const points = resumePoints(h.code);
+    if (f.at === -1 && !(innermost && j === 0 && t.wait === 'ready')) bad(`is at the start of ${f.handler} but has already started`);
+    if (f.at >= points.length) bad(`waits at call ${f.at} of ${f.handler}, which has only ${points.length}`);
+    const pc = f.at < 0 ? 0 : points[f.at];
+    // the registers the code may still read there, by name
+    const live = f.at < 0 ? null : liveAtResume(h).get(pc)!;
+    for (let r = 0; r < h.registers; r++) stack[base + r] = undefined;
+    for (const [name, v] of Object.entries(f.registers)) {
+      const r = name.startsWith('#') ? Number(name.slice(1)) : h.localNames.indexOf(name);
+      if (!(Number.isInteger(r) && r >= 0 && r < h.registers)) bad(`has a register "${name.slice(0, 40)}" that ${f.handler} does not have`);
+      if (live === null ? r >= h.params : live[r] !== 1) bad(`has a register "${name.slice(0, 40)}" that is not in use where it waits`);
+      stack[base + r] = v as unknown as Value;
+    }
+    frameWords.push(hi!, pc, base, dst);
+    if (f.at < 0) return;
+    // the call it waits in: where its callee's frame starts, and where the result goes
+    const call = resumeOpAt(h.code, pc);
+    const op = h.code[call] as Op;
+    const w = (k: number): number => h.code[call + 1 + k];
+    if (!innermost) {
+      if (op === Op.CALL) {
+        if (w(1) !== index.get(t.frames[j + 1].handler)) bad(`has ${t.frames[j + 1].handler} called where ${f.handler} calls another handler`);
+        base += w(2);
+      } else if (op === Op.SEND) base += w(2) + (w(1) === 0 ? 1 : 2);
+      else bad(`waits in ${f.handler} at a builtin call but has a frame above it`);
+      dst = frameWords[frameWords.length - 2] + w(0);
+    } else {
+      if (op !== Op.CALLB || BUILTINS[w(1)]?.waits === undefined) bad(`waits in ${f.handler} at a call that does not wait`);
+      resumeDst = base + w(0);
+      if (t.resume !== null) {
+        if (t.resume !== BUILTINS[w(1)].name || BUILTINS[w(1)].resume === undefined) bad(`wakes with ${t.resume.slice(0, 40)} where it waits in ${BUILTINS[w(1)].name}`);
+        resumeWith = builtinIndex.get(t.resume)!;
+      }
+    }
+  });
+  if (t.wait === 'time' && !(readNumber(t.wakeAt, `${path}.wakeAt`) >= 0)) bad('wakes at no time');
+  const innermost = frameWords.length - 4;
+  const th = newThread(t.id, t.origin, frameWords[innermost], stack);
+  th.pc = frameWords[innermost + 1];
+  th.base = frameWords[innermost + 2];
+  th.dst = frameWords[innermost + 3];
+  th.frames = frameWords.slice(0, innermost);
+  th.depth = t.frames.length;
+  th.wait = WAITS[t.wait];
+  th.wakeAt = readNumber(t.wakeAt, `${path}.wakeAt`);
+  th.sleepSeq = t.order;
+  th.since = readNumber(t.since, `${path}.since`);
+  th.backEdges = t.guard.loops;
+  th.calls = t.guard.calls;
+  th.resumeWith = resumeWith;
+  th.resumeDst = resumeDst;
+  th.result = t.result as unknown as Value;
+  return th;
+}
+
+/** The pc of the call instruction a resume point follows. */
+function resumeOpAt(code: Int32Array, resume: number): number {
+  let pc = 0;
+  let last = 0;
+  while (pc < resume) {
+    last = pc;
+    pc += 1 + OPS[code[pc] as Op].operands.length;
+  }
+  return last;
+}

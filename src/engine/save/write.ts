@@ -1,0 +1,89 @@
+// Writing a snapshot: the world by the schema, script values through the value writer,
+// threads by name. Positions are stable names — a handler by its qualified name and
+// the digest of its code, a place in it by the number of the call it waits in — never
+// table indices, so a save restores into a program whose other parts were patched.
+import type { Program } from '../../vm/program.ts';
+import { FRAME_WORDS, type Thread } from '../../vm/thread.ts';
+import { CODE_FORMAT } from '../../vm/opcodes.ts';
+import { handlerDigest, handlerNaming, resumePoints } from '../../vm/names.ts';
+import { liveAtResume } from '../../vm/analysis.ts';
+import type { WorldState } from '../../world/state.ts';
+import { BUILTINS } from '../../builtins/index.ts';
+import { sha256Hex } from '../../hash/sha256.ts';
+import { write, writeNumber } from './schema.ts';
+import { WORLD } from './world.ts';
+import { ValueWriter, type Encoded } from './values.ts';
+import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SavedFrame, type SavedThread, type SnapshotBody } from './format.ts';
+
+const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
+
+/** The world as JSON text: `{ "checksum": …, "body": … }`. */
+export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
+  const values = new ValueWriter();
+  const naming = handlerNaming(program);
+  const digests: Record<string, string> = {};
+  const saved = threads.map((th) => savedThread(th, program, naming.names, digests, values));
+  const globals: Record<string, Encoded> = {};
+  program.globals.forEach((g, i) => {
+    if (state.globals[i] !== undefined) globals[g] = values.value(state.globals[i]);
+  });
+  const objects: Record<string, Record<string, Encoded>> = {};
+  program.objects.forEach((o, i) => {
+    const props: Record<string, Encoded> = {};
+    o.properties.forEach((p, j) => {
+      const v = state.props[i]?.[j];
+      if (v !== undefined) props[p] = values.value(v);
+    });
+    objects[`${o.kind} ${o.name}`] = props;
+  });
+  const body: SnapshotBody = {
+    format: SNAPSHOT_FORMAT,
+    version: SNAPSHOT_VERSION,
+    code: CODE_FORMAT,
+    program: { files: Object.entries(program.sources).map(([name, text]) => ({ name, sha256: sha256Hex(text) })), handlers: digests },
+    host,
+    world: write(WORLD, state) as Record<string, unknown>,
+    globals,
+    objects,
+    threads: saved,
+    lists: values.finish(),
+  };
+  const text = JSON.stringify(body);
+  return `{"checksum":"${sha256Hex(text)}","body":${text}}\n`;
+}
+
+function savedThread(th: Thread, program: Program, names: string[], digests: Record<string, string>, values: ValueWriter): SavedThread {
+  const frames: SavedFrame[] = [];
+  const all = [...th.frames, th.hi, th.pc, th.base, th.dst];
+  for (let fp = 0; fp < all.length; fp += FRAME_WORDS) {
+    const hi = all[fp];
+    const pc = all[fp + 1];
+    const base = all[fp + 2];
+    const h = program.handlers[hi];
+    const name = names[hi];
+    digests[name] ??= handlerDigest(program, hi, builtinName);
+    // where it waits: the call it is in, by number; -1 for a thread not started yet
+    const at = pc === 0 ? -1 : resumePoints(h.code).indexOf(pc);
+    const live = at < 0 ? null : liveAtResume(h).get(pc)!;
+    const registers: Record<string, Encoded> = {};
+    for (let r = 0; r < h.registers; r++) {
+      // only what the code may still read: the same moment gives the same bytes on either engine
+      if (live === null ? r >= h.params : live[r] !== 1) continue;
+      const v = th.stack[base + r];
+      if (v !== undefined) registers[h.localNames[r] ?? `#${r}`] = values.value(v);
+    }
+    frames.push({ handler: name, at, registers });
+  }
+  return {
+    id: th.id,
+    origin: th.origin,
+    wait: th.wait === null ? 'ready' : th.wait.kind,
+    wakeAt: writeNumber(th.wakeAt),
+    order: th.sleepSeq,
+    since: writeNumber(th.since),
+    guard: { loops: th.backEdges, calls: th.calls },
+    resume: th.resumeWith >= 0 ? builtinName(th.resumeWith) : null,
+    frames,
+    result: values.value(th.result),
+  };
+}
