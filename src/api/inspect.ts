@@ -109,6 +109,7 @@ function soundView(s: SoundSlot | null, now: number): SoundView | null {
   return { name: s.name, volume: s.volume, pan: s.pan, source: s.source, start: unitsToMs(s.start), end: s.end >= SOUND_FOREVER ? null : unitsToMs(s.end) };
 }
 
+/** @internal */
 export function inspectWorld(e: Engine): WorldView {
   const st = e.state;
   const cam = st.camera;

@@ -63,7 +63,7 @@ export class Program {
   }
 }
 
-/** The public form of an engine diagnostic. */
+/** @internal The public form of an engine diagnostic. */
 export function publicDiagnostic(d: Problem, text: string): Diagnostic {
   const out: Diagnostic = { file: d.file, line: d.line, col: d.col, length: d.length, message: d.message, severity: d.kind === 'warning' ? 'warning' : 'error', kind: d.kind, text };
   if (d.stack) out.stack = d.stack.slice();
@@ -95,7 +95,7 @@ export function compile(files: readonly SourceFile[]): Program {
   return compileSources(sources);
 }
 
-/** compile () for sources already checked (pocketwatch/node reads them from files). */
+/** @internal compile () for sources already checked (pocketwatch/node reads them from files). */
 export function compileSources(sources: readonly SourceText[]): Program {
   const loaded = loadProgram(sources);
   if (!loaded.program) throw new CompileError(loaded.diagnostics.map((d) => publicDiagnostic(d, formatDiagnostic(d, loaded.sources[d.file]))));

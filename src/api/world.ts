@@ -3,16 +3,25 @@
 // Headless determinism holds: the same frames give the same output, byte for byte.
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import { BUILTINS } from '../builtins/index.ts';
-import { readSnapshot, writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
+import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import type { SlotName } from '../world/sound.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
 import { inspectWorld, type WorldView } from './inspect.ts';
 
-export { SnapshotError } from '../engine/snapshot.ts';
 export type { TraceEvent } from '../trace/events.ts';
+
+/** Thrown by World.restore () for a snapshot that is damaged, malformed or of other scripts; the message says which. */
+export class SnapshotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotError';
+  }
+}
+
+/** A sound channel: play slot 1 or 2, or the voice. */
+export type SlotName = 1 | 2 | 'voice';
 
 /** A sound starting or ending in one of the channels, for a host that plays real audio. */
 export interface SoundEvent {
@@ -95,7 +104,8 @@ function soundEvent(ev: TraceEvent): SoundEvent {
   return out;
 }
 
-function engineHost(host: WorldHost): EngineHost {
+/** @internal The engine's host for a world host: diagnostics made public, sounds picked out of the trace. */
+export function engineHost(host: WorldHost): EngineHost {
   const { print, trace, sound, diagnostic } = host;
   const out: EngineHost = {
     print: (text) => print?.call(host, text),
@@ -236,7 +246,13 @@ export class World {
   static restore(program: Program, snapshot: WorldSnapshot | string, options: WorldOptions = {}): World {
     if (!(program instanceof Program)) throw new TypeError('World.restore () needs a program made by compile ()');
     const text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
-    const saved = readSnapshot(text, program.code);
+    let saved: ReturnType<typeof readSnapshot>;
+    try {
+      saved = readSnapshot(text, program.code);
+    } catch (err) {
+      if (err instanceof Refused) throw new SnapshotError(err.message);
+      throw err;
+    }
     const h = saved.host;
     const w = new World(program, { ...options, seed: h.seed, fps: h.fps, loopGuard: options.loopGuard ?? h.loopGuard });
     w.#engine.adopt(saved.state, saved.threads);
