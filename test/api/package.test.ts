@@ -21,6 +21,12 @@ function printsOf(file: string, input: { at: number; click: string }[] = []): st
 }
 
 describe('docs/examples/embed', () => {
+  it('is shown in docs/embedding.md word for word', () => {
+    const page = readFileSync(join(root, 'docs/embedding.md'), 'utf8');
+    const block = /<!-- example: docs\/examples\/embed\/game\.mjs -->\n```js\n([\s\S]*?)```/.exec(page);
+    expect(block?.[1]).toBe(readFileSync(join(example, 'game.mjs'), 'utf8'));
+  });
+
   it('game.mjs prints what pw run prints for its script', () => {
     const r = node([join(example, 'game.mjs')], root);
     expect(r.status, r.stderr).toBe(0);

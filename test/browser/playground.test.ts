@@ -1,3 +1,4 @@
+/// <reference lib="dom" />
 // The playground page in a real browser: Debian's Chromium, headless, driven by
 // puppeteer-core over the built page served from 127.0.0.1. It runs the demo world,
 // shows printed lines and the game time moving, marks a syntax error typed into the
