@@ -13,10 +13,9 @@ export function stdlibModule() {
   const entries = files.map((f) => `  { file: ${JSON.stringify(`stdlib/${f}`)}, source: ${JSON.stringify(readFileSync(`${root}stdlib/${f}`, 'utf8'))} },`);
   return [
     '// Generated from stdlib/*.pw by tools/stdlib.mjs (npm run stdlib): edit those files, not this one.',
-    "import type { SourceText } from './sources.ts';",
     '',
     '/** The boot library, loaded before every world\'s own scripts. */',
-    'export const STDLIB: readonly SourceText[] = [',
+    'export const STDLIB: readonly { file: string; source: string }[] = [',
     ...entries,
     '];',
     '',
