@@ -38,6 +38,17 @@ beforeAll(async () => {
   page = await browser.newPage();
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // every stereo panner the page makes, to read the pan of each tone it plays
+  await page.evaluateOnNewDocument(() => {
+    const w = window as unknown as { panners: StereoPannerNode[] };
+    w.panners = [];
+    const make = AudioContext.prototype.createStereoPanner;
+    AudioContext.prototype.createStereoPanner = function (this: AudioContext) {
+      const p = make.call(this);
+      w.panners.push(p);
+      return p;
+    };
+  });
   await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
 }, 60_000);
 
@@ -68,6 +79,14 @@ describe('the playground page', () => {
       return n;
     });
     expect(drawn).toBeGreaterThan(500);
+  });
+
+  it('plays the sounds through Web Audio at their pan', async () => {
+    // the first cricket shots of the demo world come at 3 s and 4.5 s of game time, panned
+    await page.waitForFunction(() => (window as unknown as { panners: StereoPannerNode[] }).panners.some((p) => p.pan.value !== 0), { timeout: 15_000 });
+    const pans = await page.evaluate(() => (window as unknown as { panners: StereoPannerNode[] }).panners.map((p) => p.pan.value));
+    expect(pans.every((p) => p >= -1 && p <= 1)).toBe(true);
+    expect(await page.$eval('#events', (e) => e.textContent)).toMatch(/sound "\w+" in slot 2 \(cricket \w+\) vol [\d.]+ pan -?[\d.]+/);
   });
 
   it('pauses both clocks, and steps one heartbeat at a time', async () => {
