@@ -53,6 +53,9 @@ await build({
   },
   splitting: true,
 });
+// the package's entry points and declarations, and the playground page (tools/)
+await (await import('./tools/library.mjs')).buildLibrary(fresh);
+await (await import('./tools/playground.mjs')).buildPlayground(fresh);
 chmodSync(`${fresh}/pw.js`, 0o755);
 const old = `dist.old-${process.pid}`;
 try {

@@ -2,8 +2,9 @@
 // Exit 0 when all pass (or were rewritten), 1 when any fails or cannot run, 2 on bad usage.
 import { performance } from 'node:perf_hooks';
 import { shownName, UsageError } from '../compiler/load.ts';
-import { checkOracleFile, findOracles, updateOracleFile } from '../oracle/check.ts';
-import { colourWanted, painter, renderResult, renderUpdate } from '../oracle/diff.ts';
+import { findOracles, updateOracleFile } from '../oracle/check.ts';
+import { colourWanted, painter, renderUpdate } from '../oracle/diff.ts';
+import { checkOracle } from '../api/node.ts';
 import { stdout } from './output.ts';
 
 export const DEFAULT_ORACLE_PATH = 'test/oracles';
@@ -42,9 +43,9 @@ export async function checkCommand(a: CheckArgs): Promise<number> {
   }
 
   for (const f of files) {
-    const r = checkOracleFile(f);
+    const r = checkOracle(f, { colour: c.level > 0 });
     if (!r.ok) failed++;
-    stdout.line(renderResult(r, shownName(f), c));
+    stdout.line(r.report);
     stdout.flush();
   }
   const passed = files.length - failed;

@@ -1,29 +1,10 @@
-// Loading scripts: the boot library first, then the author's files, parsed and
-// compiled together as one program. Every syntax and compile error is collected.
-import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
-import { dirname, join, relative, resolve } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import { parseFile } from '../../grammar/parser.ts';
-import type { ScriptFile } from '../../grammar/ast.ts';
-import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
-import { BUILTIN_TABLE } from '../builtins/index.ts';
-import { compileFiles, sortDiagnostics } from './link.ts';
-import type { Program } from '../vm/program.ts';
+// Loading scripts from files and folders (Node only); compiling them is sources.ts's
+// business, which needs no file system.
+import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { join, relative, resolve } from 'node:path';
+import type { SourceText } from './sources.ts';
 
-export interface SourceText {
-  file: string;
-  source: string;
-}
-
-/** The project root (where stdlib/ lives), found from this module's location in src/ or dist/. */
-export function projectRoot(): string {
-  let dir = dirname(fileURLToPath(import.meta.url));
-  for (let i = 0; i < 6; i++) {
-    if (existsSync(join(dir, 'stdlib')) && existsSync(join(dir, 'package.json'))) return dir;
-    dir = dirname(dir);
-  }
-  throw new Error('cannot find the stdlib folder');
-}
+export { loadProgram, parseSources, type LoadResult, type SourceText } from './sources.ts';
 
 /** The .pw files directly in a folder, sorted, as names within it (a folder named x.pw is not one). */
 export function pwNamesIn(dir: string): string[] {
@@ -44,11 +25,6 @@ export function readScriptFile(path: string, shown = path): string {
   } catch (err) {
     throw new UsageError(`cannot read "${shown}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
   }
-}
-
-function stdlibSources(): SourceText[] {
-  const root = projectRoot();
-  return pwFilesIn(join(root, 'stdlib')).map((f) => ({ file: relative(root, f), source: readFileSync(f, 'utf8') }));
 }
 
 /** How a file is named in reports: relative to the current folder when it lies below it. */
@@ -83,40 +59,5 @@ export function statPath(p: string): ReturnType<typeof statSync> & object {
     return statSync(p);
   } catch {
     throw new UsageError(`cannot read "${p}": no such file or folder`);
-  }
-}
-
-/** Parses every source; returns the ASTs and every syntax error (sorted). */
-export function parseSources(sources: SourceText[]): { files: ScriptFile[]; errors: Diagnostic[] } {
-  const files: ScriptFile[] = [];
-  const errors: Diagnostic[] = [];
-  for (const s of sources) {
-    // (nesting too deep for the parser is one of its own syntax errors)
-    const r = parseFile(s.source, s.file);
-    files.push(r.ast);
-    for (const e of r.errors) errors.push({ kind: 'syntax error', file: e.file, line: e.pos.line, col: e.pos.col, length: e.length, message: e.message });
-  }
-  return { files, errors };
-}
-
-export interface LoadResult {
-  program: Program | null;
-  diagnostics: Diagnostic[];
-  sources: Record<string, string>;
-}
-
-/** Boot library + the given sources → a program, or every diagnostic found. */
-export function loadProgram(sources: SourceText[], withStdlib = true): LoadResult {
-  const all = withStdlib ? [...stdlibSources(), ...sources] : sources;
-  const texts: Record<string, string> = {};
-  for (const s of all) texts[s.file] = s.source;
-  const { files, errors } = parseSources(all);
-  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts };
-  try {
-    const { program } = compileFiles(files, BUILTIN_TABLE);
-    return { program, diagnostics: [], sources: texts };
-  } catch (err) {
-    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts };
-    throw err;
   }
 }

@@ -1,0 +1,185 @@
+// The playground page: the demo world in an editor, run on requestAnimationFrame,
+// drawn on a canvas, heard through Web Audio, with its prints, status line and events.
+import demo from 'demo-world';
+import { compile, CompileError, describeEvent, eventKind, EVENT_KINDS, type Diagnostic, type EventKind, type Program, type TraceEvent, type WorldSnapshot } from '../src/api/index.ts';
+import { BrowserRunner } from '../src/hosts/browser.ts';
+import { clockText, statusFields } from '../src/repl/status.ts';
+import { DEFAULT_FILTER } from '../src/repl/events.ts';
+import { createEditor } from './editor.ts';
+import { drawWorld } from './view.ts';
+import { Speakers } from './audio.ts';
+
+const MAX_LINES = 1000;
+const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
+const output = $<HTMLDivElement>('output');
+const events = $<HTMLDivElement>('events');
+const problemsBox = $<HTMLDivElement>('problems');
+const canvas = $<HTMLCanvasElement>('view');
+const speakers = new Speakers();
+const shown = new Set<EventKind>(DEFAULT_FILTER);
+
+function append(box: HTMLElement, text: string, t?: number, cls?: string): void {
+  const line = document.createElement('div');
+  if (cls) line.className = cls;
+  if (t !== undefined) {
+    const stamp = document.createElement('span');
+    stamp.className = 't';
+    stamp.textContent = `${(t / 1000).toFixed(3)}s`;
+    line.append(stamp);
+  }
+  line.append(text);
+  const follow = box.scrollTop + box.clientHeight >= box.scrollHeight - 4;
+  box.append(line);
+  while (box.childElementCount > MAX_LINES) box.firstElementChild!.remove();
+  if (follow) box.scrollTop = box.scrollHeight;
+}
+
+// ---- compiling: once per distinct text, for the editor's diagnostics and for Run ----
+
+let compiled: { key: string; program: Program | null; diagnostics: Diagnostic[] } | null = null;
+
+function compileNow(): { program: Program | null; diagnostics: Diagnostic[] } {
+  const files = editor.texts();
+  const key = JSON.stringify(files);
+  if (compiled?.key !== key) {
+    try {
+      compiled = { key, program: compile(files), diagnostics: [] };
+    } catch (err) {
+      if (!(err instanceof CompileError)) throw err;
+      compiled = { key, program: null, diagnostics: err.diagnostics };
+    }
+    showProblems(compiled.diagnostics);
+  }
+  return compiled;
+}
+
+function showProblems(ds: Diagnostic[]): void {
+  problemsBox.textContent = ds.map((d) => `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`).join('\n');
+}
+
+const editor = createEditor($('editor'), demo, (file) => compileNow().diagnostics.filter((d) => d.file === file));
+
+const tabs = $('files');
+for (const f of demo) {
+  const b = document.createElement('button');
+  b.textContent = f.name.replace(/^scripts\//, '');
+  b.setAttribute('role', 'tab');
+  b.setAttribute('aria-selected', String(f.name === editor.current));
+  b.onclick = () => {
+    editor.show(f.name);
+    for (const t of tabs.children) t.setAttribute('aria-selected', String(t === b));
+  };
+  tabs.append(b);
+}
+
+// ---- the event log's filter ----
+
+const filters = $('filters');
+for (const kind of EVENT_KINDS) {
+  const label = document.createElement('label');
+  const box = document.createElement('input');
+  box.type = 'checkbox';
+  box.checked = shown.has(kind);
+  box.dataset.kind = kind;
+  box.onchange = () => {
+    if (box.checked) shown.add(kind);
+    else shown.delete(kind);
+    for (const line of events.children) (line as HTMLElement).hidden = !shown.has((line as HTMLElement).dataset.kind as EventKind);
+  };
+  label.append(box, ` ${kind}`);
+  filters.append(label);
+}
+
+function logEvent(ev: TraceEvent): void {
+  if (ev.ev === 'print' || ev.ev === 'error' || ev.ev === 'warning') return; // shown where they belong
+  const kind = eventKind(ev);
+  append(events, describeEvent(ev), ev.t);
+  const line = events.lastElementChild as HTMLElement;
+  line.dataset.kind = kind;
+  line.hidden = !shown.has(kind);
+}
+
+// ---- the running world ----
+
+const runner = new BrowserRunner({
+  host: {
+    print: (text) => append(output, text),
+    trace: logEvent,
+    sound: (e) => speakers.play(e),
+    diagnostic: (d) => append(events, d.text, runner.world?.gameTime, 'error'),
+  },
+  onFrame: () => render(),
+  onFault: (err) => append(events, `the world stopped: ${(err as Error)?.message ?? String(err)}`, undefined, 'error'),
+});
+
+function render(): void {
+  const w = runner.world;
+  const v = w ? w.inspect() : null;
+  drawWorld(canvas, v);
+  if (!v) return;
+  const held = [v.clock.locked > 0 ? 'locked' : '', v.clock.saved > 0 ? 'saved' : ''].filter((s) => s !== '').join('+');
+  const clock = runner.paused ? `paused${held ? `, ${held}` : ''}` : held || 'running';
+  const walking = v.actors.filter((a) => a.walk !== null).map((a) => a.name);
+  const fields = statusFields({ gameMs: v.gameTime, wallMs: v.wallTime, frame: v.frame, fps: runner.fps(), loops: v.loops.length, crickets: v.crickets.length, walking, threads: v.threads.length, clock, paused: runner.paused });
+  $('game-time').textContent = clockText(v.gameTime);
+  $('status-rest').textContent = fields
+    .filter((f) => f.label !== 'game')
+    .map((f) => `${f.label} ${f.value}`)
+    .join('  ');
+  $<HTMLButtonElement>('pause').disabled = !runner.running;
+}
+
+/** The program of the editor's text, or null (its problems are shown). */
+function program(): Program | null {
+  const r = compileNow();
+  if (!r.program) append(events, `${r.diagnostics.length} error${r.diagnostics.length === 1 ? '' : 's'} in the scripts; nothing runs`, undefined, 'error');
+  return r.program;
+}
+
+function startFresh(p: Program): void {
+  output.replaceChildren();
+  events.replaceChildren();
+  runner.start(p);
+}
+
+$('run').onclick = () => {
+  speakers.wake();
+  const p = program();
+  if (!p) return;
+  // a paused world of the same scripts goes on; edited scripts start a new one
+  if (runner.paused && runner.currentProgram?.fingerprint === p.fingerprint) runner.run();
+  else startFresh(p);
+  render();
+};
+$('pause').onclick = () => {
+  runner.pause();
+  render();
+};
+$('step').onclick = () => {
+  speakers.wake();
+  if (!runner.world) {
+    const p = program();
+    if (!p) return;
+    startFresh(p);
+  }
+  runner.step();
+};
+
+let saved: { program: Program; snapshot: WorldSnapshot } | null = null;
+$('save').onclick = () => {
+  const snapshot = runner.save();
+  if (!snapshot || !runner.currentProgram) return;
+  saved = { program: runner.currentProgram, snapshot };
+  $<HTMLButtonElement>('restore').disabled = false;
+  append(events, `saved the world at ${clockText(runner.world!.gameTime)} of game time`, runner.world!.gameTime);
+};
+$('restore').onclick = () => {
+  if (!saved) return;
+  runner.restore(saved.program, saved.snapshot);
+  append(events, 'restored the saved world (paused: Run goes on)', runner.world!.gameTime);
+};
+$<HTMLInputElement>('volume').oninput = (e) => speakers.setVolume(Number((e.target as HTMLInputElement).value));
+
+compileNow();
+render();
+drawWorld(canvas, null);

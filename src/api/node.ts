@@ -1,0 +1,112 @@
+// `pocketwatch/node`: what needs Node — scripts read from files and folders, the
+// headless runner of `pw run`, and the oracle checker of `pw check`.
+import { readScripts as readSourceFiles, shownName, UsageError, type SourceText } from '../compiler/load.ts';
+import { runHeadless as runEngine } from '../hosts/headless.ts';
+import { parseDuration, unitsToMs, msToUnits } from '../time/units.ts';
+import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } from '../oracle/check.ts';
+import { painter, renderResult } from '../oracle/diff.ts';
+import { compileSources, Program, type SourceFile } from './program.ts';
+import { engineHost, type WorldHost } from './world.ts';
+
+/** A script file or folder that is missing, unreadable, or holds no script. */
+export class FileError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'FileError';
+  }
+}
+
+function reading<T>(work: () => T): T {
+  try {
+    return work();
+  } catch (err) {
+    if (err instanceof UsageError) throw new FileError(err.message);
+    throw err;
+  }
+}
+
+function sourcesOf(paths: readonly string[]): SourceText[] {
+  if (!Array.isArray(paths) || !paths.every((p) => typeof p === 'string')) throw new TypeError('name the files and folders as a list of strings');
+  return reading(() => readSourceFiles([...paths]));
+}
+
+/** The .pw files named, folders expanded to the .pw files in them (sorted), read as they are. Throws FileError. */
+export function readScripts(paths: readonly string[]): SourceFile[] {
+  return sourcesOf(paths).map((s) => ({ name: s.file, text: s.source }));
+}
+
+/** readScripts () then compile (): throws FileError, or CompileError with every diagnostic. */
+export function loadFiles(paths: readonly string[]): Program {
+  return compileSources(sourcesOf(paths));
+}
+
+/** Input at a game time, as an oracle's `-- input:` lines give it. */
+export interface TimedInput {
+  /** Game ms at which it arrives. */
+  at: number;
+  /** An object, "KIND NAME": "prop faucet". */
+  click?: string;
+  mouse?: 'down' | 'up';
+}
+
+export interface HeadlessOptions {
+  /** Game-time limit: ms, or a duration as `pw run --until` takes it ("60s", "37.25s"). Default 60 s. */
+  until?: number | string;
+  fps?: number;
+  seed?: number;
+  loopGuard?: number;
+  keepGoing?: boolean;
+  input?: TimedInput[];
+  host?: WorldHost;
+}
+
+export interface HeadlessRun {
+  /** 0 on success, 1 after a script error: `pw run`'s exit code. */
+  exit: 0 | 1;
+  /** Wall time the run ended at, ms. */
+  endedAt: number;
+  errors: number;
+}
+
+/** `pw run` in-process: a virtual clock from 0, display frames at `fps`, until quiet or `until`. */
+export function runHeadless(program: Program, options: HeadlessOptions = {}): HeadlessRun {
+  if (!(program instanceof Program)) throw new TypeError('runHeadless () needs a program made by compile () or loadFiles ()');
+  const until = typeof options.until === 'string' ? parseDuration(options.until) : msToUnits(options.until ?? 60_000);
+  const r = runEngine(program.code, engineHost(options.host ?? {}), {
+    until,
+    fps: options.fps ?? 60,
+    seed: options.seed ?? 1,
+    loopGuard: options.loopGuard ?? 100_000,
+    keepGoing: options.keepGoing ?? false,
+    input: options.input ?? [],
+  });
+  return { exit: r.exit, endedAt: unitsToMs(r.endedAt), errors: r.engine.errors };
+}
+
+/** Oracle files named, or found in the folders named (recursively), in a stable order. Throws FileError. */
+export function findOracles(paths: readonly string[]): string[] {
+  return reading(() => findOracleFiles(paths));
+}
+
+export interface OracleResult {
+  file: string;
+  ok: boolean;
+  /** Why it could not run at all (bad format, missing script, compile errors), or null. */
+  problem: string | null;
+  /** What `pw check` prints for it: PASS, or FAIL with the first divergence. */
+  report: string;
+  /** Wall ms the check took. */
+  ms: number;
+}
+
+/** Runs one oracle and compares its trace with the expectation, as `pw check FILE` does. */
+export function checkOracle(file: string, options: { colour?: boolean } = {}): OracleResult {
+  const r = checkOracleFile(file);
+  return { file, ok: r.ok, problem: r.problem, report: renderResult(r, shownName(file), painter(options.colour === true)), ms: r.ms };
+}
+
+/** Rewrites an oracle's expectation from a fresh run, as `pw check --update FILE` does. */
+export function updateOracle(file: string): { file: string; status: 'updated' | 'unchanged' | 'broken'; problem: string | null; events: number } {
+  const r = updateOracleFile(file);
+  return { file, status: r.status, problem: r.problem, events: r.events };
+}

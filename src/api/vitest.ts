@@ -1,0 +1,24 @@
+// `pocketwatch/vitest`: a game project's oracles inside its own vitest suite, so
+// vitest's workers and --shard spread a large suite over cores and machines.
+import { it } from 'vitest';
+import { shownName } from '../compiler/load.ts';
+import { checkOracle, findOracles } from './node.ts';
+
+/** Thrown when an oracle fails: the message is `pw check`'s report of it. */
+export class OracleMismatch extends Error {
+  constructor(report: string) {
+    super(report);
+    this.name = 'OracleMismatch';
+  }
+}
+
+/** Runs one oracle file; rejects with OracleMismatch, carrying `pw check`'s first-divergence report, when it fails. */
+export async function expectOracle(file: string): Promise<void> {
+  const r = checkOracle(file);
+  if (!r.ok) throw new OracleMismatch(r.report);
+}
+
+/** One vitest test per .oracle file found under the paths (default test/oracles). */
+export function oracleTests(paths: readonly string[] = ['test/oracles']): void {
+  for (const file of findOracles(paths)) it(shownName(file), () => expectOracle(file));
+}

@@ -1,0 +1,285 @@
+// A running world for a game's own loop: the host hands it display frames with its
+// wall-clock reading, and it tells the host what the scripts print, sound and do.
+// Headless determinism holds: the same frames give the same output, byte for byte.
+import { Engine, type EngineHost } from '../engine/engine.ts';
+import { BUILTINS } from '../builtins/index.ts';
+import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
+import { nextDueAt } from '../time/stepper.ts';
+import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
+import type { TraceEvent } from '../trace/events.ts';
+import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
+import { inspectWorld, type WorldView } from './inspect.ts';
+
+export type { TraceEvent } from '../trace/events.ts';
+
+/** Thrown by World.restore () for a snapshot that is damaged, malformed or of other scripts; the message says which. */
+export class SnapshotError extends Error {
+  constructor(message: string) {
+    super(message);
+    this.name = 'SnapshotError';
+  }
+}
+
+/** A sound channel: play slot 1 or 2, or the voice. */
+export type SlotName = 1 | 2 | 'voice';
+
+/** A sound starting or ending in one of the channels, for a host that plays real audio. */
+export interface SoundEvent {
+  /** Game time in ms. */
+  t: number;
+  action: 'start' | 'end';
+  /** Play slot 1 or 2 (crickets and overlapping plays use 2), or the voice channel. */
+  slot: SlotName;
+  sound: string;
+  /** 0..1 (start only): crickets fall off with distance from the camera. */
+  volume?: number;
+  /** -1 (left) .. 1 (right) (start only). */
+  pan?: number;
+  /** How long it sounds, or "loop" for a sample looping in place (start only). */
+  ms?: number | 'loop';
+  /** The cricket that played it, if one did. */
+  cricket?: string;
+}
+
+/** What a world tells its host; every member is optional. */
+export interface WorldHost {
+  /** A line a script printed (`print`), without its newline. */
+  print?(text: string): void;
+  /** Every trace event, as `pw run --trace` writes them (one object per line there). */
+  trace?(event: TraceEvent): void;
+  /** Sound starts and ends. */
+  sound?(event: SoundEvent): void;
+  /** Script errors and warnings while the world runs. */
+  diagnostic?(d: Diagnostic): void;
+}
+
+export interface WorldOptions {
+  /** Seed of the random streams (the script's and the crickets'); default 1. */
+  seed?: number;
+  /** Display frames per second for frame () without a time, and for saves; default 60. */
+  fps?: number;
+  /** Loop iterations a thread may run without progress in time; 0 turns the guard off. Default 100000. */
+  loopGuard?: number;
+  /** Carry on after a script error (only the failing thread stops). Default false: the world halts, as `pw run` does. */
+  keepGoing?: boolean;
+  /** The host draws real frames at about 60 Hz (a game, the playground): frame polls reset the loop guard. Default false. */
+  realFrames?: boolean;
+  /** Most heartbeat steps one frame catches up; the rest is dropped (and traced). Default 64. */
+  maxCatchUp?: number;
+  host?: WorldHost;
+}
+
+/** A saved world: plain JSON data (store it with JSON.stringify). */
+export interface WorldSnapshot {
+  checksum: string;
+  body: { format: string; version: number; [field: string]: unknown };
+}
+
+function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
+  if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
+    throw new RangeError(`World option ${name} needs a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not ${String(v)}`);
+  }
+  return v;
+}
+
+/** Wall ms → units. k × 1000 / fps lands on display frame k's units however the division rounded. */
+function wallUnits(ms: number): number {
+  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError(`frame () needs a wall time in ms, 0 or more, not ${String(ms)}`);
+  return Math.floor(ms * UNITS_PER_MS + 1e-6);
+}
+
+/** Display frame k at `fps` happens at floor(k × 1000 / fps) ms, in units (what `pw run --fps` uses). */
+export function displayTime(k: number, fps: number): number {
+  return Math.floor((k * 1000 * UNITS_PER_MS) / fps);
+}
+
+function soundEvent(ev: TraceEvent): SoundEvent {
+  const out: SoundEvent = { t: ev.t, action: ev.ev === 'sound' ? 'start' : 'end', slot: ev.slot as SlotName, sound: String(ev.sound) };
+  if (ev.ev === 'sound') {
+    out.volume = ev.volume as number;
+    out.pan = ev.pan as number;
+    out.ms = ev.ms as number | 'loop';
+    if (typeof ev.cricket === 'string') out.cricket = ev.cricket;
+  }
+  return out;
+}
+
+/** @internal The engine's host for a world host: diagnostics made public, sounds picked out of the trace. */
+export function engineHost(host: WorldHost): EngineHost {
+  const { print, trace, sound, diagnostic } = host;
+  const out: EngineHost = {
+    print: (text) => print?.call(host, text),
+    diagnostic: (d, formatted) => diagnostic?.call(host, publicDiagnostic(d, formatted)),
+  };
+  // with no listener the engine builds no trace events at all
+  if (trace || sound) {
+    out.trace = (ev) => {
+      trace?.call(host, ev);
+      if (sound && (ev.ev === 'sound' || ev.ev === 'soundend')) sound.call(host, soundEvent(ev));
+    };
+  }
+  return out;
+}
+
+export class World {
+  readonly program: Program;
+  readonly #engine: Engine;
+  readonly #fps: number;
+  readonly #realFrames: boolean;
+  #nextFrame = 1;
+  #started = false;
+  #busy = false;
+
+  constructor(program: Program, options: WorldOptions = {}) {
+    if (!(program instanceof Program)) throw new TypeError('new World () needs a program made by compile ()');
+    const o = options ?? {};
+    this.program = program;
+    this.#fps = o.fps === undefined ? 60 : whole('fps', o.fps, 1, 10_000);
+    this.#realFrames = o.realFrames === true;
+    this.#engine = new Engine(program.code, BUILTINS, engineHost(o.host ?? {}), {
+      seed: o.seed === undefined ? 1 : whole('seed', o.seed, 0),
+      loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
+      maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
+      realFrames: this.#realFrames,
+    });
+    this.#engine.stopOnError = o.keepGoing !== true;
+    // the engine's last memory check reads Node's heap; a browser has no such reading,
+    // and the string and list limits still hold there
+    const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
+    if (typeof proc?.memoryUsage !== 'function') this.#engine.checkMemory = () => {};
+  }
+
+  /** Runs property initialisers and every startup handler, at wall time 0. frame () does it if not yet done. */
+  start(): void {
+    if (this.#started) throw new Error('the world has already started');
+    this.#run(() => this.#engine.boot(0));
+    this.#started = true;
+  }
+
+  /**
+   * One display frame at wall time `wallMs` (ms since the start): everything due up
+   * to it runs, each at its own game time. Without a time, the next frame at the
+   * world's fps (frame k at k × 1000 / fps ms).
+   */
+  frame(wallMs?: number): void {
+    const units = wallMs === undefined ? displayTime(this.#nextFrame, this.#fps) : wallUnits(wallMs);
+    this.#frameAt(units);
+  }
+
+  /** Moves to the next heartbeat (50 ms of game time) in one frame; with the game clock held, 50 ms of wall time. */
+  step(): void {
+    if (!this.#started) this.start();
+    const st = this.#engine.state;
+    const c = st.clock;
+    const held = c.lockDepth > 0 || c.saveDepth > 0;
+    let to = nextDueAt(st.stepper);
+    if (!(to > c.game)) to = c.game + STEP_UNITS;
+    this.#frameAt(held ? c.wall + STEP_UNITS : c.wall + (to - c.game));
+  }
+
+  /** A click on an object, e.g. `"prop faucet"`: delivered at the next heartbeat. */
+  click(object: string): void {
+    const parts = typeof object === 'string' ? object.trim().toLowerCase().split(/\s+/) : [];
+    if (parts.length !== 2 || !['set', 'actor', 'prop', 'flat'].includes(parts[0]!)) {
+      throw new TypeError(`click () needs "KIND NAME" with a kind of set, actor, prop or flat, e.g. "prop faucet", not ${JSON.stringify(object)}`);
+    }
+    this.#engine.post({ at: this.#engine.state.now, kind: 'click', objectKind: parts[0]!, target: parts[1]! });
+  }
+
+  /** The mouse button going down or up (what `stilldown ()` polls). */
+  mouse(state: 'down' | 'up'): void {
+    if (state !== 'down' && state !== 'up') throw new TypeError(`mouse () takes "down" or "up", not ${JSON.stringify(state)}`);
+    this.#engine.post({ at: this.#engine.state.now, kind: 'mouse', down: state === 'down' });
+  }
+
+  /** Game-clock ms: stands still while a script holds the clock (locktimer, savetimer). */
+  get gameTime(): number {
+    return unitsToMs(this.#engine.state.clock.game);
+  }
+
+  /** Wall-clock ms, as the last frame gave it. */
+  get wallTime(): number {
+    return unitsToMs(this.#engine.state.clock.wall);
+  }
+
+  /** Script errors so far. */
+  get errors(): number {
+    return this.#engine.errors;
+  }
+
+  /** True once a script error stopped the world (unless keepGoing). */
+  get halted(): boolean {
+    return this.#engine.halted;
+  }
+
+  /** Started, and nothing left that could happen: no thread, loop, walk, camera turn or cricket. `pw run` stops here. */
+  isQuiet(): boolean {
+    return this.#started && this.#engine.isQuiet();
+  }
+
+  /** The world as plain data: clocks, set and view, loops, crickets, actors, sounds, threads. */
+  inspect(): WorldView {
+    return inspectWorld(this.#engine);
+  }
+
+  /** The whole running world as JSON data; World.restore () continues it. */
+  save(): WorldSnapshot {
+    this.#idle('save ()');
+    const e = this.#engine;
+    const info: HostInfo = {
+      kind: this.#realFrames ? 'live' : 'headless',
+      fps: this.#fps,
+      nextFrame: this.#nextFrame,
+      files: this.program.files.slice(),
+      seed: e.options.seed,
+      loopGuard: e.options.loopGuard,
+      input: [],
+    };
+    return JSON.parse(writeSnapshot(e.state, e.threadsForSave(), this.program.code, info)) as WorldSnapshot;
+  }
+
+  /**
+   * A world saved by save () (the data, or its JSON text), running `program` again:
+   * it goes on from the saved wall time. Throws SnapshotError when the snapshot is
+   * damaged or was taken with other scripts.
+   */
+  static restore(program: Program, snapshot: WorldSnapshot | string, options: WorldOptions = {}): World {
+    if (!(program instanceof Program)) throw new TypeError('World.restore () needs a program made by compile ()');
+    const text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
+    let saved: ReturnType<typeof readSnapshot>;
+    try {
+      saved = readSnapshot(text, program.code);
+    } catch (err) {
+      if (err instanceof Refused) throw new SnapshotError(err.message);
+      throw err;
+    }
+    const h = saved.host;
+    const w = new World(program, { ...options, seed: h.seed, fps: h.fps, loopGuard: options.loopGuard ?? h.loopGuard });
+    w.#engine.adopt(saved.state, saved.threads);
+    w.#nextFrame = h.nextFrame;
+    w.#started = true;
+    return w;
+  }
+
+  #frameAt(units: number): void {
+    if (!this.#started) this.start();
+    const e = this.#engine;
+    // a frame at which nothing can happen only moves the frame counters (as pw run does)
+    this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
+    this.#nextFrame++;
+  }
+
+  #idle(what: string): void {
+    if (this.#busy) throw new Error(`${what} cannot be called from inside a host callback: call it between frames`);
+  }
+
+  #run(work: () => void): void {
+    this.#idle(this.#started ? 'frame ()' : 'start ()');
+    this.#busy = true;
+    try {
+      work();
+    } finally {
+      this.#busy = false;
+    }
+  }
+}

@@ -1,0 +1,127 @@
+// The package as a game project gets it: the tarball `npm pack` makes, installed into
+// a scratch project outside the repository (offline, from the packages already in the
+// npm cache), used from plain .mjs, type-checked from .ts, bundled for a browser.
+import { describe, it, expect, beforeAll } from 'vitest';
+import { execFileSync, spawnSync } from 'node:child_process';
+import { copyFileSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
+import { fileURLToPath } from 'node:url';
+import { build } from 'esbuild';
+import { loadFiles, runHeadless } from '../../src/api/node.ts';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const example = join(root, 'docs/examples/embed');
+const node = (args: string[], cwd: string) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
+
+function printsOf(file: string, input: { at: number; click: string }[] = []): string {
+  const lines: string[] = [];
+  runHeadless(loadFiles([file]), { input, host: { print: (t) => lines.push(t) } });
+  return lines.map((l) => `${l}\n`).join('');
+}
+
+describe('docs/examples/embed', () => {
+  it('is shown in docs/embedding.md word for word', () => {
+    const page = readFileSync(join(root, 'docs/embedding.md'), 'utf8');
+    const block = /<!-- example: docs\/examples\/embed\/game\.mjs -->\n```js\n([\s\S]*?)```/.exec(page);
+    expect(block?.[1]).toBe(readFileSync(join(example, 'game.mjs'), 'utf8'));
+  });
+
+  it('game.mjs prints what pw run prints for its script', () => {
+    const r = node([join(example, 'game.mjs')], root);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(node([join(root, 'dist/pw.js'), 'run', join(example, 'faucet.pw')], root).stdout);
+    expect(r.stderr).toContain('(sound drip in slot 1, volume 1, pan 0)');
+  });
+
+  it('its click arrives as timed input does in an oracle', () => {
+    const r = node([join(example, 'game.mjs'), '3000'], root);
+    expect(r.stdout).toBe(printsOf(join(example, 'faucet.pw'), [{ at: 3000, click: 'prop faucet' }]));
+    expect(r.stdout).toContain('the tap turns at 3000 ms');
+  });
+});
+
+describe('the packed tarball in a project of its own', () => {
+  const app = join(mkdtempSync(join(tmpdir(), 'pw-package-')), 'app');
+
+  beforeAll(() => {
+    mkdirSync(app);
+    const tgz = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', join(app, '..')], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
+    // a lockfile naming the tarball and, for its dependencies, what this checkout
+    // installed: npm ci then needs nothing that is not in the cache
+    const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
+    const self = lock.packages[''];
+    const packages: Record<string, unknown> = {
+      '': { name: 'app', dependencies: { pocketwatch: `file:../${tgz}` } },
+      'node_modules/pocketwatch': { version: self.version, resolved: `file:../${tgz}`, license: self.license, dependencies: self.dependencies, bin: self.bin, peerDependencies: self.peerDependencies, peerDependenciesMeta: self.peerDependenciesMeta, engines: self.engines },
+    };
+    for (const [k, v] of Object.entries(lock.packages as Record<string, { dev?: boolean; devOptional?: boolean }>)) {
+      if (k.startsWith('node_modules/') && !v.dev && !v.devOptional) packages[k] = v;
+    }
+    writeFileSync(join(app, 'package.json'), JSON.stringify({ name: 'app', private: true, type: 'module', dependencies: { pocketwatch: `file:../${tgz}` } }));
+    writeFileSync(join(app, 'package-lock.json'), JSON.stringify({ name: 'app', lockfileVersion: 3, requires: true, packages }));
+    execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: app, stdio: 'pipe' });
+    copyFileSync(join(example, 'game.mjs'), join(app, 'game.mjs'));
+    copyFileSync(join(example, 'faucet.pw'), join(app, 'faucet.pw'));
+  }, 60_000);
+
+  it('runs a plain .mjs consumer: compile, frames, save and restore, the prints of pw run', () => {
+    const r = node(['game.mjs'], app);
+    expect(r.status, r.stderr).toBe(0);
+    const pw = node([join(app, 'node_modules/pocketwatch/dist/pw.js'), 'run', 'faucet.pw'], app);
+    expect(pw.status, pw.stderr).toBe(0);
+    expect(r.stdout).toBe(pw.stdout);
+    expect(r.stdout.split('\n')).toContain('drip 6 at 9000 ms');
+  });
+
+  it('loads files and checks oracles through pocketwatch/node', () => {
+    writeFileSync(join(app, 'node.mjs'), "import { loadFiles, runHeadless } from 'pocketwatch/node';\nconst r = runHeadless(loadFiles(['faucet.pw']), { host: { print: (t) => console.log(t) } });\nprocess.exitCode = r.exit;\n");
+    const r = node(['node.mjs'], app);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toBe(node(['game.mjs'], app).stdout);
+  });
+
+  it('type-checks a .ts consumer against the shipped declarations', () => {
+    writeFileSync(
+      join(app, 'consumer.ts'),
+      [
+        "import { compile, World, CompileError, type Diagnostic, type SoundEvent, type WorldView, type TraceEvent } from 'pocketwatch';",
+        "import { loadFiles, runHeadless, checkOracle, type OracleResult } from 'pocketwatch/node';",
+        "import { expectOracle, oracleTests } from 'pocketwatch/vitest';",
+        "const program = compile([{ name: 'a.pw', text: 'on startup\\nend\\n' }]);",
+        'const sounds: SoundEvent[] = [];',
+        'const world = new World(program, { seed: 1, fps: 60, loopGuard: 100000, host: { print(text: string) {}, trace(e: TraceEvent) {}, sound: (e) => sounds.push(e), diagnostic(d: Diagnostic) {} } });',
+        'world.start();',
+        'world.frame(1000 / 60);',
+        "world.click('prop faucet');",
+        "world.mouse('down');",
+        'const times: number = world.gameTime + world.wallTime;',
+        'const quiet: boolean = world.isQuiet();',
+        'const view: WorldView = world.inspect();',
+        'const set: string = view.set;',
+        'const again: World = World.restore(program, world.save(), {});',
+        'const e: Diagnostic[] = new CompileError([]).diagnostics;',
+        "const r: number = runHeadless(loadFiles(['a.pw']), { until: '10s' }).exit;",
+        "const o: OracleResult = checkOracle('x.oracle');",
+        "const p: Promise<void> = expectOracle('x.oracle');",
+        'void [times, quiet, set, again, e, r, o, p, oracleTests];',
+        '// @ts-expect-error a click names "KIND NAME"',
+        'world.click(42);',
+        '// @ts-expect-error the mouse is down or up',
+        "world.mouse('left');",
+        '',
+      ].join('\n'),
+    );
+    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022'], noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [] }, files: ['consumer.ts'] }));
+    const r = node([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
+    expect(r.stdout + r.stderr).toBe('');
+    expect(r.status).toBe(0);
+  });
+
+  it('bundles for a browser with esbuild, no Node built-in marked external', async () => {
+    writeFileSync(join(app, 'page.js'), "import { compile, World } from 'pocketwatch';\nnew World(compile([{ name: 'a.pw', text: 'on startup\\nend\\n' }])).frame(16);\n");
+    const r = await build({ absWorkingDir: app, entryPoints: ['page.js'], bundle: true, platform: 'browser', format: 'esm', minify: true, write: false, logLevel: 'silent' });
+    expect(r.errors).toEqual([]);
+    expect(r.outputFiles[0]!.contents.length).toBeGreaterThan(100_000);
+  });
+});

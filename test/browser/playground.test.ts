@@ -1,0 +1,130 @@
+/// <reference lib="dom" />
+// The playground page in a real browser: Debian's Chromium, headless, driven by
+// puppeteer-core over the built page served from 127.0.0.1. It runs the demo world,
+// shows printed lines and the game time moving, marks a syntax error typed into the
+// editor, and never asks anything of another origin.
+import { describe, it, expect, beforeAll, afterAll } from 'vitest';
+import { spawn, type ChildProcess } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+
+const root = fileURLToPath(new URL('../..', import.meta.url));
+const CHROMIUM = '/usr/bin/chromium';
+
+let server: ChildProcess;
+let browser: Browser;
+let page: Page;
+let origin = '';
+const requests: string[] = [];
+const pageErrors: string[] = [];
+
+beforeAll(async () => {
+  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
+  server = spawn(process.execPath, [join(root, 'tools/serve.mjs'), join(root, 'dist/playground'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
+  origin = await new Promise<string>((resolve, reject) => {
+    server.stdout!.on('data', (chunk: Buffer) => {
+      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(chunk));
+      if (m) resolve(m[0]);
+    });
+    server.on('exit', (code) => reject(new Error(`the static server exited (${code})`)));
+  });
+  browser = await puppeteer.launch({
+    executablePath: CHROMIUM,
+    headless: true,
+    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
+  });
+  page = await browser.newPage();
+  page.on('request', (r) => requests.push(r.url()));
+  page.on('pageerror', (e) => pageErrors.push(String(e)));
+  // every stereo panner the page makes, to read the pan of each tone it plays
+  await page.evaluateOnNewDocument(() => {
+    const w = window as unknown as { panners: StereoPannerNode[] };
+    w.panners = [];
+    const make = AudioContext.prototype.createStereoPanner;
+    AudioContext.prototype.createStereoPanner = function (this: AudioContext) {
+      const p = make.call(this);
+      w.panners.push(p);
+      return p;
+    };
+  });
+  await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
+}, 60_000);
+
+afterAll(async () => {
+  await browser?.close();
+  server?.kill();
+});
+
+const gameTime = () => page.$eval('#game-time', (e) => e.textContent ?? '');
+const lines = () => page.$$eval('#output > *', (es) => es.map((e) => e.textContent ?? ''));
+
+describe('the playground page', () => {
+  it('runs the demo world: printed lines appear, one element each, and the game time advances', async () => {
+    await page.click('#run');
+    await page.waitForFunction(() => document.querySelectorAll('#output > *').length >= 2, { timeout: 15_000 });
+    const first = await lines();
+    expect(first[0]).toContain('the demo world boots');
+    expect(first[1]).toContain('engine room');
+    const t0 = await gameTime();
+    await page.waitForFunction((t) => document.getElementById('game-time')!.textContent !== t, { timeout: 10_000 }, t0);
+    expect(parseFloat(await gameTime())).toBeGreaterThan(parseFloat(t0));
+    // the status line and the canvas show the world
+    expect(await page.$eval('#status', (e) => e.textContent)).toMatch(/loops \d+\/32.*crickets \d+\/16/);
+    const drawn = await page.$eval('#view', (c) => {
+      const d = (c as HTMLCanvasElement).getContext('2d')!.getImageData(0, 0, (c as HTMLCanvasElement).width, (c as HTMLCanvasElement).height).data;
+      let n = 0;
+      for (let i = 3; i < d.length; i += 4) if (d[i]! > 0) n++;
+      return n;
+    });
+    expect(drawn).toBeGreaterThan(500);
+  });
+
+  it('plays the sounds through Web Audio at their pan', async () => {
+    // the first cricket shots of the demo world come at 3 s and 4.5 s of game time, panned
+    await page.waitForFunction(() => (window as unknown as { panners: StereoPannerNode[] }).panners.some((p) => p.pan.value !== 0), { timeout: 15_000 });
+    const pans = await page.evaluate(() => (window as unknown as { panners: StereoPannerNode[] }).panners.map((p) => p.pan.value));
+    expect(pans.every((p) => p >= -1 && p <= 1)).toBe(true);
+    expect(await page.$eval('#events', (e) => e.textContent)).toMatch(/sound "\w+" in slot 2 \(cricket \w+\) vol [\d.]+ pan -?[\d.]+/);
+  });
+
+  it('pauses both clocks, and steps one heartbeat at a time', async () => {
+    await page.click('#pause');
+    const paused = await page.$eval('#status', (e) => e.textContent ?? '');
+    expect(paused).toContain('clock paused');
+    const before = await page.evaluate(() => document.getElementById('status-rest')!.textContent);
+    await page.evaluate(() => new Promise((r) => requestAnimationFrame(() => requestAnimationFrame(r))));
+    expect(await page.evaluate(() => document.getElementById('status-rest')!.textContent)).toBe(before);
+    const t0 = await gameTime();
+    for (let i = 0; i < 4; i++) await page.click('#step');
+    // the first step lands on the next heartbeat, the others 50 ms each: 150 to 200 ms
+    const moved = Math.round((parseFloat(await gameTime()) - parseFloat(t0)) * 10) / 10;
+    expect(moved).toBeGreaterThanOrEqual(0.1);
+    expect(moved).toBeLessThanOrEqual(0.2);
+    await page.click('#save');
+    await page.click('#run');
+    await page.waitForFunction((t) => document.getElementById('game-time')!.textContent !== t, { timeout: 10_000 }, await gameTime());
+    await page.click('#restore');
+    expect(await page.$eval('#events', (e) => e.textContent)).toContain('restored the saved world');
+  });
+
+  it('marks a syntax error typed into the editor', async () => {
+    const marked = '.cm-lintRange-error, .cm-lintPoint-error';
+    expect(await page.$$(marked)).toHaveLength(0);
+    await page.click('.cm-content');
+    await page.keyboard.down('Control');
+    await page.keyboard.press('End');
+    await page.keyboard.up('Control');
+    await page.keyboard.type('\non oops\n  x = (1 +\nend\n');
+    await page.waitForSelector(marked, { timeout: 10_000 });
+    expect(await page.$$('.cm-lint-marker-error')).toHaveLength(1);
+    expect(await page.$eval('#problems', (e) => e.textContent)).toMatch(/scripts\/world\.pw:\d+:\d+: syntax error/);
+  });
+
+  it('asks nothing of another origin, and throws nothing', () => {
+    expect(requests.length).toBeGreaterThan(2);
+    expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
+    expect(pageErrors).toEqual([]);
+  });
+});
