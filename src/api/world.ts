@@ -12,7 +12,7 @@ import { inspectWorld, type WorldView } from './inspect.ts';
 
 export type { TraceEvent } from '../trace/events.ts';
 
-/** Thrown by World.restore () for a snapshot that is damaged, malformed or of other scripts; the message says which. */
+/** Thrown by World.restore () for a snapshot that is damaged or malformed, or whose threads wait in handlers the program lacks or changed; the message says which. */
 export class SnapshotError extends Error {
   constructor(message: string) {
     super(message);
@@ -241,7 +241,8 @@ export class World {
   /**
    * A world saved by save () (the data, or its JSON text), running `program` again:
    * it goes on from the saved wall time. Throws SnapshotError when the snapshot is
-   * damaged or was taken with other scripts.
+   * damaged or malformed, or a saved thread waits in a handler the program lacks or
+   * changed; a program patched elsewhere is fine (docs/saving.md).
    */
   static restore(program: Program, snapshot: WorldSnapshot | string, options: WorldOptions = {}): World {
     if (!(program instanceof Program)) throw new TypeError('World.restore () needs a program made by compile ()');
@@ -255,7 +256,7 @@ export class World {
     }
     const h = saved.host;
     const w = new World(program, { ...options, seed: h.seed, fps: h.fps, loopGuard: options.loopGuard ?? h.loopGuard });
-    w.#engine.adopt(saved.state, saved.threads);
+    w.#engine.adopt(saved.state, saved.threads, saved.changes);
     w.#nextFrame = h.nextFrame;
     w.#started = true;
     return w;

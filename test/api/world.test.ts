@@ -137,13 +137,14 @@ describe('World driven frame by frame', () => {
     expect(World.restore(program, JSON.stringify(snap)).inspect()).toEqual(w2.inspect());
   });
 
-  it('refuses a damaged snapshot, or one of other scripts, with a SnapshotError', () => {
+  it('refuses a damaged snapshot, or one whose threads wait in handlers the scripts lack, with a SnapshotError', () => {
     const program = compile(demo);
     const w = new World(program);
-    drive(w, 60, 1000);
+    drive(w, 60, 47_300); // a thread of the demo waits two calls deep here
     const snap = w.save();
     const other = compile([{ name: 'x.pw', text: 'on startup\nend\n' }]);
     expect(() => World.restore(other, snap)).toThrow(SnapshotError);
+    expect(() => World.restore(other, snap)).toThrow(/which these scripts do not have/);
     const text = JSON.stringify(snap).replace('"steward"', '"stewart"');
     expect(() => World.restore(program, text)).toThrow(/checksum/);
     expect(() => World.restore(program, 'not json')).toThrow(SnapshotError);
