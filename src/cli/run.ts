@@ -127,12 +127,15 @@ export async function runCommand(a: RunArgs): Promise<number> {
   if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
   const sources = readScripts(files);
   checkOutputs(a, sources.map((s) => s.file));
-  const loaded = loadProgram(sources);
+  const loaded = loadProgram(sources, true, { lint: true });
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was run`);
     return 1;
   }
+  // warnings are said and the run goes on (pw lint makes them fail a build)
+  for (const d of loaded.warnings) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+  stderr.flush();
   const program = loaded.program;
   const restored = snapshot && restoring(a.restore!, () => fitSnapshot(snapshot!, program));
   if (snapshot && !restored) return 1;

@@ -9,6 +9,7 @@ import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { compileFiles, sortDiagnostics } from './link.ts';
 import type { Program } from './program.ts';
+import { lintFiles, UseLog } from '../lint/index.ts';
 
 export interface SourceText {
   file: string;
@@ -103,20 +104,24 @@ export interface LoadResult {
   program: Program | null;
   diagnostics: Diagnostic[];
   sources: Record<string, string>;
+  /** The lints of the given sources (not of the boot library), when asked for and the program compiles. */
+  warnings: Diagnostic[];
 }
 
-/** Boot library + the given sources → a program, or every diagnostic found. */
-export function loadProgram(sources: SourceText[], withStdlib = true): LoadResult {
+/** Boot library + the given sources → a program, or every diagnostic found; `lint` also finds the warnings. */
+export function loadProgram(sources: SourceText[], withStdlib = true, opts: { lint?: boolean } = {}): LoadResult {
   const all = withStdlib ? [...stdlibSources(), ...sources] : sources;
   const texts: Record<string, string> = {};
   for (const s of all) texts[s.file] = s.source;
   const { files, errors } = parseSources(all);
-  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts };
+  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts, warnings: [] };
+  const uses = opts.lint ? new UseLog() : undefined;
   try {
-    const { program } = compileFiles(files, BUILTIN_TABLE);
-    return { program, diagnostics: [], sources: texts };
+    const { program } = compileFiles(files, BUILTIN_TABLE, undefined, { uses });
+    const warnings = uses ? lintFiles(files, uses, new Set(sources.map((s) => s.file))) : [];
+    return { program, diagnostics: [], sources: texts, warnings };
   } catch (err) {
-    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts };
+    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts, warnings: [] };
     throw err;
   }
 }
