@@ -86,14 +86,14 @@ describe('pw lsp', () => {
   });
 
   it('publishes the problems of workspace files that are not open', async () => {
-    const d = (await server.diagnostics(join(dir, 'extra.pw'), (x) => x.length > 0)) as Diag[];
+    const d = (await server.diagnostics(join(dir, 'extra.pw'), (x) => x.length > 0));
     expect(d.map((x) => x.code)).toEqual(['PW110', 'PW102']);
     expect(d[1].range).toEqual({ start: { line: 1, character: 14 }, end: { line: 1, character: 23 } });
   });
 
   it('warns about a misspelt event in makeloop, with the right suggestion and range', async () => {
     server.open(engine(), ENGINE);
-    const d = (await server.diagnostics(engine(), (x) => x.some((y: Diag) => y.code === 'PW101'))) as Diag[];
+    const d = (await server.diagnostics(engine(), (x) => x.some((y) => y.code === 'PW101')));
     const w = d.find((x) => x.code === 'PW101')!;
     expect(w.severity).toBe(2);
     expect(w.message).toBe('no set has a handler for the event "steamhis" — did you mean "steamhiss"?');
@@ -103,7 +103,7 @@ describe('pw lsp', () => {
   it('re-analyses after an edit: the fixed name clears the warning', async () => {
     const before = server.published();
     server.change(engine(), { start: { line: 5, character: 32 }, end: { line: 5, character: 32 } }, 's');
-    const d = (await server.diagnostics(engine(), () => true, before)) as Diag[];
+    const d = (await server.diagnostics(engine(), () => true, before));
     expect(d).toEqual([]);
   });
 
@@ -112,7 +112,7 @@ describe('pw lsp', () => {
     const src = 'on broken\n  x = (1 +\n  y = )\nend\n\non calls\n  greet ()\nend\n';
     writeFileSync(path, src);
     server.open(path, src);
-    const d = (await server.diagnostics(path, (x) => x.length >= 2)) as Diag[];
+    const d = (await server.diagnostics(path, (x) => x.length >= 2));
     expect(d.every((x) => x.severity === 1)).toBe(true);
     expect(d.length).toBeGreaterThanOrEqual(2);
     expect(d[0].range.start.line).toBe(1);
@@ -121,7 +121,7 @@ describe('pw lsp', () => {
     const fixed = 'on broken\n  x = (1 + 2)\n  print (x)\nend\n\non calls\n  greet ()\nend\n';
     const before = server.published();
     server.change(path, { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } }, fixed);
-    const e = (await server.diagnostics(path, (x) => x.some((y: Diag) => y.severity === 1), before)) as Diag[];
+    const e = (await server.diagnostics(path, (x) => x.some((y) => y.severity === 1), before));
     const unknown = e.find((x) => x.severity === 1)!;
     expect(unknown.message).toMatch(/unknown handler or builtin "greet"/);
     expect(unknown.range).toEqual({ start: { line: 6, character: 2 }, end: { line: 6, character: 7 } });
