@@ -6,7 +6,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
 import { ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
-import { handlerKey, type UseLog } from './uses.ts';
+import { callKey, handlerKey, varKey, type CallUse, type UseLog } from './uses.ts';
 import type { WorldFacts } from './world.ts';
 
 /** Every lint: its code and what it finds. */
@@ -59,7 +59,12 @@ interface Reach {
 function reach(world: WorldFacts, uses: UseLog): Reach {
   const r: Reach = { called: new Set(), sent: new Set(), globals: new Set() };
   for (const file of world.files) {
-    for (const c of uses.of(file.file).calls) if (c.to !== null) r.called.add(c.to);
+    let last: CallUse['to'] = null;
+    for (const c of uses.of(file.file).calls) {
+      // calls come in runs to one handler: make its key once a run
+      if (c.to !== null && c.to !== last) r.called.add(callKey(c)!);
+      last = c.to;
+    }
     for (const n of file.names) if (n.what === 'event') for (const h of world.eventHandlers(n)) r.sent.add(h);
     for (const g of file.globals) r.globals.add(g.name);
   }
@@ -106,19 +111,20 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
 function unread(world: WorldFacts, f: FileFacts, uses: UseLog, r: Reach, out: Diagnostic[]): void {
   const vars = uses.of(f.file).vars;
   const read = new Set<string>();
-  for (const v of vars) if (!v.write) read.add(v.key);
+  for (const v of vars) if (!v.write && v.scope === 'local') read.add(varKey(v));
   const reported = new Set<string>();
   for (const v of vars) {
-    if (v.scope !== 'local' || !v.write || v.param || read.has(v.key) || reported.has(v.key)) continue;
-    if (v.name.startsWith('_') || f.loopVars.has(`${v.span.line}:${v.span.col}`)) continue;
-    reported.add(v.key);
+    if (v.scope !== 'local' || !v.write || v.param) continue;
+    const key = varKey(v);
+    if (read.has(key) || reported.has(key) || v.name.startsWith('_') || f.loopVars.has(`${v.line}:${v.col}`)) continue;
+    reported.add(key);
     // what it may have been meant to be: the other names this handler can see
     const seen = new Set<string>();
-    for (const w of vars) if (w.handler === v.handler && w.key !== v.key) seen.add(w.name);
+    for (const w of vars) if (w.handler === v.handler && w.name !== v.name) seen.add(w.name);
     const h = v.handler ? world.handlers.get(v.handler) : undefined;
     if (h?.object) for (const p of h.object.properties) seen.add(p.name);
     for (const g of r.globals) seen.add(g);
-    out.push(warning(f.file, v.span, 'PW109', `"${v.name}" is assigned but never read${didYouMean(v.name, seen)}`));
+    out.push(warning(f.file, v, 'PW109', `"${v.name}" is assigned but never read${didYouMean(v.name, seen)}`));
   }
 }
 

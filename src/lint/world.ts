@@ -18,6 +18,8 @@ export class WorldFacts {
   /** prefixes of names defined by expressions, by kind (null: any name at all) */
   readonly open = new Map<NameKind, (string | null)[]>();
   readonly dynamicEvents: DynamicEvent[] = [];
+  /** object handlers by name: what an event of that name can reach */
+  private readonly byEvent = new Map<string, HandlerFact[]>();
 
   constructor(readonly files: readonly FileFacts[]) {
     for (const k of NAME_KINDS) {
@@ -31,7 +33,12 @@ export class WorldFacts {
           this.objects.set(key, o);
           this.objectsByKind.get(o.kind)!.push(o);
         }
-        for (const h of o.handlers) this.handlers.set(handlerKey(h.file, h.line, h.col), h);
+        for (const h of o.handlers) {
+          this.handlers.set(handlerKey(h.file, h.line, h.col), h);
+          const same = this.byEvent.get(h.name);
+          if (same) same.push(h);
+          else this.byEvent.set(h.name, [h]);
+        }
       }
       for (const h of f.handlers) {
         this.handlers.set(handlerKey(h.file, h.line, h.col), h);
@@ -78,7 +85,11 @@ export class WorldFacts {
   /** The handlers an event argument can reach. */
   eventHandlers(ev: Pick<NameArg, 'kind' | 'target' | 'name'>): HandlerFact[] {
     const out: HandlerFact[] = [];
-    for (const o of this.addressed(ev.kind, ev.target)) for (const h of o.handlers) if (h.name === ev.name) out.push(h);
+    for (const h of this.byEvent.get(ev.name) ?? []) {
+      const o = h.object!;
+      // an object defined twice: only the first counts, as in the compiled program
+      if ((ev.kind === null || o.kind === ev.kind) && (ev.target === null || o.name === ev.target) && this.objects.get(objectKeyOf(o.kind, o.name)) === o) out.push(h);
+    }
     return out;
   }
 }

@@ -5,7 +5,7 @@
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import type { CallFact, FileFacts, Span } from '../lint/facts.ts';
 import type { NameKind } from '../lint/roles.ts';
-import { globalKey, handlerKey, namedKey, objectKeyOf, propertyKey } from '../lint/uses.ts';
+import { callKey, globalKey, handlerKey, namedKey, objectKeyOf, propertyKey, varKey } from '../lint/uses.ts';
 import type { Analysis } from './project.ts';
 
 export type OccWhat = 'handler' | 'object' | 'property' | 'global' | 'local' | 'builtin' | 'event' | NameKind;
@@ -68,10 +68,10 @@ export class SymbolIndex {
     for (const g of f.globals) add(g.span, [globalKey(g.name)], 'global', 'decl');
     const uses = this.an.uses.of(file);
     // a parameter is declared where the compiler first sees it written
-    for (const v of uses.vars) add(v.span, [v.key], v.scope, v.param ? 'decl' : v.write ? 'write' : null);
+    for (const v of uses.vars) add(v, [varKey(v)], v.scope, v.param ? 'decl' : v.write ? 'write' : null);
     for (const c of uses.calls) {
-      if (c.to !== null) add(c.span, [c.to], 'handler', null);
-      else if (BUILTIN_TABLE.index.has(c.name)) add(c.span, [builtinKey(c.name)], 'builtin', null);
+      if (c.to !== null) add(c, [callKey(c)!], 'handler', null);
+      else if (BUILTIN_TABLE.index.has(c.name)) add(c, [builtinKey(c.name)], 'builtin', null);
     }
     const world = this.an.world;
     for (const n of f.names) {
