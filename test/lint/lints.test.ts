@@ -1,5 +1,7 @@
 // Each lint: a script that triggers it, and one that comes close and does not.
 import { describe, expect, it } from 'vitest';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
 import { loadProgram } from '../../src/compiler/load.ts';
 import { LINTS } from '../../src/lint/index.ts';
 import { ARG_ROLES } from '../../src/lint/roles.ts';
@@ -162,4 +164,26 @@ describe('lints', () => {
   it('lints across files, and never the boot library', () => {
     expect(codes({ 'a.pw': 'on startup\n  greet ()\nend\n', 'b.pw': 'on greet\n  makeloop ("scene", "tick", 10)\nend\n' })).toEqual(['PW101']);
   });
+});
+
+describe('docs/lints.md', () => {
+  const page = readFileSync(fileURLToPath(new URL('../../docs/lints.md', import.meta.url)), 'utf8');
+  const blocks = [...page.matchAll(/<!-- lint: (PW\d+) -->\n```\n([\s\S]*?)```/g)];
+
+  it('has an example for every code', () => {
+    const shown = new Set(blocks.map((b) => b[1]));
+    for (const code of ['PW101', 'PW102', 'PW103', 'PW105', 'PW109', 'PW110']) expect(shown.has(code), code).toBe(true);
+    for (const code of Object.keys(LINTS)) expect(page, code).toContain(code);
+  });
+
+  for (const [, code, source] of blocks) {
+    it(`the ${code} example warns exactly where its comments say`, () => {
+      const expected = source.split('\n').flatMap((l, i) => {
+        const m = /-- warning (PW\d+): (.*)$/.exec(l);
+        return m ? [`${i + 1} ${m[1]}: ${m[2]}`] : [];
+      });
+      expect(expected.some((e) => e.includes(code))).toBe(true);
+      expect(lint(source).map((w) => `${w.line} ${w.code}: ${w.message}`)).toEqual(expected);
+    });
+  }
 });
