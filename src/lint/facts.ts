@@ -167,7 +167,8 @@ export function fileFacts(ast: A.ScriptFile): FileFacts {
   const f: FileFacts = { file: ast.file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], loopVars: new Set() };
   const strLen = (pos: A.Pos): number => tokenLength(source, lines, pos, stringTokens);
   const items = ast.items;
-  const lastLine = lines.length;
+  // the line a last item runs to: not the empty "line" after a final line break
+  const lastLine = lines.length > 1 && lines[lines.length - 1] === source.length ? lines.length - 1 : lines.length;
   const handlerFact = (h: A.Handler, object: ObjectFact | null, endLine: number): HandlerFact => ({
     name: h.name, spelled: h.spelled, params: h.params, file: ast.file, span: nameSpan(h.namePos, h.spelled),
     line: h.pos.line, col: h.pos.col, endLine: Math.max(endLine, h.pos.line), object, ast: h,

@@ -103,12 +103,12 @@ function occText(ix: SymbolIndex, file: string, occ: Occ): string {
       return p && o ? `${code(lineText(ix.facts(o.file), p.span.line))}\n\nproperty of ${o.kind} **${o.spelled}**, declared at ${where(o.file, p.span.line)}` : `property ${name}`;
     }
     case 'global': {
-      const d = ix.definitions(key)[0];
+      const d = ix.definitions(key, file)[0];
       return `${code(`global ${key.slice(2)}`)}${d ? `\n\nshared by every handler that declares it; declared at ${where(d.file, d.span.line)}` : ''}`;
     }
     case 'local': {
       const name = key.slice(key.lastIndexOf(':') + 1);
-      const d = ix.definitions(key)[0];
+      const d = ix.definitions(key, file)[0];
       const param = d?.occ.def === 'decl';
       return `${code(name)}\n\n${param ? 'parameter' : 'local variable'}${d ? `, first ${param ? 'named' : 'assigned'} at ${where(d.file, d.span.line)}` : ''}`;
     }

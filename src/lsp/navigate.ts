@@ -9,7 +9,7 @@ export function definition(ix: SymbolIndex, file: string, line: number, col: num
   const occ = ix.at(file, line, col);
   if (!occ) return [];
   const out: Place[] = [];
-  for (const k of occ.keys) out.push(...ix.definitions(k));
+  for (const k of occ.keys) out.push(...ix.definitions(k, file));
   return out;
 }
 
@@ -27,7 +27,7 @@ export function renameTarget(ix: SymbolIndex, file: string, line: number, col: n
   if (!occ || occ.self || occ.keys.length !== 1 || occ.what === 'builtin') return null;
   const key = occ.keys[0];
   // only what the workspace defines (not the boot library's handlers, nor an unknown object)
-  const defs = ix.definitions(key);
+  const defs = ix.definitions(key, file);
   if (defs.length === 0 || defs.some((d) => ix.an.entries.get(d.file)?.boot)) return null;
   return { occ, span: inner(occ), key };
 }

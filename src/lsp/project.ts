@@ -4,13 +4,13 @@
 // compiled (for compile errors and the names it resolves) and linted.
 import { readdirSync, readFileSync, statSync } from 'node:fs';
 import { isAbsolute, join, relative, resolve, sep } from 'node:path';
-import { parseFile } from '../../grammar/parser.ts';
 import type { ScriptFile } from '../../grammar/ast.ts';
 import { compileFiles } from '../compiler/link.ts';
 import { projectRoot, pwNamesIn } from '../compiler/load.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
-import { fileFacts, type FileFacts } from '../lint/facts.ts';
+import type { FileFacts } from '../lint/facts.ts';
+import { parseChunked, type Chunk } from './chunks.ts';
 import { lint } from '../lint/lints.ts';
 import { UseLog } from '../lint/uses.ts';
 import { WorldFacts } from '../lint/world.ts';
@@ -27,6 +27,8 @@ export interface Entry {
   ast: ScriptFile | null;
   syntax: Diagnostic[];
   facts: FileFacts | null;
+  /** the chunks of a big file's last parse, reused where unchanged */
+  chunks: Chunk[] | null;
 }
 
 export interface Analysis {
@@ -116,7 +118,7 @@ export class Project {
       this.notes.push(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
       return;
     }
-    this.entries.set(path, { path, file: boot ? `stdlib/${path.split(sep).pop()}` : this.fileName(path), text, open: false, boot, ast: null, syntax: [], facts: null });
+    this.entries.set(path, { path, file: boot ? `stdlib/${path.split(sep).pop()}` : this.fileName(path), text, open: false, boot, ast: null, syntax: [], facts: null, chunks: null });
     this.stale = true;
   }
 
@@ -134,7 +136,7 @@ export class Project {
       e.ast = null;
       e.facts = null;
     } else {
-      this.entries.set(path, { path, file: this.fileName(path), text, open: true, boot: false, ast: null, syntax: [], facts: null });
+      this.entries.set(path, { path, file: this.fileName(path), text, open: true, boot: false, ast: null, syntax: [], facts: null, chunks: null });
       // a document outside the workspace brings its own folder's scripts along
       if (!this.roots.some((r) => !relative(r, path).startsWith('..'))) this.scan(resolve(path, '..'), false);
     }
@@ -187,10 +189,11 @@ export class Project {
     const byFile = new Map<string, Entry>();
     for (const e of ordered) {
       if (e.ast === null) {
-        const r = parseFile(e.text, e.file);
+        const r = parseChunked(e.text, e.file, e.chunks);
         e.ast = r.ast;
+        e.chunks = r.chunks;
         e.syntax = r.errors.map((p) => ({ kind: 'syntax error', file: e.file, line: p.pos.line, col: p.pos.col, length: p.length, message: p.message }));
-        e.facts = fileFacts(r.ast);
+        e.facts = r.facts;
       }
       byFile.set(e.file, e);
     }
