@@ -239,3 +239,61 @@ describe('pw lsp', () => {
     expect(r.changes[uriOf(world())].map((e) => `${e.range.start.line}:${e.range.start.character}`)).toEqual(['1:8', '2:9']);
   });
 });
+
+describe('pw lsp without a workspace folder', () => {
+  let solo: string;
+  let s: Server;
+  beforeAll(async () => {
+    solo = mkdtempSync(join(tmpdir(), 'pw-lsp-solo-'));
+    writeFileSync(join(solo, 'lib.pw'), 'on greet (who)\n  print ("hello " .. who)\nend\n');
+    s = await startServer(null);
+  });
+  afterAll(async () => {
+    await s.stop();
+    rmSync(solo, { recursive: true, force: true });
+  });
+
+  it("reads an opened file with its own folder's scripts", async () => {
+    const main = join(solo, 'main.pw');
+    s.open(main, 'on startup\n  greet ("you")\nend\n');
+    expect(await s.diagnostics(main)).toEqual([]);
+    const def = (await s.definition(main, 1, 3)) as { uri: string }[];
+    expect(def[0].uri).toBe(uriOf(join(solo, 'lib.pw')));
+  });
+
+  it('follows files created and deleted on disk', async () => {
+    const main = join(solo, 'main.pw');
+    let before = s.published();
+    s.change(main, { start: { line: 2, character: 0 }, end: { line: 2, character: 0 } }, '  wave ()\n');
+    const d = await s.diagnostics(main, (x) => x.length > 0, before);
+    expect(d[0].message).toMatch(/unknown handler or builtin "wave"/);
+    const extra = join(solo, 'wave.pw');
+    writeFileSync(extra, 'on wave\nend\n');
+    before = s.published();
+    s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(extra), type: 1 }] });
+    expect(await s.diagnostics(main, (x) => x.length === 0, before)).toEqual([]);
+    rmSync(extra);
+    before = s.published();
+    s.connection.sendNotification('workspace/didChangeWatchedFiles', { changes: [{ uri: uriOf(extra), type: 3 }] });
+    expect((await s.diagnostics(main, (x) => x.length > 0, before))[0].message).toMatch(/"wave"/);
+  });
+
+  it('after a document is closed, the text on disk counts again', async () => {
+    const lib = join(solo, 'lib.pw');
+    const main = join(solo, 'main.pw');
+    s.open(lib, 'on greet (who)\n  print (who)\nend\non wave\nend\n');
+    const before = s.published();
+    expect(await s.diagnostics(main, (x) => x.length === 0, before)).toEqual([]);
+    const closing = s.published();
+    s.connection.sendNotification('textDocument/didClose', { textDocument: { uri: uriOf(lib) } });
+    expect((await s.diagnostics(main, (x) => x.length > 0, closing))[0].message).toMatch(/"wave"/);
+  });
+
+  it('after "on" inside an object, offers the events the object gets', async () => {
+    const room = join(solo, 'room.pw');
+    s.open(room, 'set hall\n  on openset\n    makeloop ("scene", "chime", 20)\n  end\n  on \nendset\n');
+    await s.diagnostics(room, (x) => x.length > 0);
+    const items = ((await s.completion(room, 4, 5)) as { label: string }[]).map((i) => i.label).sort();
+    expect(items).toEqual(['chime', 'click', 'closeset']);
+  });
+});
