@@ -4,11 +4,11 @@
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isAbsolute } from 'node:path';
 import {
-  CompletionItemKind, createConnection, DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, MarkupKind, ProposedFeatures,
+  CodeActionKind, CompletionItemKind, createConnection, DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, MarkupKind, ProposedFeatures,
   ResponseError, SymbolKind, TextDocuments, TextDocumentSyncKind, TextEdit,
 } from 'vscode-languageserver/node';
 import type {
-  CompletionItem, Connection, Diagnostic as LspDiagnostic, DocumentSymbol, InitializeParams, InitializeResult, Location, Position, Range,
+  CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, DocumentSymbol, InitializeParams, InitializeResult, Location, Position, Range,
 } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../errors/diagnostic.ts';
@@ -139,6 +139,23 @@ export class Server {
         throw err;
       }
     });
+    // a "did you mean" is offered as a quick fix
+    c.onCodeAction((p) => {
+      const doc = this.documents.get(p.textDocument.uri);
+      if (!doc) return [];
+      const out: CodeAction[] = [];
+      for (const d of p.context.diagnostics) {
+        const message = typeof d.message === 'string' ? d.message : d.message.value;
+        const guess = /did you mean "([^"]+)"\?/.exec(message)?.[1];
+        if (d.source !== 'pocketwatch' || guess === undefined) continue;
+        const text = doc.getText(d.range);
+        // inside a string, only the name between the quotes changes
+        const quoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"');
+        const r = quoted ? { start: { line: d.range.start.line, character: d.range.start.character + 1 }, end: { line: d.range.end.line, character: d.range.end.character - 1 } } : d.range;
+        out.push({ title: `Change to "${guess}"`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [p.textDocument.uri]: [TextEdit.replace(r, guess)] } } });
+      }
+      return out;
+    });
     c.onDocumentSymbol((p) => {
       const an = this.fresh();
       const e = an.entries.get(this.project.fileName(pathOf(p.textDocument.uri))) ?? this.entryByPath(an, pathOf(p.textDocument.uri));
@@ -178,6 +195,7 @@ export class Server {
         referencesProvider: true,
         documentSymbolProvider: true,
         renameProvider: { prepareProvider: true },
+        codeActionProvider: { codeActionKinds: [CodeActionKind.QuickFix] },
       },
       serverInfo: { name: 'pocketwatch' },
     };

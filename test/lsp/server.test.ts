@@ -100,6 +100,16 @@ describe('pw lsp', () => {
     expect(w.range).toEqual({ start: { line: 5, character: 23 }, end: { line: 5, character: 33 } });
   });
 
+  it('offers the suggestion as a quick fix, inside the quotes', async () => {
+    const d = (await server.diagnostics(engine())).filter((x) => x.code === 'PW101');
+    const actions = (await server.request('textDocument/codeAction', { textDocument: { uri: uriOf(engine()) }, range: d[0].range, context: { diagnostics: d } })) as {
+      title: string;
+      edit: { changes: Record<string, { range: unknown; newText: string }[]> };
+    }[];
+    expect(actions.map((a) => a.title)).toEqual(['Change to "steamhiss"']);
+    expect(actions[0].edit.changes[uriOf(engine())]).toEqual([{ range: { start: { line: 5, character: 24 }, end: { line: 5, character: 32 } }, newText: 'steamhiss' }]);
+  });
+
   it('re-analyses after an edit: the fixed name clears the warning', async () => {
     const before = server.published();
     server.change(engine(), { start: { line: 5, character: 32 }, end: { line: 5, character: 32 } }, 's');
