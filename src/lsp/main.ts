@@ -52,6 +52,16 @@ function range(s: Span): Range {
   return { start: { line: s.line - 1, character: s.col - 1 }, end: { line: s.line - 1, character: s.col - 1 + s.length } };
 }
 
+/** Requests are checked for the fields every handler reads: a malformed one gets a plain error, not a fault. */
+function checked<P, R>(method: string, position: boolean, f: (p: P) => R): (p: P) => R {
+  return (p) => {
+    const q = p as { textDocument?: { uri?: unknown }; position?: { line?: unknown; character?: unknown } };
+    const ok = typeof q?.textDocument?.uri === 'string' && (!position || (typeof q.position?.line === 'number' && typeof q.position?.character === 'number'));
+    if (!ok) throw new ResponseError(-32602, `${method.slice(2)} needs textDocument.uri${position ? ' and a position (line, character)' : ''}`);
+    return f(p);
+  };
+}
+
 export class Server {
   private project: Project = new Project([]);
   private readonly documents = new TextDocuments(TextDocument);
@@ -78,13 +88,13 @@ export class Server {
       }
       this.schedule();
     });
-    c.onHover((p) => {
+    c.onHover(checked('onHover', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
       if (!at) return null;
       const h = hover(indexOf(at.an), at.file, at.line, at.col);
       return h && { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(h.span) };
-    });
-    c.onCompletion((p) => {
+    }));
+    c.onCompletion(checked('onCompletion', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position, true);
       const doc = this.documents.get(p.textDocument.uri);
       if (!at || !doc) return [];
@@ -99,8 +109,8 @@ export class Server {
         sortText: ITEM_ORDER[i.kind] + i.label,
         textEdit: r.inString ? TextEdit.replace({ start: from, end: p.position }, i.label) : undefined,
       }));
-    });
-    c.onSignatureHelp((p) => {
+    }));
+    c.onSignatureHelp(checked('onSignatureHelp', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position, true);
       const doc = this.documents.get(p.textDocument.uri);
       if (!at || !doc) return null;
@@ -112,21 +122,21 @@ export class Server {
         activeSignature: 0,
         activeParameter: s.active,
       };
-    });
-    c.onDefinition((p) => {
+    }));
+    c.onDefinition(checked('onDefinition', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
       return at ? definition(indexOf(at.an), at.file, at.line, at.col).map((pl) => this.location(at.an, pl)) : [];
-    });
-    c.onReferences((p) => {
+    }));
+    c.onReferences(checked('onReferences', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
       return at ? references(indexOf(at.an), at.file, at.line, at.col, p.context.includeDeclaration).map((pl) => this.location(at.an, pl)) : [];
-    });
-    c.onPrepareRename((p) => {
+    }));
+    c.onPrepareRename(checked('onPrepareRename', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
       const t = at && renameTarget(indexOf(at.an), at.file, at.line, at.col);
       return t ? range(t.span) : null;
-    });
-    c.onRenameRequest((p) => {
+    }));
+    c.onRenameRequest(checked('onRenameRequest', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
       if (!at) return null;
       try {
@@ -138,9 +148,9 @@ export class Server {
         if (err instanceof RenameError) throw new ResponseError(-32602, err.message);
         throw err;
       }
-    });
+    }));
     // a "did you mean" is offered as a quick fix
-    c.onCodeAction((p) => {
+    c.onCodeAction(checked('onCodeAction', false, (p) => {
       const doc = this.documents.get(p.textDocument.uri);
       if (!doc) return [];
       const out: CodeAction[] = [];
@@ -155,8 +165,8 @@ export class Server {
         out.push({ title: `Change to "${guess}"`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [p.textDocument.uri]: [TextEdit.replace(r, guess)] } } });
       }
       return out;
-    });
-    c.onDocumentSymbol((p) => {
+    }));
+    c.onDocumentSymbol(checked('onDocumentSymbol', false, (p) => {
       const an = this.fresh();
       const e = an.entries.get(this.project.fileName(pathOf(p.textDocument.uri))) ?? this.entryByPath(an, pathOf(p.textDocument.uri));
       if (!e?.facts) return [];
@@ -174,7 +184,7 @@ export class Server {
         };
       };
       return outline(f).map(toSymbol);
-    });
+    }));
     this.documents.listen(c);
   }
 

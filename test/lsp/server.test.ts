@@ -241,6 +241,12 @@ describe('pw lsp', () => {
     await expect(server.request('textDocument/rename', { textDocument: { uri: uriOf(world()) }, position: { line: 1, character: 4 }, newName: 'end' })).rejects.toThrow(/not a name/);
   });
 
+  it('answers a malformed request with a plain error, and goes on', async () => {
+    await expect(server.request('textDocument/hover', { textDocument: { uri: uriOf(engine()) } })).rejects.toThrow('Hover needs textDocument.uri and a position (line, character)');
+    expect(await server.hover(join(dir, 'nowhere.pw'), 0, 0)).toBeNull();
+    expect(text(await server.hover(engine(), 5, 6))).toContain('2250 ms');
+  });
+
   it('renames a local variable only in its handler', async () => {
     const r = (await server.request('textDocument/rename', { textDocument: { uri: uriOf(world()) }, position: { line: 1, character: 9 }, newName: 'where' })) as {
       changes: Record<string, { range: Diag['range'] }[]>;
