@@ -28,6 +28,7 @@ export async function buildExtension() {
     format: 'cjs',
     target: 'node20',
     external: ['vscode'],
+    minify: true,
     logLevel: 'warning',
   });
 }
