@@ -172,8 +172,7 @@ describe('docs/lints.md', () => {
 
   it('has an example for every code', () => {
     const shown = new Set(blocks.map((b) => b[1]));
-    for (const code of ['PW101', 'PW102', 'PW103', 'PW105', 'PW109', 'PW110']) expect(shown.has(code), code).toBe(true);
-    for (const code of Object.keys(LINTS)) expect(page, code).toContain(code);
+    for (const code of Object.keys(LINTS)) expect(shown.has(code), code).toBe(true);
   });
 
   for (const [, code, source] of blocks) {
