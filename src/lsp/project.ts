@@ -42,11 +42,13 @@ export interface Analysis {
 
 /** Folders never searched for scripts. */
 const SKIPPED = new Set(['node_modules', 'dist']);
-/** A workspace with more scripts than this is read only this far. */
+/** A workspace with more scripts than this, or more folders and files to look through, is read only this far. */
 const MAX_FILES = 5000;
+const MAX_LOOKED_AT = 100_000;
 
 export class Project {
   private readonly entries = new Map<string, Entry>();
+  private looked = 0;
   private current: Analysis | null = null;
   private stale = true;
   /** problems the server should mention once (unreadable files, a compiler fault) */
@@ -95,7 +97,7 @@ export class Project {
       return;
     }
     for (const n of names) {
-      if (this.entries.size >= MAX_FILES) return;
+      if (this.entries.size >= MAX_FILES || ++this.looked > MAX_LOOKED_AT) return;
       if (n.startsWith('.') || SKIPPED.has(n)) continue;
       const full = join(path, n);
       if (n.toLowerCase().endsWith('.pw')) this.scan(full, false);
