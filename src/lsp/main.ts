@@ -231,7 +231,12 @@ export class Server {
     if (this.timer !== null) return;
     this.timer = setTimeout(() => {
       this.timer = null;
-      this.publish();
+      try {
+        this.publish();
+      } catch (err) {
+        // a fault of the server, not of the scripts: said in the editor's log, and the server goes on
+        this.connection.console.error(`pocketwatch: internal error while analysing: ${(err as Error)?.message ?? String(err)}`);
+      }
     }, SETTLE_MS);
   }
 
