@@ -31,7 +31,11 @@ export interface ChunkedParse {
 function parsePart(text: string, file: string, line: number): Chunk {
   const padded = line > 0 ? '\n'.repeat(line) + text : text;
   const r = parseFile(padded, file);
-  return { text, line, items: r.ast.items, errors: r.errors, facts: fileFacts(r.ast) };
+  const facts = fileFacts(r.ast);
+  // the file's facts carry the whole text; a chunk's would only keep an old one alive
+  facts.source = '';
+  facts.lines = [];
+  return { text, line, items: r.ast.items, errors: r.errors, facts };
 }
 
 /** Parses a file, reusing the chunks of its last parse that are unchanged and in the same place. */
@@ -50,7 +54,11 @@ export function parseChunked(text: string, file: string, previous: Chunk[] | nul
     const to = b < starts.length ? starts[b] : text.length;
     const part = text.slice(from, to);
     const old = known.get(part);
-    chunks.push(old !== undefined && old.line === line ? old : parsePart(part, file, line));
+    if (old !== undefined && old.line === line) {
+      // its text now from this version of the file, so the last one can go
+      old.text = part;
+      chunks.push(old);
+    } else chunks.push(parsePart(part, file, line));
   }
   const items: TopItem[] = [];
   const errors: SyntaxProblem[] = [];
