@@ -74,7 +74,7 @@ export class Server {
     const c = connection;
     c.onInitialize((p) => this.initialize(p));
     c.onInitialized(() => this.initialized());
-    this.documents.onDidOpen((e) => this.changed(e.document));
+    // (it is told of an opened document too)
     this.documents.onDidChangeContent((e) => this.changed(e.document));
     this.documents.onDidClose((e) => {
       this.project.close(pathOf(e.document.uri));
@@ -129,7 +129,7 @@ export class Server {
     }));
     c.onReferences(checked('onReferences', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
-      return at ? references(indexOf(at.an), at.file, at.line, at.col, p.context.includeDeclaration).map((pl) => this.location(at.an, pl)) : [];
+      return at ? references(indexOf(at.an), at.file, at.line, at.col, p.context?.includeDeclaration !== false).map((pl) => this.location(at.an, pl)) : [];
     }));
     c.onPrepareRename(checked('onPrepareRename', true, (p) => {
       const at = this.at(p.textDocument.uri, p.position);
