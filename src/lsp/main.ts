@@ -3,6 +3,7 @@
 // compiler over the boot library, the workspace's scripts and the open documents.
 import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isAbsolute } from 'node:path';
+import { performance } from 'node:perf_hooks';
 import {
   CodeActionKind, CompletionItemKind, createConnection, DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, MarkupKind, ProposedFeatures,
   ResponseError, SymbolKind, TextDocuments, TextDocumentSyncKind, TextEdit,
@@ -18,6 +19,8 @@ import { indexOf, type Place } from './symbols.ts';
 import { hover } from './hover.ts';
 import { complete, signatureAt, type ItemKind } from './complete.ts';
 import { definition, outline, references, rename, renameTarget, RenameError, type OutlineItem } from './navigate.ts';
+
+const TIMING = process.env.PW_LSP_TIMING === '1';
 
 /** Edits arriving closer together than this are analysed once. */
 const SETTLE_MS = 15;
@@ -251,7 +254,15 @@ export class Server {
       clearTimeout(this.timer);
       this.timer = null;
     }
+    const stale = this.project.isStale();
+    const started = performance.now();
+    const cpu = process.cpuUsage();
     const an = this.project.analyse();
+    // PW_LSP_TIMING=1: how long each analysis took, in the editor's log
+    if (TIMING && stale) {
+      const used = process.cpuUsage(cpu);
+      this.connection.console.log(`analysed in ${(performance.now() - started).toFixed(1)} ms (${((used.user + used.system) / 1000).toFixed(1)} ms of CPU)`);
+    }
     for (const n of this.project.notes.splice(0)) this.connection.console.warn(n);
     const live = new Set<string>();
     for (const [file, e] of an.entries) {
