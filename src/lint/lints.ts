@@ -6,7 +6,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
 import { ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
-import { callKey, handlerKey, varKey, type CallUse, type UseLog } from './uses.ts';
+import { callKey, handlerKey, type CallUse, type UseLog } from './uses.ts';
 import type { WorldFacts } from './world.ts';
 
 /** Every lint: its code and what it finds. */
@@ -110,21 +110,27 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
 /** PW109: a local assigned and never read — most often a misspelt name. */
 function unread(world: WorldFacts, f: FileFacts, uses: UseLog, r: Reach, out: Diagnostic[]): void {
   const vars = uses.of(f.file).vars;
-  const read = new Set<string>();
-  for (const v of vars) if (!v.write && v.scope === 'local') read.add(varKey(v));
-  const reported = new Set<string>();
-  for (const v of vars) {
-    if (v.scope !== 'local' || !v.write || v.param) continue;
-    const key = varKey(v);
-    if (read.has(key) || reported.has(key) || v.name.startsWith('_') || f.loopVars.has(`${v.line}:${v.col}`)) continue;
-    reported.add(key);
-    // what it may have been meant to be: the other names this handler can see
-    const seen = new Set<string>();
-    for (const w of vars) if (w.handler === v.handler && w.name !== v.name) seen.add(w.name);
-    const h = v.handler ? world.handlers.get(v.handler) : undefined;
-    if (h?.object) for (const p of h.object.properties) seen.add(p.name);
-    for (const g of r.globals) seen.add(g);
-    out.push(warning(f.file, v, 'PW109', `"${v.name}" is assigned but never read${didYouMean(v.name, seen)}`));
+  // a handler's uses come together, as it was compiled: one handler at a time
+  for (let from = 0; from < vars.length; ) {
+    const handler = vars[from].handler;
+    let to = from;
+    const read = new Set<string>();
+    for (; to < vars.length && vars[to].handler === handler; to++) if (!vars[to].write && vars[to].scope === 'local') read.add(vars[to].name);
+    const reported = new Set<string>();
+    for (let i = from; i < to; i++) {
+      const v = vars[i];
+      if (v.scope !== 'local' || !v.write || v.param || read.has(v.name) || reported.has(v.name)) continue;
+      if (v.name.startsWith('_') || f.loopVars.has(`${v.line}:${v.col}`)) continue;
+      reported.add(v.name);
+      // what it may have been meant to be: the other names this handler can see
+      const seen = new Set<string>();
+      for (let j = from; j < to; j++) if (vars[j].name !== v.name) seen.add(vars[j].name);
+      const h = handler ? world.handlers.get(handler) : undefined;
+      if (h?.object) for (const p of h.object.properties) seen.add(p.name);
+      for (const g of r.globals) seen.add(g);
+      out.push(warning(f.file, v, 'PW109', `"${v.name}" is assigned but never read${didYouMean(v.name, seen)}`));
+    }
+    from = to;
   }
 }
 
