@@ -108,6 +108,12 @@ describe('the TextMate grammar', () => {
     expect(lex('"\\q"').problems).toHaveLength(1);
   });
 
+  it('finds the keywords in the lexer: every word the lexer reads as a keyword', () => {
+    expect(KEYWORDS).toEqual(expect.arrayContaining(['on', 'end', 'set', 'endset', 'if', 'then', 'endif', 'while', 'for', 'global', 'property', 'self', 'mod', 'void']));
+    for (const k of KEYWORDS) expect(lex(k).tokens[0].tokenType.name, k).not.toBe('Identifier');
+    expect(lex('steamhiss').tokens[0].tokenType.name).toBe('Identifier');
+  });
+
   it('gives every keyword of the lexer and every builtin a scope', () => {
     for (const k of KEYWORDS) expect(scopes(k)[0]?.[1], k).not.toBe('source.pocketwatch');
     for (const b of BUILTINS) expect(scopeOf(`${b.name} ()`, b.name), b.name).toBe('support.function.builtin.pocketwatch');
