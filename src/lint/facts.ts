@@ -160,6 +160,10 @@ export function docAbove(source: string, lines: readonly number[], line: number)
   return out.join('\n');
 }
 
+function globalFacts(f: FileFacts, names: readonly A.Param[]): void {
+  for (const n of names) f.globals.push({ name: n.name, spelled: n.spelled, span: nameSpan(n.pos, n.spelled) });
+}
+
 /** Reads one file's facts from its AST (which may be partial after syntax errors). */
 export function fileFacts(ast: A.ScriptFile): FileFacts {
   const source = ast.source;
@@ -179,22 +183,21 @@ export function fileFacts(ast: A.ScriptFile): FileFacts {
     const item = items[i];
     const nextLine = i + 1 < items.length ? items[i + 1].pos.line - 1 : lastLine;
     if (item.type === 'global') {
-      for (const n of item.names) f.globals.push({ name: n.name, spelled: n.spelled, span: nameSpan(n.pos, n.spelled) });
+      globalFacts(f, item.names);
     } else if (item.type === 'handler') {
       const h = handlerFact(item, null, nextLine);
       f.handlers.push(h);
       walk.handler(h);
     } else {
-      const o: ObjectFact = {
-        kind: item.kind, name: item.name, spelled: item.spelled, file: ast.file,
-        span: { line: item.pos.line, col: 1, length: item.spelled.length }, line: item.pos.line, endLine: Math.max(item.endPos.line, item.pos.line),
-        properties: [], handlers: [],
-      };
-      // the block's position is its keyword; the name is the next name on the line
+      // the block's position is its keyword; the name is the next word on the line
       const at = offsetOf(lines, item.pos.line, item.pos.col) + item.kind.length;
       const rest = source.slice(at, at + 200);
-      const skip = rest.length - rest.trimStart().length;
-      o.span = { line: item.pos.line, col: item.pos.col + item.kind.length + skip, length: item.spelled.length };
+      const nameCol = item.pos.col + item.kind.length + rest.length - rest.trimStart().length;
+      const o: ObjectFact = {
+        kind: item.kind, name: item.name, spelled: item.spelled, file: ast.file,
+        span: { line: item.pos.line, col: nameCol, length: item.spelled.length }, line: item.pos.line, endLine: Math.max(item.endPos.line, item.pos.line),
+        properties: [], handlers: [],
+      };
       f.objects.push(o);
       for (const p of item.properties) {
         o.properties.push({ name: p.name, spelled: p.spelled, span: nameSpan(p.pos, p.spelled), object: o });
@@ -258,7 +261,7 @@ class FactWalker {
           this.expr(s.expr, where);
           break;
         case 'global':
-          for (const n of s.names) this.f.globals.push({ name: n.name, spelled: n.spelled, span: nameSpan(n.pos, n.spelled) });
+          globalFacts(this.f, s.names);
           break;
       }
     }
