@@ -33,7 +33,7 @@ function handlerText(ix: SymbolIndex, h: HandlerFact): string {
   return parts.join('\n\n');
 }
 
-export function objectText(ix: SymbolIndex, o: ObjectFact): string {
+function objectText(ix: SymbolIndex, o: ObjectFact): string {
   const parts = [code(`${o.kind} ${o.spelled}`), `defined at ${where(o.file, o.line)}`];
   const f = ix.facts(o.file);
   const doc = f ? docAbove(f.source, f.lines, o.line) : '';

@@ -222,9 +222,4 @@ export class Project {
     this.stale = false;
     return this.current;
   }
-
-  /** Every entry, the boot library's included. */
-  all(): Entry[] {
-    return [...this.entries.values()];
-  }
 }

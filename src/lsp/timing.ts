@@ -44,7 +44,7 @@ export function rangeOf(e: A.Expr): Range | null {
 }
 
 /** A number as an author reads it: at most three decimals. */
-export function shown(n: number): string {
+function shown(n: number): string {
   return String(Math.round(n * 1000) / 1000);
 }
 

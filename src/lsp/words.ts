@@ -3,7 +3,7 @@
 import type { TokenType } from 'chevrotain';
 import { allTokens } from '../../grammar/lexer.ts';
 
-export function isKeywordToken(t: TokenType): boolean {
+function isKeywordToken(t: TokenType): boolean {
   const p = t.PATTERN;
   return p instanceof RegExp && p.flags.includes('i') && /^[a-z]+$/.test(p.source);
 }
