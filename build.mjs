@@ -65,3 +65,7 @@ try {
 }
 renameSync(fresh, 'dist');
 rmSync(old, { recursive: true, force: true });
+
+// the VS Code extension in editors/vscode/ (its grammar is generated from the lexer's tokens)
+const { buildExtension } = await import('./editors/vscode/build.mjs');
+await buildExtension();

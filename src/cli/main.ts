@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     .scriptName('pw')
     .usage('$0 <command> [options]')
     .strict()
-    .demandCommand(1, 'name a command: run, check, repl or disasm')
+    .demandCommand(1, 'name a command: run, check, repl, lint, lsp or disasm')
     .recommendCommands()
     .help()
     .version(false)
@@ -98,6 +98,27 @@ async function main(argv: string[]): Promise<number> {
           seed: nonNegativeInt('seed', a.seed),
           loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
         });
+      },
+    )
+    .command(
+      'lint <files..>',
+      "print the compiler's warnings (unknown events, objects, stars, sounds; unused assignments); exit 1 if there is any",
+      (y) => y.positional('files', { type: 'string', array: true, describe: '.pw files or folders' }),
+      async (a) => {
+        const { lintCommand } = await import('./lint.ts');
+        code = lintCommand(a.files as string[]);
+      },
+    )
+    .command(
+      'lsp',
+      'a language server for editors, on stdin and stdout',
+      (y) =>
+        y
+          .option('stdio', { type: 'boolean', default: true, describe: 'talk on stdin and stdout (the only way it talks)' })
+          .option('clientProcessId', { type: 'number', hidden: true, describe: 'the editor process; the server exits when it does' }),
+      async () => {
+        const { lspCommand } = await import('../lsp/main.ts');
+        code = await lspCommand();
       },
     )
     .command(

@@ -2,7 +2,8 @@
 // 0 on success, 1 after a script error, 2 on bad usage.
 import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
-import { loadProgram, readScripts, UsageError } from '../compiler/load.ts';
+import { readScripts, UsageError } from '../compiler/load.ts';
+import { loadLinted } from '../lint/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
 import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
@@ -129,12 +130,15 @@ export async function runCommand(a: RunArgs): Promise<number> {
   if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
   const sources = readScripts(files);
   checkOutputs(a, sources.map((s) => s.file));
-  const loaded = loadProgram(sources);
+  const loaded = loadLinted(sources);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was run`);
     return 1;
   }
+  // warnings are said and the run goes on (pw lint makes them fail a build)
+  for (const d of loaded.warnings) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+  stderr.flush();
   const program = loaded.program;
   const restored = snapshot && restoring(a.restore!, () => fitSnapshot(snapshot!, program));
   if (snapshot && !restored) return 1;

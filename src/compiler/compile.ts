@@ -130,6 +130,21 @@ function grown(a: Int32Array, size: number, used: number): Int32Array {
   return b;
 }
 
+/**
+ * Told where the names in handler bodies resolve, for the lints and the language
+ * server; a compilation without one pays a single check per name.
+ */
+export interface NameUses {
+  /** The body of `h` (null: an object's property initialisers) of `object` (null: global) follows. */
+  handler(file: A.ScriptFile, h: A.Handler | null, object: ObjectInfo | null): void;
+  /** A variable read or written (a parameter is written where it is declared). */
+  variable(scope: 'local' | 'global' | 'property', name: string, pos: A.Pos, write: boolean): void;
+  /** A call and the handler it reaches; null for a builtin or a name already reported unknown. */
+  call(name: string, pos: A.Pos, to: HandlerCode | null): void;
+}
+
+const SCOPE_NAMES = ['local', 'global', 'property'] as const;
+
 export interface CompileContext {
   builtins: readonly Builtin[];
   builtinIndex: ReadonlyMap<string, number>;
@@ -142,6 +157,7 @@ export interface CompileContext {
   globalIndex: Map<string, number>;
   /** Where every handler of this compilation is emitted. */
   out: CodeBuffer;
+  uses?: NameUses;
 }
 
 /** A compile context over `program`; the caller seals `out` once every handler is compiled. */
@@ -312,10 +328,13 @@ class HandlerCompiler {
 
   /** Compiles `h`; into `into` when given (its placeholder), else into a new HandlerCode. */
   compileHandler(h: A.Handler, replEcho = false, into?: HandlerCode): HandlerCode {
+    const uses = this.cx.uses;
+    if (uses !== undefined) uses.handler(this.file!, h, this.object);
     for (let i = 0; i < h.params.length; i++) {
       const p = h.params[i];
       if (this.localReg(p.name) >= 0) this.error(p.pos, `parameter "${p.spelled}" is named twice`);
       this.declareLocal(p.name);
+      if (uses !== undefined) uses.variable('local', p.name, p.pos, true);
     }
     const params = this.nextReg;
     this.paramCount = params;
@@ -362,6 +381,7 @@ class HandlerCompiler {
 
   /** Property initialisers of an object, compiled as one handler run at load time. */
   compileInit(props: A.PropertyDecl[], pos: A.Pos): HandlerCode {
+    if (this.cx.uses !== undefined) this.cx.uses.handler(this.file!, null, this.object);
     for (const p of props) {
       if (!p.init) continue;
       this.pos = p.pos;
@@ -527,6 +547,7 @@ class HandlerCompiler {
     if (slot === NOT_FOUND) return this.error(s.pos, `cannot assign to "${s.spelled}"`);
     // a local named like a builtin is allowed, calls still reach the builtin
     const where = slotWhere(slot);
+    if (this.cx.uses !== undefined) this.cx.uses.variable(SCOPE_NAMES[where], s.name, s.pos, true);
     if (where === LOCAL) {
       this.exprInto(s.value, slotIndex(slot), true);
       this.markAssigned(slotIndex(slot));
@@ -624,6 +645,7 @@ class HandlerCompiler {
     const slot = this.resolve(s.var.name);
     if (slot === NOT_FOUND) return this.error(s.var.pos, `cannot use "${s.var.spelled}" as a loop variable`);
     const where = slotWhere(slot);
+    if (this.cx.uses !== undefined) this.cx.uses.variable(SCOPE_NAMES[where], s.var.name, s.var.pos, true);
     // The counter lives in t; the loop variable is a copy, so changing it in the body
     // does not change how many times the loop runs.
     const varReg = where === LOCAL ? slotIndex(slot) : this.allocTemps(1);
@@ -698,6 +720,7 @@ class HandlerCompiler {
     if (e.type === 'name') {
       const slot = this.resolve(e.name);
       if (slot !== NOT_FOUND && slotWhere(slot) === LOCAL) {
+        if (this.cx.uses !== undefined) this.cx.uses.variable('local', e.name, e.pos, false);
         this.checkRead(e, slotIndex(slot));
         return slotIndex(slot);
       }
@@ -771,6 +794,7 @@ class HandlerCompiler {
     if (slot === NOT_FOUND) return this.unknownName(e.name, e.spelled, e.pos, false);
     const where = slotWhere(slot);
     const index = slotIndex(slot);
+    if (this.cx.uses !== undefined) this.cx.uses.variable(SCOPE_NAMES[where], e.name, e.pos, false);
     if (where === LOCAL) {
       this.checkRead(e, index);
       if (index !== dst) this.emit2(Op.MOVE, dst, index);
@@ -852,6 +876,7 @@ class HandlerCompiler {
     let handler = this.object !== null ? this.object.handlers[e.name] : undefined;
     if (handler === undefined) handler = this.cx.program.globalHandlers[e.name];
     const builtin = handler === undefined ? this.cx.builtinIndex.get(e.name) : undefined;
+    if (this.cx.uses !== undefined) this.cx.uses.call(e.name, e.pos, handler === undefined ? null : this.cx.program.handlers[handler]);
     if (handler === undefined && builtin === undefined) {
       for (let i = 0; i < n; i++) this.exprAny(args[i]); // still check the arguments
       this.freeTemps(base);

@@ -4,7 +4,7 @@ import type * as A from '../../grammar/ast.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
 import type { Builtin } from '../builtins/registry.ts';
-import { handlerCompiler, compileContext, globalIndex, newHandlerCode } from './compile.ts';
+import { handlerCompiler, compileContext, globalIndex, newHandlerCode, type NameUses } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
 import type { HandlerCode, ObjectInfo, Program } from '../vm/program.ts';
@@ -47,13 +47,14 @@ export function compileFiles(
   files: A.ScriptFile[],
   builtins: BuiltinTable,
   base: Program = emptyProgram(),
-  options: { replace?: boolean } = {},
+  options: { replace?: boolean; uses?: NameUses } = {},
 ): { program: Program; added: number[]; newObjects: number[] } {
   const program = extend(base);
   const diagnostics: Diagnostic[] = [];
   let chars = 0;
   for (let i = 0; i < files.length; i++) chars += files[i].source.length;
   const cx = compileContext(program, builtins, diagnostics, chars);
+  if (options.uses) cx.uses = options.uses;
   const pending: Pending[] = [];
   const pendingIndex = new Set<number>();
   const inits: { file: A.ScriptFile; block: A.ObjectBlock; object: number }[] = [];

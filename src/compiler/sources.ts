@@ -8,6 +8,7 @@ import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { compileFiles, sortDiagnostics } from './link.ts';
 import type { Program } from '../vm/program.ts';
 import { STDLIB } from './stdlib.ts';
+import type { NameUses } from './compile.ts';
 
 export interface SourceText {
   file: string;
@@ -31,20 +32,22 @@ export interface LoadResult {
   program: Program | null;
   diagnostics: Diagnostic[];
   sources: Record<string, string>;
+  /** The syntax trees, when every source parsed. */
+  files: ScriptFile[];
 }
 
-/** Boot library + the given sources → a program, or every diagnostic found. */
-export function loadProgram(sources: readonly SourceText[], withStdlib = true): LoadResult {
+/** Boot library + the given sources → a program, or every diagnostic found; `uses` hears every name the compiler resolves (the lints). */
+export function loadProgram(sources: readonly SourceText[], withStdlib = true, opts: { uses?: NameUses } = {}): LoadResult {
   const all = withStdlib ? [...STDLIB, ...sources] : sources;
   const texts: Record<string, string> = {};
   for (const s of all) texts[s.file] = s.source;
   const { files, errors } = parseSources(all);
-  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts };
+  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts, files: [] };
   try {
-    const { program } = compileFiles(files, BUILTIN_TABLE);
-    return { program, diagnostics: [], sources: texts };
+    const { program } = compileFiles(files, BUILTIN_TABLE, undefined, { uses: opts.uses });
+    return { program, diagnostics: [], sources: texts, files };
   } catch (err) {
-    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts };
+    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts, files };
     throw err;
   }
 }

@@ -13,6 +13,8 @@ export interface Diagnostic {
   message: string;
   /** Script call stack, innermost first, e.g. `steamhiss (set engine) at engine.pw:12:5`. */
   stack?: string[];
+  /** A lint's code, e.g. `PW101` (docs/lints.md). */
+  code?: string;
 }
 
 /** Thrown by builtins and the VM for a script-level failure; never shown with a JS stack. */
@@ -32,7 +34,7 @@ export class CompileErrors extends Error {
 }
 
 export function formatDiagnostic(d: Diagnostic, source: string | undefined): string {
-  const head = `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`;
+  const head = `${d.file}:${d.line}:${d.col}: ${d.kind}${d.code ? ` ${d.code}` : ''}: ${d.message}`;
   const parts = [head];
   if (source !== undefined && d.line > 0) parts.push(codeFrame(source, d.line, d.col, d.length));
   if (d.stack && d.stack.length > 0) {

@@ -5,7 +5,10 @@ import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { loadProgram, pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../compiler/load.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
-import { runHeadless } from '../hosts/headless.ts';
+import { runHeadless, type TimedInput } from '../hosts/headless.ts';
+import { objectKey, type Program } from '../vm/program.ts';
+import type { ObjectKind } from '../../grammar/ast.ts';
+import { closest } from '../errors/suggest.ts';
 import { parseDuration } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { ORACLE_EXTENSION, OracleFormatError, parseOracle, withExpected, type ExpectedLine, type Oracle } from './format.ts';
@@ -94,6 +97,7 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
     throw new OracleProblem(`the scripts do not compile:\n${text}`);
   }
   const s = o.settings;
+  checkClicks(s.input, loaded.program);
   const kinds = s.kinds ? new Set(s.kinds) : null;
   const events: TraceEvent[] = [];
   const diagnostics: string[] = [];
@@ -116,6 +120,17 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
     },
   );
   return { events, diagnostics, exit: r.exit };
+}
+
+/** A click on an object that does not exist would be dropped without a word: the oracle is refused instead. */
+function checkClicks(input: readonly TimedInput[], program: Program): void {
+  for (const i of input) {
+    if (i.click === undefined) continue;
+    const [kind, name] = i.click.toLowerCase().split(/\s+/);
+    if (program.objectIndex[objectKey(kind as ObjectKind, name)] !== undefined) continue;
+    const guess = closest(name, program.objects.filter((x) => x.kind === kind).map((x) => x.name));
+    throw new OracleProblem(`-- click: ${i.at} ${i.click}: there is no ${kind} "${name}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
 }
 
 /** Field order does not matter when comparing: a hand-edited line may list them in any order. */

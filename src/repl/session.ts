@@ -3,6 +3,7 @@
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
 import { loadProgram, parseSources, readSources, type SourceText } from '../compiler/load.ts';
+import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
 import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
@@ -296,10 +297,11 @@ export class ReplSession {
       }
     }
     sources = [...sources, ...(opts.sources ?? [])];
-    const loaded = loadProgram(sources);
+    const loaded = loadLinted(sources);
     if (loaded.program) {
       this.files = sources.map((s) => s.file);
       if (sources.length > 0) early.push({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+      for (const d of loaded.warnings) early.push({ kind: 'warning', text: formatDiagnostic(d, loaded.sources[d.file]) });
       return loaded.program;
     }
     for (const d of loaded.diagnostics) {
@@ -335,7 +337,17 @@ export class ReplSession {
     if (this.define(files)) {
       this.files.push(...sources.map((s) => s.file));
       this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+      this.lintLoaded(sources);
     }
+  }
+
+  /** The warnings of files just loaded, read together with every file loaded before. */
+  private lintLoaded(fresh: SourceText[]): void {
+    const names = new Set(fresh.map((s) => s.file));
+    const program = this.engine.program;
+    const all = [...new Set(this.files)].map((file) => ({ file, source: program.sources[file] ?? '' }));
+    const linted = loadLinted(all);
+    for (const d of linted.warnings) if (names.has(d.file)) this.reportDiagnostic(d, linted.sources[d.file]);
   }
 
   // ---- commands -----------------------------------------------------------

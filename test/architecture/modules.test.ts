@@ -15,6 +15,7 @@ const BELOW: Record<string, string[]> = {
   'src/hash': [],
   'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash'],
   'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time', 'src/hash'],
+  'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins'],
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
   'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash'],

@@ -1,0 +1,44 @@
+// The VS Code client: starts `pw lsp` for the workspace and hands it the editor's
+// Pocketwatch documents. Highlighting comes from the TextMate grammar alone.
+import { existsSync } from 'node:fs';
+import { join } from 'node:path';
+import * as vscode from 'vscode';
+import { LanguageClient, TransportKind, type LanguageClientOptions, type ServerOptions } from 'vscode-languageclient/node';
+
+let client: LanguageClient | undefined;
+
+/** The pw command: the setting, else the workspace's own install, else the PATH's. */
+function serverCommand(folder: string | undefined): string {
+  const set = vscode.workspace.getConfiguration('pocketwatch').get<string>('server.command');
+  if (set) return set;
+  const local = folder ? join(folder, 'node_modules', '.bin', process.platform === 'win32' ? 'pw.cmd' : 'pw') : '';
+  return local && existsSync(local) ? local : 'pw';
+}
+
+export async function activate(context: vscode.ExtensionContext): Promise<void> {
+  const config = vscode.workspace.getConfiguration('pocketwatch');
+  const folder = vscode.workspace.workspaceFolders?.[0]?.uri.fsPath;
+  // TransportKind.stdio adds --stdio: the server runs as `pw lsp --stdio`
+  const server: ServerOptions = {
+    command: serverCommand(folder),
+    args: [...config.get<string[]>('server.args', []), 'lsp'],
+    transport: TransportKind.stdio,
+    options: folder ? { cwd: folder } : undefined,
+  };
+  const watcher = vscode.workspace.createFileSystemWatcher('**/*.pw');
+  context.subscriptions.push(watcher);
+  const options: LanguageClientOptions = {
+    documentSelector: [
+      { scheme: 'file', language: 'pocketwatch' },
+      { scheme: 'untitled', language: 'pocketwatch' },
+    ],
+    synchronize: { fileEvents: watcher },
+    initializationOptions: { scripts: config.get<string[] | null>('scripts', null) },
+  };
+  client = new LanguageClient('pocketwatch', 'Pocketwatch', server, options);
+  await client.start();
+}
+
+export function deactivate(): Promise<void> | undefined {
+  return client?.stop();
+}

@@ -1,0 +1,23 @@
+// `pw lint FILE…`: the compiler's warnings, for an editor or CI. Exit 0 when there are
+// none, 1 when there is any warning or error, 2 on bad usage.
+import { readScripts } from '../compiler/load.ts';
+import { loadLinted } from '../lint/index.ts';
+import { formatDiagnostic } from '../errors/diagnostic.ts';
+import { stderr, stdout } from './output.ts';
+
+function plural(n: number, word: string): string {
+  return `${n} ${word}${n === 1 ? '' : 's'}`;
+}
+
+export function lintCommand(files: string[]): number {
+  const loaded = loadLinted(readScripts(files));
+  if (!loaded.program) {
+    for (const d of loaded.diagnostics) stdout.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+    stderr.line(`${plural(loaded.diagnostics.length, 'error')}: the scripts do not compile, so they were not linted`);
+    return 1;
+  }
+  for (const d of loaded.warnings) stdout.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+  if (loaded.warnings.length === 0) return 0;
+  stderr.line(plural(loaded.warnings.length, 'warning'));
+  return 1;
+}

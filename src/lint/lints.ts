@@ -1,0 +1,162 @@
+// The lints: mistakes that compile and run but do nothing (an event nobody handles, a
+// star never defined, a misspelt assignment target…). Each has a code, listed with an
+// example in docs/lints.md; `-- pw-ignore PW101` on the line silences one.
+import { lineAt } from '../../grammar/lexer.ts';
+import type { Diagnostic } from '../errors/diagnostic.ts';
+import { closest } from '../errors/suggest.ts';
+import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
+import { ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
+import { callKey, handlerKey, type CallUse, type UseLog } from './uses.ts';
+import type { WorldFacts } from './world.ts';
+
+/** Every lint: its code and what it finds. */
+export const LINTS = {
+  PW101: 'an event that no handler of the object it is sent to handles',
+  PW102: 'an object name that names no object of that kind',
+  PW103: 'a star that is never defined',
+  PW104: 'a path that is never defined',
+  PW105: 'a sound that is never defined',
+  PW106: 'a pose that is never defined',
+  PW107: 'a view that is never defined',
+  PW108: 'a cricket that is never created',
+  PW109: 'a variable assigned and never read',
+  PW110: 'a handler nothing calls and no event reaches',
+} as const;
+
+export type LintCode = keyof typeof LINTS;
+
+const NAME_CODES: Record<NameKind, LintCode> = { star: 'PW103', path: 'PW104', sound: 'PW105', pose: 'PW106', view: 'PW107', cricket: 'PW108' };
+const NEVER: Record<NameKind, string> = {
+  star: 'is never defined with defstar',
+  path: 'is never defined with defpath',
+  sound: 'is never defined with defsound',
+  pose: 'is never defined with defpose',
+  view: 'is never defined with defview',
+  cricket: 'is never created with cricket',
+};
+
+function didYouMean(name: string, candidates: Iterable<string>): string {
+  const guess = closest(name, candidates);
+  return guess ? ` — did you mean "${guess}"?` : '';
+}
+
+function warning(file: string, span: Span, code: LintCode, message: string): Diagnostic {
+  return { kind: 'warning', code, file, line: span.line, col: span.col, length: span.length, message };
+}
+
+function noHandler(ev: NameArg): string {
+  const who = ev.target !== null && ev.kind !== null ? `${ev.kind} ${ev.target} has no` : `no ${ev.kind ?? 'object'} has a`;
+  return `${who} handler for the event "${ev.name}"`;
+}
+
+/** What reaches handlers from anywhere: calls the compiler resolved, and literal events. */
+interface Reach {
+  called: Set<string>;
+  sent: Set<HandlerFact>;
+  globals: Set<string>;
+}
+
+function reach(world: WorldFacts, uses: UseLog): Reach {
+  const r: Reach = { called: new Set(), sent: new Set(), globals: new Set() };
+  for (const file of world.files) {
+    let last: CallUse['to'] = null;
+    for (const c of uses.of(file.file).calls) {
+      // calls come in runs to one handler: make its key once a run
+      if (c.to !== null && c.to !== last) r.called.add(callKey(c)!);
+      last = c.to;
+    }
+    for (const n of file.names) if (n.what === 'event') for (const h of world.eventHandlers(n)) r.sent.add(h);
+    for (const g of file.globals) r.globals.add(g.name);
+  }
+  return r;
+}
+
+/** The lints of the files named in `report`, against everything loaded. */
+export function lint(world: WorldFacts, uses: UseLog, report: ReadonlySet<string>): Diagnostic[] {
+  const out: Diagnostic[] = [];
+  const r = reach(world, uses);
+  for (const f of world.files) {
+    if (!report.has(f.file)) continue;
+    const found: Diagnostic[] = [];
+    names(world, f, found);
+    unread(world, f, uses, r, found);
+    unreachable(f, world, r, found);
+    for (const d of found) if (!ignored(f, d)) out.push(d);
+  }
+  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+}
+
+/** PW101–PW108: names handed to builtins that nothing defines or handles. */
+function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
+  for (const n of f.names) {
+    if (n.define || n.self) continue;
+    if (n.what === 'object') {
+      if (world.object(n.kind!, n.name)) continue;
+      const other = [...world.objects.values()].find((o) => o.name === n.name);
+      const hint = other ? ` (${other.spelled} is ${other.kind === 'actor' ? 'an' : 'a'} ${other.kind})` : didYouMean(n.name, world.objectsByKind.get(n.kind!)!.map((o) => o.name));
+      out.push(warning(f.file, n.span, 'PW102', `there is no ${n.kind} "${n.name}"${hint}`));
+    } else if (n.what === 'event') {
+      // an event to an object that does not exist is reported as the object
+      if (n.target !== null && n.kind !== null && !world.object(n.kind, n.target)) continue;
+      if (world.eventHandlers(n).length > 0) continue;
+      const candidates = world.addressed(n.kind, n.target).flatMap((o) => o.handlers.map((h) => h.name));
+      out.push(warning(f.file, n.span, 'PW101', `${noHandler(n)}${didYouMean(n.name, candidates)}`));
+    } else if (!world.isDefined(n.what, n.name)) {
+      out.push(warning(f.file, n.span, NAME_CODES[n.what], `the ${n.what} "${n.name}" ${NEVER[n.what]}${didYouMean(n.name, world.namesOf(n.what))}`));
+    }
+  }
+}
+
+/** PW109: a local assigned and never read — most often a misspelt name. */
+function unread(world: WorldFacts, f: FileFacts, uses: UseLog, r: Reach, out: Diagnostic[]): void {
+  const vars = uses.of(f.file).vars;
+  // a handler's uses come together, as it was compiled: one handler at a time
+  for (let from = 0; from < vars.length; ) {
+    const handler = vars[from].handler;
+    let to = from;
+    const read = new Set<string>();
+    for (; to < vars.length && vars[to].handler === handler; to++) if (!vars[to].write && vars[to].scope === 'local') read.add(vars[to].name);
+    const reported = new Set<string>();
+    for (let i = from; i < to; i++) {
+      const v = vars[i];
+      if (v.scope !== 'local' || !v.write || v.param || read.has(v.name) || reported.has(v.name)) continue;
+      if (v.name.startsWith('_') || f.loopVars.has(`${v.line}:${v.col}`)) continue;
+      reported.add(v.name);
+      // what it may have been meant to be: the other names this handler can see
+      const seen = new Set<string>();
+      for (let j = from; j < to; j++) if (vars[j].name !== v.name) seen.add(vars[j].name);
+      const h = handler ? world.handlers.get(handler) : undefined;
+      if (h?.object) for (const p of h.object.properties) seen.add(p.name);
+      for (const g of r.globals) seen.add(g);
+      out.push(warning(f.file, v, 'PW109', `"${v.name}" is assigned but never read${didYouMean(v.name, seen)}`));
+    }
+    from = to;
+  }
+}
+
+/** PW110: a handler that nothing calls, no event reaches, and the engine never delivers. */
+function unreachable(f: FileFacts, world: WorldFacts, r: Reach, out: Diagnostic[]): void {
+  const handlers: HandlerFact[] = [...f.handlers, ...f.objects.flatMap((o) => o.handlers)];
+  for (const h of handlers) {
+    if (r.called.has(handlerKey(h.file, h.line, h.col)) || r.sent.has(h)) continue;
+    const o = h.object;
+    if (o === null) {
+      if (ENGINE_HANDLERS.includes(h.name)) continue;
+      out.push(warning(f.file, h.span, 'PW110', `nothing calls the handler "${h.spelled}"`));
+      continue;
+    }
+    if (ENGINE_EVENTS[o.kind].includes(h.name)) continue;
+    if (world.dynamicEvents.some((d) => (d.kind === null || d.kind === o.kind) && (d.target === null || d.target === o.name))) continue;
+    out.push(warning(f.file, h.span, 'PW110', `nothing sends the event "${h.spelled}" to ${o.kind} ${o.spelled}, and nothing in it calls it`));
+  }
+}
+
+const IGNORE = /--\s*pw-ignore\b([^\r\n]*)/i;
+
+/** `-- pw-ignore` on the line silences every lint there; `-- pw-ignore PW101 PW105` only those. */
+function ignored(f: FileFacts, d: Diagnostic): boolean {
+  const m = IGNORE.exec(lineAt(f.source, f.lines, d.line));
+  if (m === null) return false;
+  const codes = m[1].toUpperCase().match(/PW\d+/g);
+  return codes === null || codes.includes(d.code!);
+}

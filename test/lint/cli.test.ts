@@ -1,0 +1,118 @@
+// Lints as an author meets them from the command line: `pw lint` for CI, warnings from
+// `pw run` and the REPL on stderr (and the world goes on), and `pw check` refusing a
+// click on an object that does not exist.
+import { afterAll, beforeAll, describe, expect, it } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+const PW = join(ROOT, 'dist/pw.js');
+
+let dir = '';
+beforeAll(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pw-lint-'));
+});
+afterAll(() => {
+  rmSync(dir, { recursive: true, force: true });
+});
+
+function pw(args: string[], files: Record<string, string> = {}, input?: string, cwd = dir): { code: number | null; stdout: string; stderr: string } {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 20000, input });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+const HISS = `set engine
+  on openset
+    makeloop ("scene", "steamhis", 1)
+    print ("armed")
+  end
+  on steamhiss
+    print ("hiss")
+  end
+endset
+
+on startup
+  gotoset ("engine")
+end
+`;
+
+describe('pw lint', () => {
+  it('the demo world lints clean', () => {
+    const r = pw(['lint', 'scripts'], {}, undefined, ROOT);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('');
+    expect(r.code).toBe(0);
+  });
+
+  it('prints each warning with file:line:col, its code and a code frame, and exits 1', () => {
+    const r = pw(['lint', 'hiss.pw'], { 'hiss.pw': HISS });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toBe(
+      [
+        'hiss.pw:3:24: warning PW101: no set has a handler for the event "steamhis" — did you mean "steamhiss"?',
+        '  2 |   on openset',
+        '> 3 |     makeloop ("scene", "steamhis", 1)',
+        '    |                        ^^^^^^^^^^',
+        '  4 |     print ("armed")',
+        '',
+        'hiss.pw:6:6: warning PW110: nothing sends the event "steamhiss" to set engine, and nothing in it calls it',
+        '  5 |   end',
+        '> 6 |   on steamhiss',
+        '    |      ^^^^^^^^^',
+        '  7 |     print ("hiss")',
+        '',
+        '',
+      ].join('\n'),
+    );
+    expect(r.stderr).toBe('2 warnings\n');
+  });
+
+  it('exits 1 on scripts that do not compile, and 2 on a missing file', () => {
+    const bad = pw(['lint', 'bad.pw'], { 'bad.pw': 'on startup\n  greet ()\nend\n' });
+    expect(bad.code).toBe(1);
+    expect(bad.stdout).toMatch(/bad\.pw:2:3: error: unknown handler or builtin "greet"/);
+    const missing = pw(['lint', 'nowhere.pw']);
+    expect(missing.code).toBe(2);
+    expect(missing.stderr).toMatch(/cannot read "nowhere\.pw"/);
+  });
+});
+
+describe('warnings when scripts run', () => {
+  it('pw run prints them on stderr and carries on', () => {
+    const r = pw(['run', 'hiss.pw', '--until', '1s'], { 'hiss.pw': HISS });
+    expect(r.code).toBe(0);
+    expect(r.stdout).toBe('armed\n');
+    expect(r.stderr).toMatch(/^hiss\.pw:3:24: warning PW101: /);
+  });
+
+  it('the REPL prints them on stderr and carries on', () => {
+    const r = pw(['repl', 'hiss.pw'], { 'hiss.pw': HISS }, 'print (1 + 1)\n');
+    expect(r.stdout).toContain('2');
+    expect(r.stderr).toMatch(/hiss\.pw:3:24: warning PW101: /);
+    expect(r.code).toBe(0);
+  });
+
+  it('the REPL lints a file loaded later too', () => {
+    const r = pw(['repl'], { 'hiss.pw': HISS }, ':load hiss.pw\n');
+    expect(r.stderr).toMatch(/hiss\.pw:3:24: warning PW101: /);
+  });
+});
+
+describe('pw check and timed input', () => {
+  it('refuses an oracle whose click names an object that does not exist', () => {
+    const oracle = '-- click: 100 prop facuet\nprop faucet\n  on click\n    print ("click")\n  end\nendprop\n== expect\n';
+    const r = pw(['check', 'tap.oracle'], { 'tap.oracle': oracle });
+    expect(r.code).toBe(1);
+    expect(r.stdout).toContain('-- click: 100 prop facuet: there is no prop "facuet" — did you mean "faucet"?');
+  });
+
+  it('runs one whose click names an object that exists', () => {
+    const oracle = '-- click: 100 prop faucet\nprop faucet\n  on click\n    print ("click")\n  end\nendprop\n';
+    expect(pw(['check', '--update', 'ok.oracle'], { 'ok.oracle': oracle }).code).toBe(0);
+    expect(pw(['check', 'ok.oracle']).code).toBe(0);
+  });
+});
