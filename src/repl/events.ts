@@ -113,10 +113,7 @@ export function describeTrace(ev: TraceEvent): string {
   }
 }
 
-/** Game time for a log margin: "12.350s". */
-export function stamp(ms: number): string {
-  return `${(ms / 1000).toFixed(3)}s`;
-}
+export { stamp } from '../time/units.ts';
 
 /**
  * Parses `:filter` arguments against the current filter: kind names replace it,

@@ -88,3 +88,8 @@ export function formatUnits(u: number): string {
   const secText = `${pad2(s)}.${msPart}s`;
   return h > 0 ? `${sign}${h}h ${pad2(m)}m ${secText}` : `${sign}${m}m ${secText}`;
 }
+
+/** Game time in ms for a log margin or a thread's wake time: "12.350s". */
+export function stamp(ms: number): string {
+  return `${(ms / 1000).toFixed(3)}s`;
+}

@@ -1,0 +1,56 @@
+// Timelines from traces: read a JSON Lines trace, lay it out, write it as the Chrome
+// Trace Event Format (.json), a picture (.svg) or a page (.html).
+import type { TraceEvent } from '../trace/events.ts';
+import type { Timeline } from './model.ts';
+import { chromeTraceJson } from './chrome.ts';
+import { timelineSvg } from './svg.ts';
+import { timelineHtml } from './html.ts';
+
+export { RecentTimeline, TimelineBuilder, timelineOf } from './build.ts';
+export type { Timeline } from './model.ts';
+
+export const TIMELINE_FORMATS = ['json', 'html', 'svg'] as const;
+export type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+
+/** The format a file name asks for, by its extension; null when it names none of them. */
+export function formatOf(file: string): TimelineFormat | null {
+  const ext = /\.([a-z]+)$/i.exec(file)?.[1]?.toLowerCase();
+  return (TIMELINE_FORMATS as readonly string[]).includes(ext ?? '') ? (ext as TimelineFormat) : null;
+}
+
+export function renderTimeline(tl: Timeline, format: TimelineFormat, title?: string): string {
+  switch (format) {
+    case 'json':
+      return chromeTraceJson(tl);
+    case 'svg':
+      return timelineSvg(tl, title);
+    case 'html':
+      return timelineHtml(tl, title);
+  }
+}
+
+export class TraceReadError extends Error {}
+
+/** Parses a JSON Lines trace; a line that is not a trace event is an error naming its line. */
+export function* readTrace(text: string, file: string): Generator<TraceEvent> {
+  const lines = text.split('\n');
+  let last = -Infinity;
+  for (let i = 0; i < lines.length; i++) {
+    const line = lines[i]!.trim();
+    if (line === '') continue;
+    const where = `${file}:${i + 1}`;
+    let ev: unknown;
+    try {
+      ev = JSON.parse(line);
+    } catch (err) {
+      throw new TraceReadError(`${where}: not JSON (${(err as Error).message})`);
+    }
+    if (typeof ev !== 'object' || ev === null || Array.isArray(ev)) throw new TraceReadError(`${where}: a trace event is a JSON object, not ${JSON.stringify(ev).slice(0, 40)}`);
+    const e = ev as TraceEvent;
+    if (typeof e.t !== 'number' || !Number.isFinite(e.t) || e.t < 0) throw new TraceReadError(`${where}: the event has no game time "t" (a number of ms, 0 or more)`);
+    if (typeof e.ev !== 'string') throw new TraceReadError(`${where}: the event has no kind "ev"`);
+    if (e.t < last) throw new TraceReadError(`${where}: time goes back, from ${last} to ${e.t} ms (a trace is in time order)`);
+    last = e.t;
+    yield e;
+  }
+}
