@@ -159,7 +159,7 @@ export class TimelineBuilder {
   /** Everything from `from` to `to` (ms): spans cut at the window's edges, open spans ended at `to`. */
   build(from = this.first === Infinity ? 0 : this.first, to = this.last): Timeline {
     const tracks: Track[] = [];
-    const ordered = [...this.tracks.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group) || a.seq - b.seq);
+    const ordered = [...this.tracks.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group) || place(a) - place(b) || a.seq - b.seq);
     for (const tr of ordered) {
       const spans: Span[] = [];
       for (const s of tr.spans) {
@@ -328,6 +328,16 @@ export class TimelineBuilder {
       this.mark(ct, str(ev.sound), 'cricket', ev.t, { volume: ev.volume, pan: ev.pan, ms: ev.ms });
     }
   }
+}
+
+// The world's tracks in a fixed order, the sound slots before the crickets; the rest by first appearance.
+const WORLD_ORDER = ['set', 'print', 'problems', 'input', 'clock lock', 'clock save', 'camera', 'screen', 'frames'];
+const SLOT_ORDER = ['sound 1', 'sound 2', 'sound voice'];
+
+function place(tr: TrackState): number {
+  if (tr.group === 'world') return WORLD_ORDER.indexOf(tr.key);
+  if (tr.group === 'sound') return tr.key.startsWith('sound ') ? SLOT_ORDER.indexOf(tr.key) : SLOT_ORDER.length;
+  return 0;
 }
 
 function loopId(ev: TraceEvent): string {

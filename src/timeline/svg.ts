@@ -199,8 +199,12 @@ function markShape(kind: Kind, x: number, y: number): string {
       return `<path d="M${n(x)} ${n(y - 5)}l5 5l-5 5l-5 -5z" fill="${fill}"/>`;
     case 'frame':
       return `<rect x="${n(x - 0.5)}" y="${n(y - 5)}" width="1" height="10" fill="${fill}"/>`;
-    default:
+    case 'arrival':
+    case 'cricket':
       return `<circle cx="${n(x)}" cy="${n(y)}" r="3.5" fill="${fill}"/>`;
+    default:
+      // a moment on a track of spans (a set entered, a view reached): a tick in the span's ink
+      return `<rect x="${n(x - 0.75)}" y="${n(y - 7)}" width="1.5" height="14" fill="${STYLES[kind].ink}"/>`;
   }
 }
 
@@ -209,19 +213,52 @@ function trackRow(tr: Track, y: number, X: (t: number) => number): string {
   const label = fit(tr.name, PLOT_X - LABEL_X - 8, 11) ?? tr.name.slice(0, 3);
   parts.push(`<g><title>${escapeXml(tr.name)}</title><text x="${LABEL_X + 8}" y="${n(y + 13)}">${escapeXml(label)}</text></g>`);
   parts.push(`<line x1="${PLOT_X}" y1="${n(y + ROW)}" x2="${PLOT_RIGHT}" y2="${n(y + ROW)}" stroke="#f0f0f0"/>`);
-  for (const s of tr.spans) parts.push(spanShape(s, y, X));
+  parts.push(...spanShapes(tr.spans, y, X));
   parts.push(...markShapes(tr.marks, y, X));
   return parts.join('\n');
 }
 
-function spanShape(s: Span, y: number, X: (t: number) => number): string {
+/** Narrower than this, a span is one of a crowd (a poll loop's waits): like ones in a row are drawn as one. */
+const CROWD_PX = 3;
+
+function spanShapes(spans: Span[], y: number, X: (t: number) => number): string[] {
+  const out: string[] = [];
+  const narrow = (s: Span): boolean => X(s.end) - X(s.start) < CROWD_PX;
+  for (let i = 0; i < spans.length; ) {
+    const s = spans[i]!;
+    let last = i;
+    let count = 1;
+    if (s.kind !== 'run' && narrow(s)) {
+      // the same wait again and again, with only moments of running between
+      for (let j = i + 1; j < spans.length; j++) {
+        const u = spans[j]!;
+        if (u.depth !== s.depth) break;
+        if (u.kind === 'run' && u.end === u.start) continue;
+        if (u.name !== s.name || u.kind !== s.kind || !narrow(u) || u.start !== spans[last]!.end) break;
+        last = j;
+        count++;
+      }
+    }
+    if (count > 1) {
+      const end = spans[last]!.end;
+      out.push(spanShape({ ...s, name: `${s.name} × ${count}`, end }, y, X, `${s.name}, ${count} times in a row (a poll loop)\n${seconds(s.start)} → ${seconds(end)}`));
+      i = last + 1;
+    } else {
+      out.push(spanShape(s, y, X));
+      i++;
+    }
+  }
+  return out;
+}
+
+function spanShape(s: Span, y: number, X: (t: number) => number, about = spanTitle(s)): string {
   const st = STYLES[s.kind];
   const x1 = X(s.start);
-  const w = Math.max(X(s.end) - x1, s.kind === 'run' ? 1.5 : 1);
+  const w = Math.max(X(s.end) - x1, s.kind === 'run' ? 1.2 : 1);
   // a child sits inside its parent: each level a little narrower in height
   const inset = s.kind === 'run' ? 1 : Math.min(s.depth, 2) * 3 + 2;
   const h = ROW - 2 * inset;
-  const title = `<title>${escapeXml(spanTitle(s))}</title>`;
+  const title = `<title>${escapeXml(about)}</title>`;
   let text = '';
   const label = w > 14 && s.kind !== 'run' ? fit(s.name, w - 6, 9.5) : null;
   if (label !== null) text = `<text x="${n(x1 + 3)}" y="${n(y + ROW / 2 + 3.3)}" font-size="9.5" fill="${st.ink}">${escapeXml(label)}</text>`;

@@ -13,6 +13,11 @@ import { TimelineBuilder } from '../../src/timeline/index.ts';
 import { timelineHtml } from '../../src/timeline/html.ts';
 import { timelineSvg } from '../../src/timeline/svg.ts';
 
+// (these run in the page; the suite's types have no DOM)
+/* eslint-disable @typescript-eslint/no-explicit-any */
+declare const document: any;
+declare const Image: any;
+
 let browser: Browser;
 let dir = '';
 let html = '';
@@ -81,11 +86,11 @@ describe('the timeline page in headless Chromium', () => {
     const page = await browser.newPage();
     await page.setViewport({ width: 1240, height: 900 });
     await page.goto(`file://${html}`, { waitUntil: 'load' });
-    const marker = await page.evaluateHandle(() => [...document.querySelectorAll('svg g')].find((g) => g.querySelector(':scope > title')?.textContent?.includes('the demo world boots')));
+    const marker = await page.evaluateHandle(() => [...document.querySelectorAll('svg g')].find((g: any) => g.querySelector(':scope > title')?.textContent?.includes('the demo world boots')));
     const el = marker.asElement();
     expect(el).not.toBeNull();
-    await (el as NonNullable<typeof el> & { hover(): Promise<void> }).hover();
-    const info = await page.$eval('#info', (e) => e.textContent);
+    await el!.hover();
+    const info = await page.evaluate(() => document.getElementById('info').textContent as string);
     expect(info).toContain('the demo world boots: engine room first');
     await page.close();
   });

@@ -19,8 +19,10 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function pw(args: string[]): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd: dir, encoding: 'utf8', timeout: 30000, maxBuffer: 64 << 20 });
+const ROOT = fileURLToPath(new URL('../..', import.meta.url));
+
+function pw(args: string[], cwd = dir): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 30000, maxBuffer: 64 << 20 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
@@ -80,5 +82,13 @@ describe('pw run --timeline', () => {
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
     }
+  });
+
+  it('the pictures in docs/timeline.md are what its commands make', () => {
+    expect(pw(['run', 'scripts', '--until', '20s', '--timeline', join(dir, 'first20.svg')], ROOT).code).toBe(0);
+    expect(read('first20.svg')).toBe(readFileSync(join(ROOT, 'docs', 'timeline-demo.svg'), 'utf8'));
+    expect(pw(['run', 'scripts', '--until', '50s', '--trace', join(dir, 'demo.jsonl'), '--trace-detail', 'timeline'], ROOT).code).toBe(0);
+    expect(pw(['timeline', 'demo.jsonl', '-o', 'bedsit.svg', '--from', '19s', '--to', '50s']).code).toBe(0);
+    expect(read('bedsit.svg')).toBe(readFileSync(join(ROOT, 'docs', 'timeline-bedsit.svg'), 'utf8'));
   });
 });
