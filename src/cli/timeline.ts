@@ -1,12 +1,12 @@
 // `pw timeline TRACE.jsonl -o FILE.(json|html|svg)`, and the file writing `pw run
 // --timeline` shares with it. Exit 0 on success, 1 for a trace that cannot be read as
 // one, 2 on bad usage.
-import { readFileSync, realpathSync, writeFileSync } from 'node:fs';
+import { openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { UsageError } from '../compiler/load.ts';
-import { TIMELINE_FORMATS, TimelineBuilder, TraceReadError, formatOf, readTrace, renderTimeline, type Timeline, type TimelineFormat } from '../timeline/index.ts';
+import { TIMELINE_FORMATS, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
-import { stderr } from './output.ts';
+import { Sink, stderr } from './output.ts';
 
 export interface TimelineArgs {
   trace: string;
@@ -24,12 +24,20 @@ export function timelineFormat(path: string, flag: string): TimelineFormat {
 }
 
 export function writeTimelineFile(path: string, tl: Timeline, title: string): void {
+  const format = timelineFormat(path, 'the timeline');
+  let out: Sink;
   try {
-    writeFileSync(path, renderTimeline(tl, timelineFormat(path, 'the timeline'), title));
+    out = new Sink(openSync(path, 'w'), true);
   } catch (err) {
-    if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot write the timeline to "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw cannotWrite(path, err);
   }
+  for (const chunk of timelineChunks(tl, format, title)) out.write(chunk);
+  out.close();
+  if (out.failure) throw cannotWrite(path, out.failure);
+}
+
+function cannotWrite(path: string, err: unknown): UsageError {
+  return new UsageError(`cannot write the timeline to "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
 }
 
 function place(p: string): string {

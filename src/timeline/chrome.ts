@@ -2,7 +2,7 @@
 // chrome://tracing and speedscope open: one process per group of tracks, one thread
 // per track (named by metadata events), spans as begin/end pairs that nest per track,
 // marks as instant events. `ts` is game time in microseconds.
-import { GROUPS, GROUP_TITLES, type Args, type Timeline } from './model.ts';
+import { GROUPS, GROUP_TITLES, type Args, type Group, type Timeline, type Track } from './model.ts';
 
 export interface ChromeEvent {
   name: string;
@@ -26,56 +26,86 @@ export function micros(ms: number): number {
   return Math.round(ms * 1000);
 }
 
-export function chromeTrace(tl: Timeline): ChromeTrace {
-  const meta: ChromeEvent[] = [];
-  const timed: ChromeEvent[] = [];
-  const pidOf = (g: (typeof GROUPS)[number]): number => GROUPS.indexOf(g) + 1;
-  for (const g of GROUPS) {
-    if (!tl.tracks.some((tr) => tr.group === g)) continue;
-    meta.push({ name: 'process_name', ph: 'M', ts: 0, pid: pidOf(g), tid: 0, args: { name: GROUP_TITLES[g] } });
-    meta.push({ name: 'process_sort_index', ph: 'M', ts: 0, pid: pidOf(g), tid: 0, args: { sort_index: pidOf(g) } });
+/** The track's events in nesting order: a span ends before the next one at its depth (or above) begins; marks slot in by time. */
+function* trackEvents(tr: Track, pid: number, tid: number): Generator<ChromeEvent> {
+  const stack: { name: string; end: number; depth: number }[] = [];
+  let k = 0;
+  const marks = tr.marks;
+  function* upTo(ts: number): Generator<ChromeEvent> {
+    // marks at the same moment as a span's begin or end come after it
+    for (; k < marks.length && micros(marks[k]!.t) < ts; k++) {
+      const m = marks[k]!;
+      yield { name: m.name, cat: m.kind, ph: 'i', s: m.kind === 'dropped' ? 'g' : 't', ts: micros(m.t), pid, tid, args: m.args };
+    }
   }
-  tl.tracks.forEach((tr, i) => {
-    const pid = pidOf(tr.group);
-    const tid = i + 1;
-    meta.push({ name: 'thread_name', ph: 'M', ts: 0, pid, tid, args: { name: tr.name } });
-    meta.push({ name: 'thread_sort_index', ph: 'M', ts: 0, pid, tid, args: { sort_index: tid } });
-    // begin/end in nesting order: a span ends before the next one at its depth (or above) begins
-    const seq: ChromeEvent[] = [];
-    const stack: { name: string; end: number; depth: number }[] = [];
-    const closeFrom = (depth: number): void => {
-      while (stack.length > 0 && stack[stack.length - 1]!.depth >= depth) {
-        const s = stack.pop()!;
-        seq.push({ name: s.name, ph: 'E', ts: micros(s.end), pid, tid });
-      }
-    };
-    for (const s of tr.spans) {
-      closeFrom(s.depth);
-      seq.push({ name: s.name, cat: s.kind, ph: 'B', ts: micros(s.start), pid, tid, args: s.args });
-      stack.push({ name: s.name, end: s.end, depth: s.depth });
+  function* closeFrom(depth: number): Generator<ChromeEvent> {
+    while (stack.length > 0 && stack[stack.length - 1]!.depth >= depth) {
+      const s = stack.pop()!;
+      yield* upTo(micros(s.end));
+      yield { name: s.name, ph: 'E', ts: micros(s.end), pid, tid };
     }
-    closeFrom(0);
-    // marks slot in by time, after the span events at the same moment
-    const marks = tr.marks.map((m): ChromeEvent => ({ name: m.name, cat: m.kind, ph: 'i', s: m.kind === 'dropped' ? 'g' : 't', ts: micros(m.t), pid, tid, args: m.args }));
-    let k = 0;
-    for (const e of seq) {
-      while (k < marks.length && marks[k]!.ts < e.ts) timed.push(marks[k++]!);
-      timed.push(e);
-    }
-    while (k < marks.length) timed.push(marks[k++]!);
-  });
-  // one time order for the whole file; a stable sort keeps each track's own order at equal times
-  timed.sort((a, b) => a.ts - b.ts);
-  return {
-    traceEvents: [...meta, ...timed],
-    displayTimeUnit: 'ms',
-    otherData: { source: 'pocketwatch', clock: 'game time', from: `${tl.from} ms`, to: `${tl.to} ms` },
-  };
+  }
+  for (const s of tr.spans) {
+    yield* closeFrom(s.depth);
+    yield* upTo(micros(s.start));
+    yield { name: s.name, cat: s.kind, ph: 'B', ts: micros(s.start), pid, tid, args: s.args };
+    stack.push({ name: s.name, end: s.end, depth: s.depth });
+  }
+  yield* closeFrom(0);
+  yield* upTo(Infinity);
 }
 
-/** The file: one event a line, so a diff of two timelines reads well. */
+const pidOf = (g: Group): number => GROUPS.indexOf(g) + 1;
+
+/**
+ * Every event: the metadata naming processes and threads, then the tracks' events merged
+ * into one time order (at equal times, track by track). One at a time, so an hour-long
+ * timeline is written without holding all its events.
+ */
+export function* chromeEvents(tl: Timeline): Generator<ChromeEvent> {
+  for (const g of GROUPS) {
+    if (!tl.tracks.some((tr) => tr.group === g)) continue;
+    yield { name: 'process_name', ph: 'M', ts: 0, pid: pidOf(g), tid: 0, args: { name: GROUP_TITLES[g] } };
+    yield { name: 'process_sort_index', ph: 'M', ts: 0, pid: pidOf(g), tid: 0, args: { sort_index: pidOf(g) } };
+  }
+  for (let i = 0; i < tl.tracks.length; i++) {
+    const tr = tl.tracks[i]!;
+    yield { name: 'thread_name', ph: 'M', ts: 0, pid: pidOf(tr.group), tid: i + 1, args: { name: tr.name } };
+    yield { name: 'thread_sort_index', ph: 'M', ts: 0, pid: pidOf(tr.group), tid: i + 1, args: { sort_index: i + 1 } };
+  }
+  const streams = tl.tracks.map((tr, i) => trackEvents(tr, pidOf(tr.group), i + 1));
+  const heads = streams.map((g) => g.next());
+  for (;;) {
+    let best = -1;
+    for (let i = 0; i < heads.length; i++) {
+      const h = heads[i]!;
+      if (!h.done && (best < 0 || h.value.ts < (heads[best]!.value as ChromeEvent).ts)) best = i;
+    }
+    if (best < 0) return;
+    yield heads[best]!.value as ChromeEvent;
+    heads[best] = streams[best]!.next();
+  }
+}
+
+function otherData(tl: Timeline): Record<string, string> {
+  return { source: 'pocketwatch', clock: 'game time', from: `${tl.from} ms`, to: `${tl.to} ms` };
+}
+
+export function chromeTrace(tl: Timeline): ChromeTrace {
+  return { traceEvents: [...chromeEvents(tl)], displayTimeUnit: 'ms', otherData: otherData(tl) };
+}
+
+/** The file in pieces, one event a line (so a diff of two timelines reads well). */
+export function* chromeTraceChunks(tl: Timeline): Generator<string> {
+  yield '{"traceEvents": [\n';
+  let first = true;
+  for (const e of chromeEvents(tl)) {
+    yield first ? JSON.stringify(e) : `,\n${JSON.stringify(e)}`;
+    first = false;
+  }
+  yield `\n],\n"displayTimeUnit": "ms",\n"otherData": ${JSON.stringify(otherData(tl))}}\n`;
+}
+
 export function chromeTraceJson(tl: Timeline): string {
-  const t = chromeTrace(tl);
-  const events = t.traceEvents.map((e) => JSON.stringify(e)).join(',\n');
-  return `{"traceEvents": [\n${events}\n],\n"displayTimeUnit": "ms",\n"otherData": ${JSON.stringify(t.otherData)}}\n`;
+  return [...chromeTraceChunks(tl)].join('');
 }

@@ -2,7 +2,7 @@
 // Trace Event Format (.json), a picture (.svg) or a page (.html).
 import type { TraceEvent } from '../trace/events.ts';
 import type { Timeline } from './model.ts';
-import { chromeTraceJson } from './chrome.ts';
+import { chromeTraceChunks } from './chrome.ts';
 import { timelineSvg } from './svg.ts';
 import { timelineHtml } from './html.ts';
 
@@ -18,15 +18,20 @@ export function formatOf(file: string): TimelineFormat | null {
   return (TIMELINE_FORMATS as readonly string[]).includes(ext ?? '') ? (ext as TimelineFormat) : null;
 }
 
-export function renderTimeline(tl: Timeline, format: TimelineFormat, title?: string): string {
+/** The file's text in pieces (a long timeline's Chrome trace is never one string). */
+export function timelineChunks(tl: Timeline, format: TimelineFormat, title?: string): Iterable<string> {
   switch (format) {
     case 'json':
-      return chromeTraceJson(tl);
+      return chromeTraceChunks(tl);
     case 'svg':
-      return timelineSvg(tl, title);
+      return [timelineSvg(tl, title)];
     case 'html':
-      return timelineHtml(tl, title);
+      return [timelineHtml(tl, title)];
   }
+}
+
+export function renderTimeline(tl: Timeline, format: TimelineFormat, title?: string): string {
+  return [...timelineChunks(tl, format, title)].join('');
 }
 
 export class TraceReadError extends Error {}
