@@ -364,7 +364,7 @@ export class RecentTimeline {
     /** How much game time to keep, in ms. */
     readonly windowMs = 60_000,
     /** Most spans and marks kept. */
-    readonly maxItems = 200_000,
+    readonly maxItems = 100_000,
   ) {}
 
   add(ev: TraceEvent): void {

@@ -10,6 +10,7 @@ import { RecentTimeline, timelineOf, type Timeline } from '../../src/timeline/in
 import { chromeTrace, chromeTraceJson, type ChromeEvent } from '../../src/timeline/chrome.ts';
 import type { Track } from '../../src/timeline/model.ts';
 import { checkChromeTrace } from './chrome-format.ts';
+import { timelineSvg } from '../../src/timeline/svg.ts';
 
 function timeline(source: string, until = '10s'): { tl: Timeline; events: ChromeEvent[]; json: string; trace: TraceEvent[] } {
   const r = runScript(source, { timeline: true, untilText: until });
@@ -330,5 +331,26 @@ describe('writing the format', () => {
     // dropped time is a global instant: the viewers draw it across every track
     expect(ev.find((e) => e.name.startsWith('dropped'))).toMatchObject({ ph: 'i', s: 'g', ts: 150000 });
     expect(ev.find((e) => e.name === 'hello')).toMatchObject({ ph: 'i', s: 't', ts: 0, cat: 'print' });
+  });
+});
+
+describe('the picture', () => {
+  const tl = timelineOf([
+    { t: 0, ev: 'print', text: 'fish & <chips> "now"' },
+    { t: 1000, ev: 'dropped', ms: 3200 },
+    { t: 2000, ev: 'print', text: 'later' },
+  ]);
+  const svg = timelineSvg(tl);
+
+  it('marks dropped time with a line through every track, and escapes what scripts print', () => {
+    expect(svg).toContain('stroke-dasharray="4 3"');
+    expect(svg).toContain('dropped 3200 ms of catch-up');
+    expect(svg).toContain('fish &amp; &lt;chips&gt; &quot;now&quot;');
+    expect(svg).not.toContain('<chips>');
+  });
+
+  it('labels its ticks in seconds across the window', () => {
+    const ticks = [...svg.matchAll(/text-anchor="middle">([^<]+)</g)].map((m) => m[1]);
+    expect(ticks).toEqual(['0 s', '0.2 s', '0.4 s', '0.6 s', '0.8 s', '1 s', '1.2 s', '1.4 s', '1.6 s', '1.8 s', '2 s']);
   });
 });
