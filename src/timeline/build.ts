@@ -15,11 +15,6 @@ interface TrackState extends Track {
   holder: number;
 }
 
-interface ThreadInfo {
-  track: TrackState;
-  origin: string;
-}
-
 const WALK_NAMES: Record<string, string> = { defer: 'walktostar', walktoxyz: 'walktoxyz', walkonpath: 'walkonpath' };
 
 const str = (v: unknown): string => (v === undefined || v === null ? '' : String(v));
@@ -27,13 +22,14 @@ const str = (v: unknown): string => (v === undefined || v === null ? '' : String
 export class TimelineBuilder {
   private tracks = new Map<string, TrackState>();
   private nextSeq = 0;
-  private threads = new Map<number, ThreadInfo>();
+  /** Each live thread's track. */
+  private threads = new Map<number, TrackState>();
   /** Thread tracks by origin: threads started by the same thing share a track while they do not overlap. */
   private lanes = new Map<string, TrackState[]>();
   /** The loop slot armed for each (kind, event), and the track it is shown on. */
   private armed = new Map<string, TrackState>();
   /** Spans that end at a known time (screen fades): closed once the trace passes it. */
-  private due: { track: TrackState; at: number }[] = [];
+  private due: { track: TrackState; span: Span; at: number }[] = [];
   private first = Infinity;
   /** Game time of the latest event, in ms. */
   last = 0;
@@ -57,7 +53,8 @@ export class TimelineBuilder {
         const track = this.world('set', 'current set');
         this.closeAll(track, t);
         this.mark(track, `gotoset ("${str(ev.to)}")`, 'set', t, { from: ev.from });
-        return this.push(track, str(ev.to), 'set', t, {});
+        this.push(track, str(ev.to), 'set', t, {});
+        return;
       }
       case 'click':
         return this.mark(this.world('input', 'input'), `click on ${str(ev.to)}`, 'input', t, {});
@@ -68,7 +65,8 @@ export class TimelineBuilder {
       case 'turn': {
         const track = this.world('camera', 'camera');
         this.closeAll(track, t);
-        return this.push(track, `turn to ${str(ev.view)}`, 'camera', t, { frames: ev.frames });
+        this.push(track, `turn to ${str(ev.view)}`, 'camera', t, { frames: ev.frames });
+        return;
       }
       case 'view': {
         const track = this.world('camera', 'camera');
@@ -78,9 +76,8 @@ export class TimelineBuilder {
       case 'fade': {
         const track = this.world('screen', 'screen');
         this.closeAll(track, t);
-        this.push(track, `${str(ev.kind)} ${str(ev.what)}`, 'screen', t, { steps: ev.steps, ms: ev.ms });
-        const ms = typeof ev.ms === 'number' ? ev.ms : 0;
-        this.due.push({ track, at: t + ms });
+        const span = this.push(track, `${str(ev.kind)} ${str(ev.what)}`, 'screen', t, { steps: ev.steps, ms: ev.ms });
+        this.due.push({ track, span, at: t + (typeof ev.ms === 'number' ? ev.ms : 0) });
         return;
       }
       case 'frame':
@@ -99,23 +96,25 @@ export class TimelineBuilder {
       case 'thread':
         return this.threadStarted(Number(ev.thread), str(ev.origin), str(ev.handler), t);
       case 'run': {
-        const th = this.thread(Number(ev.thread), t);
-        this.closeTo(th.track, 1, t);
-        return this.push(th.track, 'run', 'run', t, {});
+        const track = this.thread(Number(ev.thread), t);
+        this.closeTo(track, 1, t);
+        this.push(track, 'run', 'run', t, {});
+        return;
       }
       case 'wait': {
-        const th = this.thread(Number(ev.thread), t);
-        this.closeTo(th.track, 1, t);
+        const track = this.thread(Number(ev.thread), t);
+        this.closeTo(track, 1, t);
         const onFrames = ev.on === 'display' || ev.on === 'gameframe';
-        return this.push(th.track, str(ev.for), onFrames ? 'wait-frame' : 'wait-time', t, { at: ev.at });
+        this.push(track, str(ev.for), onFrames ? 'wait-frame' : 'wait-time', t, { at: ev.at });
+        return;
       }
       case 'exit': {
-        const th = this.threads.get(Number(ev.thread));
-        if (!th) return;
-        const life = th.track.open[0];
+        const track = this.threads.get(Number(ev.thread));
+        if (!track) return;
+        const life = track.open[0];
         if (life && ev.how !== 'done') life.args.how = ev.how;
-        this.closeAll(th.track, t);
-        th.track.holder = -1;
+        this.closeAll(track, t);
+        track.holder = -1;
         this.threads.delete(Number(ev.thread));
         return;
       }
@@ -124,13 +123,15 @@ export class TimelineBuilder {
       case 'endturn': {
         const track = this.actor(str(ev.actor));
         this.closeTo(track, 1, t);
-        return this.push(track, 'moving', 'moving', t, { facing: ev.facing });
+        this.push(track, 'moving', 'moving', t, { facing: ev.facing });
+        return;
       }
       case 'leg': {
         const track = this.actor(str(ev.actor));
         this.closeTo(track, 1, t);
         this.mark(track, `at ${str(ev.star) || `${str(ev.x)},${str(ev.y)},${str(ev.z)}`}`, 'arrival', t, { x: ev.x, y: ev.y, z: ev.z });
-        return this.push(track, 'turning', 'turning', t, {});
+        this.push(track, 'turning', 'turning', t, {});
+        return;
       }
       case 'endwalk': {
         const track = this.actor(str(ev.actor));
@@ -208,10 +209,11 @@ export class TimelineBuilder {
     return this.track(key, 'world', name);
   }
 
-  private push(tr: TrackState, name: string, kind: Kind, t: number, args: Args): void {
+  private push(tr: TrackState, name: string, kind: Kind, t: number, args: Args): Span {
     const s: Span = { name, kind, start: t, end: Infinity, depth: tr.open.length, args };
     tr.spans.push(s);
     tr.open.push(s);
+    return s;
   }
 
   /** Closes open spans until `depth` are left. */
@@ -227,7 +229,8 @@ export class TimelineBuilder {
     const still: typeof this.due = [];
     for (const d of this.due) {
       if (d.at > t) still.push(d);
-      else this.closeAll(d.track, d.at);
+      // (unless something on its track ended it already)
+      else if (d.track.open.includes(d.span)) this.closeTo(d.track, d.span.depth, d.at);
     }
     this.due = still;
   }
@@ -288,19 +291,19 @@ export class TimelineBuilder {
     }
     if (!this.tracks.has(track.key)) this.tracks.set(track.key, track);
     track.holder = id;
-    this.threads.set(id, { track, origin });
+    this.threads.set(id, track);
     this.push(track, handler || `thread ${id}`, 'thread', t, { thread: id, origin });
   }
 
-  /** A thread met first in the middle of its life (its start is before the window kept). */
-  private thread(id: number, t: number): ThreadInfo {
-    let th = this.threads.get(id);
-    if (!th) {
+  /** A thread's track; for one met first in the middle of its life (started before the trace or the window kept), a new one. */
+  private thread(id: number, t: number): TrackState {
+    let track = this.threads.get(id);
+    if (!track) {
       this.threadStarted(id, `thread ${id}`, '', t);
-      th = this.threads.get(id)!;
-      th.track.open[0]!.args.startedBefore = true;
+      track = this.threads.get(id)!;
+      track.open[0]!.args.startedBefore = true;
     }
-    return th;
+    return track;
   }
 
   private actor(name: string): TrackState {

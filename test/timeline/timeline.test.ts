@@ -334,6 +334,21 @@ describe('writing the format', () => {
   });
 });
 
+describe('the screen track', () => {
+  it('holds a fade for its length; a fade that starts over another ends that one there', () => {
+    const tl = timelineOf([
+      { t: 0, ev: 'fade', kind: 'screentoblack', what: 'black', steps: 30, ms: 500 },
+      { t: 100, ev: 'fade', kind: 'blacktoscreen', what: 'black', steps: 240, ms: 4000 },
+      { t: 600, ev: 'print', text: 'mid-fade' },
+      { t: 5000, ev: 'print', text: 'after' },
+    ]);
+    expect(spans(track(tl, 'screen'))).toEqual([
+      ['screentoblack black', 0, 100, 0],
+      ['blacktoscreen black', 100, 4100, 0],
+    ]);
+  });
+});
+
 describe('the picture', () => {
   const tl = timelineOf([
     { t: 0, ev: 'print', text: 'fish & <chips> "now"' },
