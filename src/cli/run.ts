@@ -153,6 +153,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const timeline = a.timeline ? new TimelineBuilder() : null;
   // the detail kinds go to the trace file only when asked for: otherwise it is the trace it always was
   const detailInFile = a.traceDetail === 'timeline';
+  const detail = { timeline: timeline !== null || detailInFile };
+  let endedAt = 0;
   const host = {
     print: (text: string) => stdout.line(text),
     diagnostic: (_d: unknown, formatted: string) => {
@@ -168,19 +170,19 @@ export async function runCommand(a: RunArgs): Promise<number> {
           }
         : undefined,
   };
-  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing, timeline: timeline !== null || detailInFile };
-  let endedAt = 0;
+  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing };
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');
     // no fps: the live display draws at about 60 Hz whatever --fps says
-    exit = await runLive(program, host, liveOpts);
+    exit = await runLive(program, host, { ...liveOpts, ...detail });
   } else {
     const started = process.hrtime.bigint();
     const showProgress = process.stderr.isTTY === true;
     let shownAt = 0;
     const headlessOpts = {
       ...liveOpts,
+      ...detail,
       fps: a.fps,
       traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress

@@ -3,10 +3,13 @@
 // :threads and the timeline's wait spans.
 import type { Program } from '../vm/program.ts';
 import type { Thread } from '../vm/thread.ts';
-import { Op } from '../vm/opcodes.ts';
+import { OPS, Op } from '../vm/opcodes.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { TICK_UNITS, stamp, unitsToMs } from '../time/units.ts';
-import { CALL_WORDS } from './report.ts';
+
+// A builtin call's words, from the opcode table: the opcode, then its operands, one of them the builtin.
+const CALLB_WORDS = OPS[Op.CALLB]!.operands.length + 1;
+const CALLB_BUILTIN = OPS[Op.CALLB]!.operands.indexOf('b') + 1;
 
 /** What reading a thread's wait needs: the program, the builtins by index, the game time. */
 export interface WaitView {
@@ -20,8 +23,8 @@ export function waitingBuiltin(w: WaitView, th: Thread): Builtin | null {
   if (th.hi < 0) return null;
   const code = w.program.handlers[th.hi]?.code;
   const pc = th.pc;
-  if (!code || pc < CALL_WORDS || code[pc - CALL_WORDS] !== Op.CALLB) return null;
-  return w.builtins[code[pc - 3]] ?? null;
+  if (!code || pc < CALLB_WORDS || code[pc - CALLB_WORDS] !== Op.CALLB) return null;
+  return w.builtins[code[pc - CALLB_WORDS + CALLB_BUILTIN]] ?? null;
 }
 
 function ticksText(units: number): string {
@@ -81,6 +84,6 @@ export function threadWhere(w: WaitView, th: Thread): string {
   const h = w.program.handlers[th.hi];
   if (!h) return '';
   let pc = th.pc;
-  if (waitingBuiltin(w, th)) pc -= CALL_WORDS;
+  if (waitingBuiltin(w, th)) pc -= CALLB_WORDS;
   return `${handlerName(w.program, th.hi)} at ${h.file}:${h.lines[pc] ?? h.line}`;
 }
