@@ -4,7 +4,7 @@
 import { openSync, readFileSync, realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { UsageError } from '../compiler/load.ts';
-import { TIMELINE_FORMATS, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
+import { FORMAT_HINT, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { Sink, stderr } from './output.ts';
 
@@ -19,7 +19,7 @@ export interface TimelineArgs {
 /** The format an output file asks for; any other extension is bad usage. */
 export function timelineFormat(path: string, flag: string): TimelineFormat {
   const f = formatOf(path);
-  if (!f) throw new UsageError(`${flag} "${path}": name a file ending in ${TIMELINE_FORMATS.map((x) => `.${x}`).join(', ')} (the extension picks the format)`);
+  if (!f) throw new UsageError(`${flag} "${path}": ${FORMAT_HINT}`);
   return f;
 }
 

@@ -13,7 +13,7 @@ import type { Engine } from '../engine/engine.ts';
 import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
 import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
-import { RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
+import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
@@ -452,7 +452,7 @@ export class ReplSession {
     if (args.length > 1) return this.replError(':timeline takes one file name, e.g. :timeline engine.html');
     const file = args[0] ?? 'timeline.html';
     const format = formatOf(file);
-    if (!format) return this.replError(`:timeline "${file}": name a file ending in .html, .svg or .json`);
+    if (!format) return this.replError(`:timeline "${file}": ${FORMAT_HINT}`);
     const now = unitsToMs(this.engine.now);
     const tl = this.recent.build(now);
     try {

@@ -11,6 +11,8 @@ export type { Timeline } from './model.ts';
 
 export const TIMELINE_FORMATS = ['json', 'html', 'svg'] as const;
 export type TimelineFormat = (typeof TIMELINE_FORMATS)[number];
+/** What to say about a file name whose extension names no format. */
+export const FORMAT_HINT = `name a file ending in ${TIMELINE_FORMATS.map((x) => `.${x}`).join(', ')} (the extension picks the format)`;
 
 /** The format a file name asks for, by its extension; null when it names none of them. */
 export function formatOf(file: string): TimelineFormat | null {

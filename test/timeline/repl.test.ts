@@ -44,7 +44,7 @@ describe(':timeline', () => {
     const svg = join(dir, 'pic.svg');
     r.say(`:timeline ${svg}`);
     expect(readFileSync(svg, 'utf8')).toContain('set engine · hiss');
-    expect(r.say(':timeline notes.txt').map((e) => [e.kind, e.text])).toEqual([['error', ':timeline "notes.txt": name a file ending in .html, .svg or .json']]);
+    expect(r.say(':timeline notes.txt').map((e) => [e.kind, e.text])).toEqual([['error', ':timeline "notes.txt": name a file ending in .json, .html, .svg (the extension picks the format)']]);
     expect(r.say(':timeline a.svg b.svg')[0]!.kind).toBe('error');
     expect(r.say(':help timeline')[0]!.text).toContain(':timeline [FILE]');
   });
