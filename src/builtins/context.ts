@@ -20,6 +20,8 @@ export interface BuiltinContext extends WorldContext {
   readonly limits: BuiltinLimits;
   /** Set once the world stopped at a script error. */
   readonly halted: boolean;
+  /** Whether the timeline's detail is traced (loop arming): check it before building such an event. */
+  readonly tracingTimeline: boolean;
   print(text: string): void;
   /** A warning at the calling script's position; the script goes on. */
   warn(message: string): void;

@@ -80,13 +80,20 @@ export const TIMING: Builtin[] = [
         e.warn(`the loop table is full (${MAX_LOOPS} slots): makeloop ("${kind}", "${event}") was refused`);
         return false;
       }
+      e.tracingTimeline && e.trace({ ev: 'arm', kind, event, target: kind === 'scene' ? e.state.set : target, steps });
       return true;
     },
   },
   {
     name: 'stoploop', params: ['kind', 'event'], area: 'timing',
     doc: 'Removes a loop slot; a firing already in progress still finishes. Returns whether there was one.',
-    fn: (e, _th, s, b) => stopLoop(e.state.loops, loopKind('stoploop', s[b]), name('stoploop', s[b + 1], 'the event')),
+    fn: (e, _th, s, b) => {
+      const kind = loopKind('stoploop', s[b]);
+      const event = name('stoploop', s[b + 1], 'the event');
+      const stopped = stopLoop(e.state.loops, kind, event);
+      stopped && e.tracingTimeline && e.trace({ ev: 'stoploop', kind, event });
+      return stopped;
+    },
   },
   {
     name: 'pauseloop', params: ['kind', 'event', 'flag'], area: 'timing',

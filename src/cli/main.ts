@@ -26,7 +26,7 @@ async function main(argv: string[]): Promise<number> {
     .scriptName('pw')
     .usage('$0 <command> [options]')
     .strict()
-    .demandCommand(1, 'name a command: run, check, repl, lint, lsp or disasm')
+    .demandCommand(1, 'name a command: run, check, repl, lint, lsp, timeline or disasm')
     .recommendCommands()
     .help()
     .version(false)
@@ -44,6 +44,8 @@ async function main(argv: string[]): Promise<number> {
           .option('fps', { type: 'number', default: 60, describe: 'virtual display frames per second' })
           .option('seed', { type: 'number', default: 1, describe: 'seed of the random streams' })
           .option('trace', { type: 'string', describe: 'write a JSON Lines trace to this file' })
+          .option('trace-detail', { type: 'string', choices: ['basic', 'timeline'], default: 'basic', describe: 'timeline: the trace also has thread runs and waits and loop arming' })
+          .option('timeline', { type: 'string', describe: 'write a timeline: FILE.json (Chrome Trace Event Format, for Perfetto), FILE.html or FILE.svg' })
           .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' })
           .option('live', { type: 'boolean', default: false, describe: 'run on the wall clock' })
           .option('keep-going', { type: 'boolean', default: false, describe: 'carry on after a script error' })
@@ -63,6 +65,8 @@ async function main(argv: string[]): Promise<number> {
           fps,
           seed: nonNegativeInt('seed', a.seed),
           trace: a.trace,
+          traceDetail: a['trace-detail'] as 'basic' | 'timeline',
+          timeline: a.timeline,
           loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
           live: a.live,
           keepGoing: a['keep-going'],
@@ -119,6 +123,20 @@ async function main(argv: string[]): Promise<number> {
       async () => {
         const { lspCommand } = await import('../lsp/main.ts');
         code = await lspCommand();
+      },
+    )
+    .command(
+      'timeline <trace>',
+      'lay a JSON Lines trace out on a time axis: Chrome Trace Event Format (.json, for Perfetto), a picture (.svg) or a page (.html)',
+      (y) =>
+        y
+          .positional('trace', { type: 'string', describe: 'a trace written by pw run --trace (with --trace-detail timeline for threads and loop arming)' })
+          .option('output', { alias: 'o', type: 'string', demandOption: 'name the output with -o FILE.json, FILE.html or FILE.svg', describe: 'the file to write; its extension picks the format' })
+          .option('from', { type: 'string', describe: 'start of the window of game time, e.g. 10s (default: the first event)' })
+          .option('to', { type: 'string', describe: 'end of the window of game time, e.g. 30s (default: the last event)' }),
+      async (a) => {
+        const { timelineCommand } = await import('./timeline.ts');
+        code = timelineCommand({ trace: a.trace as string, output: a.output, from: a.from === undefined ? undefined : duration(a.from), to: a.to === undefined ? undefined : duration(a.to) });
       },
     )
     .command(

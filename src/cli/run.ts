@@ -7,7 +7,9 @@ import { loadLinted } from '../lint/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
 import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
-import { traceLine } from '../trace/events.ts';
+import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
+import { TimelineBuilder } from '../timeline/index.ts';
+import { timelineFormat, writeTimelineFile } from './timeline.ts';
 import { Sink, stderr, stdout } from './output.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
 
@@ -17,6 +19,9 @@ export interface RunArgs {
   fps: number;
   seed: number;
   trace?: string;
+  /** timeline: the trace file gets the timeline's detail kinds too. */
+  traceDetail?: 'basic' | 'timeline';
+  timeline?: string;
   loopGuard: number;
   live: boolean;
   keepGoing: boolean;
@@ -99,6 +104,11 @@ function checkOutputs(a: RunArgs, scripts: readonly string[]): void {
     const clash = inputs.get(t) ?? (a.save && samePlace(a.save) === t ? 'the snapshot' : undefined);
     if (clash) throw new UsageError(`--trace "${a.trace}" would overwrite ${clash}`);
   }
+  if (a.timeline) {
+    const t = samePlace(a.timeline);
+    const clash = inputs.get(t) ?? (a.trace && samePlace(a.trace) === t ? 'the trace' : a.save && samePlace(a.save) === t ? 'the snapshot' : undefined);
+    if (clash) throw new UsageError(`--timeline "${a.timeline}" would overwrite ${clash}`);
+  }
   if (a.save) {
     const clash = scripts.find((f) => samePlace(f) === samePlace(a.save!));
     // saving over the snapshot just restored is fine: it is read before the run
@@ -128,6 +138,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (files.length === 0) files = snapshot.host.files;
   }
   if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
+  if (a.timeline) timelineFormat(a.timeline, '--timeline');
+  if (a.traceDetail === 'timeline' && !a.trace) throw new UsageError('--trace-detail timeline needs --trace FILE');
   const sources = readScripts(files);
   checkOutputs(a, sources.map((s) => s.file));
   const loaded = loadLinted(sources);
@@ -144,6 +156,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
   if (snapshot && !restored) return 1;
   if (a.save) checkWritable(a.save);
   const traceSink = a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
+  const timeline = a.timeline ? new TimelineBuilder() : null;
+  // the detail kinds go to the trace file only when asked for: otherwise it is the trace it always was
+  const detailInFile = a.traceDetail === 'timeline';
+  const detail = { timeline: timeline !== null || detailInFile };
+  let endedAt = 0;
   const host = {
     print: (text: string) => stdout.line(text),
     diagnostic: (_d: unknown, formatted: string) => {
@@ -151,20 +168,27 @@ export async function runCommand(a: RunArgs): Promise<number> {
       stderr.line(formatted);
       stderr.flush();
     },
-    trace: traceSink ? (ev: Parameters<typeof traceLine>[0]) => traceSink.line(traceLine(ev)) : undefined,
+    trace:
+      traceSink || timeline
+        ? (ev: TraceEvent) => {
+            timeline?.add(ev);
+            if (traceSink && (detailInFile || !TIMELINE_KINDS.has(ev.ev))) traceSink.line(traceLine(ev));
+          }
+        : undefined,
   };
   const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing, jit: !a.interpreter };
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');
     // no fps: the live display draws at about 60 Hz whatever --fps says
-    exit = await runLive(program, host, liveOpts);
+    exit = await runLive(program, host, { ...liveOpts, ...detail });
   } else {
     const started = process.hrtime.bigint();
     const showProgress = process.stderr.isTTY === true;
     let shownAt = 0;
     const headlessOpts = {
       ...liveOpts,
+      ...detail,
       fps: a.fps,
       traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress
@@ -189,6 +213,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     }
     if (showProgress) process.stderr.write('\r\x1b[K');
     exit = r.exit;
+    endedAt = unitsToMs(r.engine.now);
     if (a.save && !r.engine.halted) {
       const info: HostInfo = { kind: 'headless', fps: restored ? restored.host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
       writeSnapshotFile(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
@@ -196,6 +221,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   }
   stdout.flush();
   traceSink?.close();
+  if (timeline) writeTimelineFile(a.timeline!, timeline.build(undefined, Math.max(endedAt, timeline.last)), `Pocketwatch timeline of ${files.join(' ')}`);
   // the run went on without its trace; saying so at the end loses nothing else
   if (traceSink?.failure) throw cannotWrite(a.trace!, 'trace', traceSink.failure);
   return exit;

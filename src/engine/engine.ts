@@ -21,6 +21,7 @@ import { Scheduler } from './scheduler.ts';
 import { Delivery } from './events.ts';
 import { FrameDriver } from './frames.ts';
 import { Reporter, type EngineHost } from './report.ts';
+import { ThreadTrace } from './threadtrace.ts';
 
 export type { EngineHost } from './report.ts';
 export { round3 } from './report.ts';
@@ -40,6 +41,8 @@ export interface EngineOptions {
   realFrames: boolean;
   /** Run handlers as generated JavaScript (false: the bytecode interpreter). */
   jit: boolean;
+  /** Trace the timeline's detail too: thread runs and waits, loop arming (trace/events.ts TIMELINE_KINDS). */
+  timeline: boolean;
 }
 
 export const DEFAULT_OPTIONS: EngineOptions = {
@@ -52,6 +55,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   maxHeap: 1024 * 1024 * 1024,
   realFrames: false,
   jit: true,
+  timeline: false,
 };
 
 export class Engine implements BuiltinContext, VmContext {
@@ -116,6 +120,7 @@ export class Engine implements BuiltinContext, VmContext {
     this.delivery = new Delivery(this);
     this.frames = new FrameDriver(this);
     this.report = new Reporter(host, this);
+    if (this.tracingTimeline) this.threads.timeline = new ThreadTrace(this);
   }
 
   get program(): Program {
@@ -359,6 +364,10 @@ export class Engine implements BuiltinContext, VmContext {
 
   get tracing(): boolean {
     return this.host.trace !== undefined;
+  }
+
+  get tracingTimeline(): boolean {
+    return this.options.timeline && this.tracing;
   }
 
   trace(ev: TraceFields): void {

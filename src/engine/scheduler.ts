@@ -15,6 +15,7 @@ import type { WorldState } from '../world/state.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
 import { LiveThreads } from './live.ts';
+import type { ThreadTrace } from './threadtrace.ts';
 
 /** What the scheduler needs from the engine around it. */
 export interface SchedulerHost {
@@ -55,6 +56,8 @@ export class Scheduler {
   private draining = false;
   private burst = 0;
   private burstAt = -1;
+  /** Traces thread starts, runs, waits and ends (the timeline's detail); null when not asked for. */
+  timeline: ThreadTrace | null = null;
 
   constructor(private readonly host: SchedulerHost) {}
 
@@ -109,6 +112,7 @@ export class Scheduler {
     th.since = st.now;
     this.live.add(th);
     this.makeReady(th, false);
+    this.timeline?.started(th);
     host.spawned(th);
     return th;
   }
@@ -209,6 +213,7 @@ export class Scheduler {
           th.done = true;
           this.live.delete(th);
           host.failed(th, err.message);
+          this.timeline?.ended(th, 'failed');
           return;
         }
         throw err;
@@ -220,6 +225,7 @@ export class Scheduler {
     th.wait = null;
     const prev = this.running;
     this.running = th;
+    this.timeline?.resumed(th);
     const outcome = runThread(vm, th);
     this.running = prev;
     if (outcome === 'done') {
@@ -229,6 +235,7 @@ export class Scheduler {
       this.live.delete(th);
       host.failed(th, th.error!);
     }
+    this.timeline?.returned(th, outcome);
   }
 
   // ---- suspension (for builtins) ---------------------------------------------
@@ -269,6 +276,7 @@ export class Scheduler {
   // ---- stopping, saving and restoring ---------------------------------------
 
   stop(th: Thread): void {
+    if (!th.done) this.timeline?.ended(th, 'stopped');
     th.done = true;
     this.live.delete(th);
     if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wakeAt);

@@ -25,6 +25,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'step', args: '[N]', doc: 'while paused, advance N heartbeats (50 ms of game time each; default 1)' },
   { name: 'click', args: '[KIND] NAME', doc: 'click an object, e.g. :click prop faucet (delivered on the next heartbeat)' },
   { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },
+  { name: 'timeline', args: '[FILE]', doc: 'draw the last minute of the world: every loop, thread, walk and sound on one time axis (default timeline.html; .svg, or .json for Perfetto)' },
   { name: 'status', args: '', doc: 'the status line, once, as text (handy in the line mode)' },
   { name: 'trace', args: 'on|off', doc: 'show or hide world events in the log (prints and errors always show)' },
   { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },

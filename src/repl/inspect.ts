@@ -1,11 +1,11 @@
 // Text for the inspection commands (:loops, :crickets, :actors, :threads), read
 // straight from the engine's plain-data world state.
 import type { Engine } from '../engine/engine.ts';
+import { describeWait, threadWhere } from '../engine/waits.ts';
 import { MAX_LOOPS } from '../time/loops.ts';
 import { MAX_CRICKETS } from '../world/cricket.ts';
 import { STEP_UNITS, unitsToMs } from '../time/units.ts';
 import { stamp } from './events.ts';
-import { describeWait, threadWhere } from '../api/threads.ts';
 
 /** Left-aligned columns, two spaces apart. */
 export function table(rows: string[][]): string[] {

@@ -13,7 +13,8 @@ import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
 import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
-import type { TraceEvent } from '../trace/events.ts';
+import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
+import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
@@ -60,6 +61,8 @@ export class ReplSession {
   /** When each loop was last written to the log, and how many firings were left out since. */
   private loopsShown = new Map<string, { t: number; skipped: number }>();
   private started = false;
+  /** The last minute of the world, for :timeline. */
+  private recent = new RecentTimeline();
 
   constructor(opts: SessionOptions = {}) {
     this.traceOn = opts.trace ?? true;
@@ -70,7 +73,7 @@ export class ReplSession {
       diagnostic: (d, formatted) => this.diagnostic(d, formatted),
       trace: (ev) => this.trace(ev),
     };
-    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer });
+    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer, timeline: true });
     this.world.onFrame = () => this.afterFrame();
     this.watchSpawns();
     this.pendingEarly = early;
@@ -398,6 +401,8 @@ export class ReplSession {
         return this.replError(':trace takes on or off');
       case 'status':
         return out([this.status()]);
+      case 'timeline':
+        return this.writeTimeline(args);
       case 'quit':
       case 'q':
       case 'exit':
@@ -449,8 +454,25 @@ export class ReplSession {
       throw err;
     }
     this.world.adopt(restored.state, restored.threads, restored.changes);
+    this.recent.reset();
     this.prune();
     this.info(`restored the world saved at game time ${stamp(unitsToMs(this.engine.now))} (${this.engine.threadCount} thread${this.engine.threadCount === 1 ? '' : 's'})`);
+  }
+
+  /** :timeline — the last minute of the world as a picture (or a Chrome trace, by the extension). */
+  private writeTimeline(args: string[]): void {
+    if (args.length > 1) return this.replError(':timeline takes one file name, e.g. :timeline engine.html');
+    const file = args[0] ?? 'timeline.html';
+    const format = formatOf(file);
+    if (!format) return this.replError(`:timeline "${file}": ${FORMAT_HINT}`);
+    const now = unitsToMs(this.engine.now);
+    const tl = this.recent.build(now);
+    try {
+      writeFileSync(file, renderTimeline(tl, format, `Pocketwatch timeline, game time ${stamp(tl.from)} to ${stamp(tl.to)}`));
+    } catch (err) {
+      return this.replError(`cannot write "${file}": ${(err as Error).message}`);
+    }
+    this.info(`wrote the timeline of game time ${stamp(tl.from)} to ${stamp(tl.to)} to ${file} (${tl.tracks.length} tracks)`);
   }
 
   private click(args: string[]): void {
@@ -500,7 +522,8 @@ export class ReplSession {
   }
 
   private trace(ev: TraceEvent): void {
-    if (!this.traceOn || REPORTED_ELSEWHERE.has(ev.ev)) return;
+    this.recent.add(ev);
+    if (!this.traceOn || REPORTED_ELSEWHERE.has(ev.ev) || TIMELINE_KINDS.has(ev.ev)) return;
     const kind = kindOfTrace(ev);
     if (!this.filter.has(kind)) return;
     let text = describeTrace(ev);

@@ -10,3 +10,10 @@ export interface TraceEvent {
 export function traceLine(ev: TraceEvent): string {
   return JSON.stringify(ev);
 }
+
+/**
+ * Kinds written only when a run asks for the timeline's detail (pw run --timeline, or
+ * --trace-detail timeline, and the REPL): thread starts, runs, waits and ends, and loop
+ * arming. Every other trace is the same with or without them.
+ */
+export const TIMELINE_KINDS: ReadonlySet<string> = new Set(['thread', 'run', 'wait', 'exit', 'arm', 'stoploop']);

@@ -19,6 +19,8 @@ const BELOW: Record<string, string[]> = {
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
   'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash'],
+  // a client of traces alone: it never sees the engine that wrote them
+  'src/timeline': ['src/trace'],
 };
 
 function folderOf(file: string): string {
