@@ -168,6 +168,10 @@ function decodeSnapshot(text: string, program: Program | null): RestoredWorld {
     // name-keyed tables come back without a prototype, as they were made
     state = {
       ...st,
+      // fields a version 2 snapshot written before the wall clock had its own moment lacks
+      wallNow: st.wallNow ?? st.clock?.wall,
+      mousePressed: st.mousePressed ?? false,
+      mousePressSeen: st.mousePressSeen ?? -1,
       globals,
       props,
       threads: [],
@@ -228,6 +232,8 @@ function validate(state: WorldState, threads: Thread[], program: Program): void 
     if (!Array.isArray(state[list])) throw new SnapshotError(`the snapshot's world has no ${list} list`);
   }
   if (typeof state.now !== 'number' || !Number.isFinite(state.now)) throw new SnapshotError("the snapshot's world has no time");
+  numbersIn(state, ['wallNow', 'mousePressSeen'], 'wall-clock moment or mouse latch');
+  if (typeof state.mousePressed !== 'boolean') throw new SnapshotError("the snapshot's mouse latch is malformed");
   // the parts the engine reads at once, number by number: one that is not what
   // Pocketwatch saves would fail deep inside the run, not here with a plain message
   numbersIn(state.clock, ['wall', 'game', 'lastWall', 'lockDepth', 'saveDepth', 'savedGame'], 'clock');
@@ -252,7 +258,7 @@ function validate(state: WorldState, threads: Thread[], program: Program): void 
     }
     const resume = t.resumeWith === -1 || (Number.isSafeInteger(t.resumeWith) && BUILTINS[t.resumeWith]?.resume !== undefined);
     if (!resume || !register(t.resumeDst, true)) throw new SnapshotError(`thread ${t.id} waits in a call Pocketwatch does not know`);
-    if (!isWait(t.wait) || (t.wait.kind === 'time' && !Number.isFinite(t.wakeAt))) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
+    if (!isWait(t.wait) || ((t.wait.kind === 'time' || t.wait.kind === 'wall') && !Number.isFinite(t.wakeAt))) throw new SnapshotError(`thread ${t.id} waits for something unknown`);
   }
 }
 
@@ -289,5 +295,5 @@ function isTimedInput(i: unknown): boolean {
 function isWait(w: unknown): w is Wait {
   if (!w || typeof w !== 'object') return false;
   const k = (w as Wait).kind;
-  return k === 'time' || k === 'display' || k === 'gameframe' || k === 'ready';
+  return k === 'time' || k === 'wall' || k === 'display' || k === 'gameframe' || k === 'ready';
 }
