@@ -1,6 +1,7 @@
 // The frame driver: a host hands the world display frames with a wall-clock reading;
-// here they become heartbeat steps, thread wake-ups and game frames, each processed
-// at its own exact game time, in time order, however many one display frame covers.
+// here they become heartbeat steps, thread wake-ups (on the game clock and on the
+// wall clock) and game frames, each processed at its own exact time, in time order,
+// however many one display frame covers.
 import type { Program } from '../vm/program.ts';
 import { manageTime } from '../time/clock.ts';
 import { advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
@@ -106,8 +107,8 @@ export class FrameDriver {
 
   /**
    * Processes everything due up to the clocks' latest reading — heartbeat steps and
-   * game-clock sleepers up to game time `target` (the game clock's reading), wall-clock
-   * sleepers up to the wall reading — moment by moment, in the order they happen. While
+   * game-clock sleepers up to game time `target` (normally the game clock's reading),
+   * wall-clock sleepers up to the wall reading — moment by moment, in the order they happen. While
    * the game clock runs, game time t happens at wall time t + (lastWall − game), so the
    * two kinds interleave exactly; at one moment the heartbeat comes first, then every
    * sleeper due then, game-clock and wall-clock alike, in the order they went to sleep.
@@ -120,6 +121,8 @@ export class FrameDriver {
     const c = st.clock;
     const wallEnd = c.wall;
     let gameEnd = target;
+    // (a caller may drive game time past the clock's reading: then the target stays put)
+    const followsClock = target === c.game;
     this.beginSteps(gameEnd);
     const due = this.stepSink;
     const threads = host.threads;
@@ -164,10 +167,12 @@ export class FrameDriver {
           this.stepIndex++;
           this.servicePass();
         }
-        const together = wallDue && at === tw;
-        if (isWake && together) threads.wakeTogether(sleepers.popDue(), wallSleepers.popDue());
-        else if (isWake) threads.wake(sleepers.popDue());
-        else if (together) threads.wake(wallSleepers.popDue(), wallSleepers);
+        // (still there: the pass may have stopped the threads due, the REPL's :stop)
+        const gameDue = isWake && sleepers.length > 0 && sleepers.peekTime() === t;
+        const wallToo = wallDue && at === tw && wallSleepers.length > 0 && wallSleepers.peekTime() === tw;
+        if (gameDue && wallToo) threads.wakeTogether(sleepers.popDue(), wallSleepers.popDue());
+        else if (gameDue) threads.wake(sleepers.popDue());
+        else if (wallToo) threads.wake(wallSleepers.popDue(), wallSleepers);
       } else {
         st.wallNow = tw;
         if (c.lockDepth === 0 && c.saveDepth === 0) {
@@ -178,9 +183,11 @@ export class FrameDriver {
         threads.wake(wallSleepers.popDue(), wallSleepers);
       }
       if (threads.readyCount > 0) threads.drain();
-      // a window closed at this moment: the game clock catches up with this display frame
-      if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);
-      if (c.game !== gameEnd) gameEnd = this.followClock(gameEnd);
+      if (followsClock) {
+        // a window closed at this moment: the game clock catches up with this display frame
+        if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);
+        if (c.game !== gameEnd) gameEnd = this.followClock(gameEnd);
+      }
     }
     if (host.halted) return;
     if (gameEnd > st.now) st.now = gameEnd;
