@@ -30,6 +30,8 @@ export interface BuiltinContext extends WorldContext {
 
   /** Parks th until game time `until` (units); now or earlier: yields to the other ready threads. */
   sleepUntil(th: Thread, until: number): typeof SUSPEND;
+  /** Parks th until wall time `until` (units), whatever the game clock does; now or earlier: yields. */
+  sleepUntilWall(th: Thread, until: number): typeof SUSPEND;
   /** Parks th until the next display frame; builtin `resumeWith` (an index) computes the value it wakes with. */
   waitDisplayFrame(th: Thread, resumeWith: number): typeof SUSPEND;
   /** Parks th until the next game frame. */

@@ -6,7 +6,7 @@ import { SITE_SPAN, type Thread } from '../vm/thread.ts';
 import type { BuiltinContext } from './context.ts';
 import { TICK_UNITS, unitsToMs, ticksAt } from '../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS, armLoop, findLoop, stopLoop, type LoopKind } from '../time/loops.ts';
-import { lockTimer, restoreTimer, saveTimer, unlockTimer } from '../time/clock.ts';
+import { lockTimer, restoreTimer, saveTimer, settleAt, unlockTimer } from '../time/clock.ts';
 import { serviceGameFrame } from '../world/service.ts';
 import { finite, flag, int, name, num } from './args.ts';
 
@@ -28,12 +28,15 @@ function loopKind(fn: string, v: Value): LoopKind {
   return k as LoopKind;
 }
 
-/** A screen ramp: n steps on the script tick, during which the caller does not advance. */
+/**
+ * A screen ramp: n steps on the script tick, during which the caller does not advance.
+ * It belongs to the screen, so it runs on the wall clock and ends inside a window too.
+ */
 function ramp(fnName: string, what: (s: Value[], b: number) => string): Builtin['fn'] {
   return (e, th, s, b, n) => {
     const steps = ticks(fnName, s[b + n - 1]);
     e.tracing && e.trace({ ev: 'fade', kind: fnName, what: what(s, b), steps: steps / TICK_UNITS, ms: Math.round(unitsToMs(steps) * 1000) / 1000 });
-    return e.sleepUntil(th, e.now + steps);
+    return e.sleepUntilWall(th, e.state.wallNow + steps);
   };
 }
 
@@ -44,18 +47,23 @@ export const TIMING: Builtin[] = [
     fn: (e, th, s, b) => e.sleepUntil(th, e.now + ticks('delay', s[b])),
   },
   {
-    name: 'screentoblack', params: ['colour', 'steps'], area: 'timing', waits: 'a fade',
-    doc: 'Fades the screen to black over n ticks; the script waits until the fade is over.',
+    name: 'walldelay', params: ['ticks'], area: 'timing', waits: 'wall-clock time',
+    doc: 'Suspends the thread for n ticks of wall-clock time (1 tick = 1/60 s), whatever the game clock does: it ends inside a locktimer or savetimer window too (for modals). walldelay (0) lets other ready threads run first.',
+    fn: (e, th, s, b) => e.sleepUntilWall(th, e.state.wallNow + ticks('walldelay', s[b])),
+  },
+  {
+    name: 'screentoblack', params: ['colour', 'steps'], area: 'timing', waits: 'a fade (wall clock)',
+    doc: 'Fades the screen to black over n ticks of wall-clock time (a fade belongs to the screen, so it ends inside a locktimer or savetimer window too); the script waits until the fade is over.',
     fn: ramp('screentoblack', (s, b) => String(s[b])),
   },
   {
-    name: 'blacktoscreen', params: ['colour', 'steps'], area: 'timing', waits: 'a fade',
-    doc: 'Fades the screen in from black over n ticks; the script waits until the fade is over.',
+    name: 'blacktoscreen', params: ['colour', 'steps'], area: 'timing', waits: 'a fade (wall clock)',
+    doc: 'Fades the screen in from black over n ticks of wall-clock time (it ends inside a locktimer or savetimer window too); the script waits until the fade is over.',
     fn: ramp('blacktoscreen', (s, b) => String(s[b])),
   },
   {
-    name: 'visualeffect', params: ['name', 'steps'], area: 'timing', waits: 'a screen effect',
-    doc: 'Runs a named screen reveal over n ticks; the script waits until it is over.',
+    name: 'visualeffect', params: ['name', 'steps'], area: 'timing', waits: 'a screen effect (wall clock)',
+    doc: 'Runs a named screen reveal over n ticks of wall-clock time (it ends inside a locktimer or savetimer window too); the script waits until it is over.',
     fn: ramp('visualeffect', (s, b) => String(s[b])),
   },
   {
@@ -160,8 +168,8 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'walltime', params: [], area: 'timing',
-    doc: 'Wall-clock time in ms since the world started.',
-    fn: (e) => unitsToMs(e.state.clock.wall),
+    doc: 'Wall-clock time in ms since the world started (it goes on inside locktimer and savetimer windows).',
+    fn: (e) => unitsToMs(e.state.wallNow),
   },
   {
     name: 'ticks', params: [], area: 'timing',
@@ -172,6 +180,8 @@ export const TIMING: Builtin[] = [
     name: 'locktimer', params: [], area: 'timing',
     doc: 'Stops the game clock; the next update after the outermost unlocktimer credits the whole span (transparent). Nests.',
     fn: (e) => {
+      // the window opens at this thread's moment, which a display frame may have read past
+      settleAt(e.state.clock, e.now);
       lockTimer(e.state.clock);
       e.tracing && e.trace({ ev: 'clock', op: 'lock', depth: e.state.clock.lockDepth });
       return null;
@@ -190,6 +200,7 @@ export const TIMING: Builtin[] = [
     name: 'savetimer', params: [], area: 'timing',
     doc: 'Holds the game clock from now; after the outermost restoretimer it goes on from here as if the span never happened (rewind). Nests.',
     fn: (e) => {
+      settleAt(e.state.clock, e.now);
       saveTimer(e.state.clock);
       e.tracing && e.trace({ ev: 'clock', op: 'save', depth: e.state.clock.saveDepth });
       return null;
@@ -199,7 +210,7 @@ export const TIMING: Builtin[] = [
     name: 'restoretimer', params: [], area: 'timing',
     doc: 'Ends a savetimer window (only the outermost acts): the span is discarded.',
     fn: (e) => {
-      if (!restoreTimer(e.state.clock)) e.warn('restoretimer without a matching savetimer');
+      if (!restoreTimer(e.state.clock, e.state.wallNow)) e.warn('restoretimer without a matching savetimer');
       else e.tracing && e.trace({ ev: 'clock', op: 'restore', depth: e.state.clock.saveDepth });
       return null;
     },

@@ -59,7 +59,7 @@ export function gotoSet(e: BuiltinContext, to: string): void {
     // shot there belongs to the set being left, even one from a fire-once cricket that
     // is already gone from the list.
     const playing = st.sound.slots[1];
-    if (playing && isCricketSource(playing.source) && stopSound(st.sound, 2, st.now)) traceEnd(e, 2, playing);
+    if (playing && isCricketSource(playing.source) && stopSound(st.sound, 2, st.wallNow)) traceEnd(e, 2, playing);
     // closeset runs while the set is still current, so its sendtoscene and stoploop mean the old set
     e.deliverNow('set', from, 'closeset', `closeset of ${from}`);
     if (e.halted) return;
@@ -308,10 +308,10 @@ export const WORLD: Builtin[] = [
   },
   {
     name: 'playsound', params: ['sound'], area: 'world',
-    doc: 'Plays a sound in slot 1, or in slot 2 when slot 1 is still sounding.',
+    doc: 'Plays a sound in slot 1, or in slot 2 when slot 1 is still sounding. Sounds play on the wall clock: they go on inside locktimer and savetimer windows.',
     fn: (e, _th, s, b) => {
       const n = sound(e, 'playsound', s[b]);
-      const r = playSound(e.state.sound, e.state.sounds, n, e.now);
+      const r = playSound(e.state.sound, e.state.sounds, n, e.state.wallNow);
       if (r.replaced) traceEnd(e, r.slot, r.replaced);
       traceSound(e, r.slot, n, r.end);
       return r.slot;
@@ -319,10 +319,10 @@ export const WORLD: Builtin[] = [
   },
   {
     name: 'voice', params: ['sound'], area: 'world',
-    doc: 'Speaks a line on the voice channel (poll voicedone () to wait for it).',
+    doc: 'Speaks a line on the voice channel, on the wall clock, so a line spoken inside a locktimer or savetimer window ends there too (poll voicedone () to wait for it).',
     fn: (e, _th, s, b) => {
       const n = sound(e, 'voice', s[b]);
-      const r = playVoice(e.state.sound, e.state.sounds, n, e.now);
+      const r = playVoice(e.state.sound, e.state.sounds, n, e.state.wallNow);
       if (r.replaced) traceEnd(e, 'voice', r.replaced);
       traceSound(e, 'voice', n, r.end);
       return null;
@@ -331,18 +331,18 @@ export const WORLD: Builtin[] = [
   {
     name: 'currentsound', params: ['slot'], area: 'world',
     doc: 'The sound sounding in slot 1 or 2, or "".',
-    fn: (e, _th, s, b) => currentSound(e.state.sound, num('currentsound', s[b], 'the slot'), e.now),
+    fn: (e, _th, s, b) => currentSound(e.state.sound, num('currentsound', s[b], 'the slot'), e.state.wallNow),
   },
   {
     name: 'voicedone', params: [], area: 'world', waits: 'a display frame (polled)',
-    doc: 'Polled: yields one rendered frame, then tells whether the voice channel is silent.',
+    doc: 'Polled: yields one rendered frame, then tells whether the voice channel is silent (lines end on the wall clock, inside locktimer and savetimer windows too).',
     fn: (e, th) => e.waitDisplayFrame(th, e.builtinIndex('voicedone')),
-    resume: (e) => voiceDone(e.state.sound, e.now),
+    resume: (e) => voiceDone(e.state.sound, e.state.wallNow),
   },
   // ---- crickets
   {
     name: 'cricket', params: ['name', 'sound', 'x', 'z', 'radius', 'base', 'jitter'], area: 'world',
-    doc: 'A positional ambient one-shot bound to the current set: fires into slot 2 every base + random (jitter) heartbeat steps once its last shot ended (jitter 0: seamless; negative: once). At most 16.',
+    doc: 'A positional ambient one-shot bound to the current set: fires into slot 2 every base + random (jitter) heartbeat steps once its last shot ended or was cut off by another sound (jitter 0: seamless; negative: once). At most 16.',
     fn: (e, _th, s, b) => {
       const st = e.state;
       if (st.set === '') throw new ScriptError('cricket needs a current set: call gotoset first');
@@ -362,7 +362,7 @@ export const WORLD: Builtin[] = [
   },
   {
     name: 'soundloop', params: ['cricket'], area: 'world',
-    doc: 'Makes a cricket loop its sample in place instead of re-firing.',
+    doc: 'Makes a cricket loop its sample in place instead of re-firing; a loop cut off by another sound in slot 2 starts over base steps later.',
     fn: (e, _th, s, b) => soundLoop(e.state.crickets, name('soundloop', s[b], 'the cricket')),
   },
   {
@@ -372,7 +372,7 @@ export const WORLD: Builtin[] = [
       const n = name('stopcricket', s[b], 'the cricket');
       // its shot stops with it (a soundloop cricket would otherwise sound forever)
       const playing = e.state.sound.slots[1];
-      if (playing && playing.source === cricketSource(n) && stopSound(e.state.sound, 2, e.now)) traceEnd(e, 2, playing);
+      if (playing && playing.source === cricketSource(n) && stopSound(e.state.sound, 2, e.state.wallNow)) traceEnd(e, 2, playing);
       return stopCricket(e.state.crickets, n);
     },
   },
@@ -384,9 +384,17 @@ export const WORLD: Builtin[] = [
   // ---- input
   {
     name: 'stilldown', params: [], area: 'world', waits: 'a display frame (polled)',
-    doc: 'Polled: yields one rendered frame, then tells whether the mouse button is held.',
+    doc: 'Polled: yields one rendered frame, then tells whether the mouse button is held, or was pressed since the last poll (a press too short to fall on a display frame is latched and seen once).',
     fn: (e, th) => e.waitDisplayFrame(th, e.builtinIndex('stilldown')),
-    resume: (e) => e.state.mouseDown,
+    resume: (e) => {
+      const st = e.state;
+      // every poll of this display frame sees the latched press; later frames see the button
+      if (st.mousePressed) {
+        st.mousePressed = false;
+        st.mousePressSeen = st.frame.display;
+      }
+      return st.mouseDown || st.mousePressSeen === st.frame.display;
+    },
   },
 ];
 

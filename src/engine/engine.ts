@@ -154,6 +154,7 @@ export class Engine implements BuiltinContext, VmContext {
   /** Starts the world at wall time `wall`: property initialisers, then every startup handler, in load order. */
   boot(wall = 0): void {
     manageTime(this.state.clock, wall);
+    this.state.wallNow = wall;
     advance(this.state.stepper, this.state.clock.game); // anchor the heartbeat
     this.state.frame.stamp = ticksAt(wall);
     this.initObjects(this.program.objects.map((_, i) => i));
@@ -220,6 +221,10 @@ export class Engine implements BuiltinContext, VmContext {
 
   sleepUntil(th: Thread, until: number): typeof SUSPEND {
     return this.threads.sleepUntil(th, until);
+  }
+
+  sleepUntilWall(th: Thread, until: number): typeof SUSPEND {
+    return this.threads.sleepUntilWall(th, until);
   }
 
   waitDisplayFrame(th: Thread, resumeWith: number): typeof SUSPEND {

@@ -117,6 +117,8 @@ export class Delivery {
     for (const ev of due) {
       if (ev.kind === 'mouse') {
         st.mouseDown = ev.down;
+        // latched until a stilldown () poll sees it: a press between two polls is not lost
+        if (ev.down) st.mousePressed = true;
         this.host.tracing && this.host.trace({ ev: 'mouse', down: ev.down });
       } else {
         this.host.tracing && this.host.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });

@@ -1,6 +1,7 @@
 // The frame driver: a host hands the world display frames with a wall-clock reading;
-// here they become heartbeat steps, thread wake-ups and game frames, each processed
-// at its own exact game time, in time order, however many one display frame covers.
+// here they become heartbeat steps, thread wake-ups (on the game clock and on the
+// wall clock) and game frames, each processed at its own exact time, in time order,
+// however many one display frame covers.
 import type { Program } from '../vm/program.ts';
 import { manageTime } from '../time/clock.ts';
 import { advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
@@ -25,6 +26,12 @@ export interface FrameHost extends WorldContext {
 export class FrameDriver {
   /** advanceTo's stepper readings (hosts call it, never a thread, so it is not re-entered). */
   private stepSink = newStepSink();
+  /** The next of them to serve, and how many there are. */
+  private stepIndex = 0;
+  private stepCount = 0;
+  /** The stepper as this display frame found it (when it was read), to read it again when a window moves the clock. */
+  private before = { anchor: null as number | null, last: 0, acc: 0, served: 0 };
+  private advanced = false;
 
   constructor(private readonly host: FrameHost) {}
 
@@ -81,7 +88,9 @@ export class FrameDriver {
     const c = st.clock;
     if (this.frameBound() || st.mailbox.length > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
     // unlocked, the game clock moves with the wall clock from (lastWall, game)
-    return c.lastWall + (this.nextEventAt() - c.game);
+    const game = c.lastWall + (this.nextEventAt() - c.game);
+    const wall = this.host.threads.wallSleepers.peekTime();
+    return wall < game ? wall : game;
   }
 
   /** Earliest game time at which something is scheduled (for hosts that skip idle time). */
@@ -96,55 +105,146 @@ export class FrameDriver {
     return threads.displayWaiting > 0 || threads.frameWaiting > 0 || st.camera.turnLeft > 0 || st.loops.some((l) => l.steps === 1);
   }
 
-  /** Process heartbeat steps and thread wake-ups due up to game time `target`, in time order. */
+  /**
+   * Processes everything due up to the clocks' latest reading — heartbeat steps and
+   * game-clock sleepers up to game time `target` (normally the game clock's reading),
+   * wall-clock sleepers up to the wall reading — moment by moment, in the order they happen. While
+   * the game clock runs, game time t happens at wall time t + (lastWall − game), so the
+   * two kinds interleave exactly; at one moment the heartbeat comes first, then every
+   * sleeper due then, game-clock and wall-clock alike, in the order they went to sleep.
+   * A window a thread opens or closes acts at that thread's moment: the game clock's
+   * end moves with it (see followClock).
+   */
   advanceTo(target: number): void {
     const host = this.host;
     const st = host.state;
-    // most frames have no heartbeat due: the stepper only needs the readings that cross one
+    const c = st.clock;
+    const wallEnd = c.wall;
+    let gameEnd = target;
+    // (a caller may drive game time past the clock's reading: then the target stays put)
+    const followsClock = target === c.game;
+    this.beginSteps(gameEnd);
     const due = this.stepSink;
-    let nsteps = 0;
-    if (target >= nextDueAt(st.stepper)) {
-      advanceInto(st.stepper, target, due);
-      if (due.dropped > 0) host.tracing && host.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
-      nsteps = due.count;
-    }
-    const steps = due.steps;
     const threads = host.threads;
     const sleepers = threads.sleepers;
-    let i = 0;
-    // No Infinity or Math.min here: game times stay small integers, and a time that
-    // became a float would be boxed on every store to st.now.
+    const wallSleepers = threads.wallSleepers;
+    // No Infinity or Math.min here: times stay small integers, and a time that became
+    // a float would be boxed on every store to st.now.
     while (!host.halted) {
-      const sleeping = sleepers.length > 0;
-      const wake = sleeping ? sleepers.peekTime() : 0;
-      let t: number;
-      let isStep: boolean;
-      let isWake: boolean;
-      if (i < nsteps) {
-        t = steps[i];
-        isStep = !sleeping || t <= wake;
-        isWake = sleeping && wake <= t;
-        if (!isStep) t = wake;
-      } else if (sleeping) {
-        t = wake;
-        isStep = false;
-        isWake = true;
-      } else break;
-      if (t > target) break;
-      st.now = t;
-      expireSoundsUpTo(host, t);
-      if (isStep) {
-        i++;
-        this.servicePass();
+      // the next moment of the game clock: a heartbeat step or sleepers, whichever first
+      let game = false;
+      let isStep = false;
+      let isWake = false;
+      let t = 0;
+      if (this.stepIndex < this.stepCount) {
+        t = due.steps[this.stepIndex];
+        game = isStep = true;
       }
-      if (isWake) threads.wake(sleepers.popDue());
+      if (sleepers.length > 0) {
+        const w = sleepers.peekTime();
+        if (!game || w < t) {
+          t = w;
+          game = isWake = true;
+          isStep = false;
+        } else if (w === t) isWake = true;
+      }
+      if (game && t > gameEnd) game = false;
+      const wallDue = wallSleepers.length > 0 && wallSleepers.peekTime() <= wallEnd;
+      if (!game && !wallDue) break;
+      const tw = wallDue ? wallSleepers.peekTime() : 0;
+      // the wall moment of game time t (never before the moment already reached: after
+      // a lock the credited span is caught up at once)
+      let at = st.wallNow;
+      if (game && c.lockDepth === 0 && c.saveDepth === 0) {
+        const mapped = t + (c.lastWall - c.game);
+        if (mapped > at) at = mapped;
+      }
+      if (game && (!wallDue || at <= tw)) {
+        st.now = t;
+        st.wallNow = at;
+        expireSoundsUpTo(host, at);
+        if (isStep) {
+          this.stepIndex++;
+          this.servicePass();
+        }
+        // (still there: the pass may have stopped the threads due, the REPL's :stop)
+        const gameDue = isWake && sleepers.length > 0 && sleepers.peekTime() === t;
+        const wallToo = wallDue && at === tw && wallSleepers.length > 0 && wallSleepers.peekTime() === tw;
+        if (gameDue && wallToo) threads.wakeTogether(sleepers.popDue(), wallSleepers.popDue());
+        else if (gameDue) threads.wake(sleepers.popDue());
+        else if (wallToo) threads.wake(wallSleepers.popDue(), wallSleepers);
+      } else {
+        st.wallNow = tw;
+        if (c.lockDepth === 0 && c.saveDepth === 0) {
+          const g = tw - (c.lastWall - c.game);
+          if (g > st.now) st.now = g;
+        }
+        expireSoundsUpTo(host, tw);
+        threads.wake(wallSleepers.popDue(), wallSleepers);
+      }
       if (threads.readyCount > 0) threads.drain();
+      if (followsClock) {
+        // a window closed at this moment: the game clock catches up with this display frame
+        if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);
+        if (c.game !== gameEnd) gameEnd = this.followClock(gameEnd);
+      }
     }
     if (host.halted) return;
-    if (target > st.now) {
-      st.now = target;
-      expireSoundsUpTo(host, target);
+    if (gameEnd > st.now) st.now = gameEnd;
+    if (wallEnd > st.wallNow) st.wallNow = wallEnd;
+    expireSoundsUpTo(host, st.wallNow);
+  }
+
+  /** Reads the heartbeat stepper up to game time `target`: the steps due, with their times. */
+  private beginSteps(target: number): void {
+    const host = this.host;
+    const s = host.state.stepper;
+    const due = this.stepSink;
+    this.stepIndex = 0;
+    this.stepCount = 0;
+    this.advanced = false;
+    // most frames have no heartbeat due: the stepper only needs the readings that cross one
+    if (target < nextDueAt(s)) return;
+    const b = this.before;
+    b.anchor = s.anchor;
+    b.last = s.last;
+    b.acc = s.acc;
+    b.served = s.served;
+    this.advanced = true;
+    advanceInto(s, target, due);
+    if (due.dropped > 0) host.tracing && host.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
+    this.stepCount = due.count;
+  }
+
+  /**
+   * The game clock moved during the display frame: a window opened at a moment
+   * before the frame's reading (the clock was taken back to it) or one closed (the
+   * clock caught up). The stepper is read again from where this frame found it, up to
+   * the clock: steps already served are the same, those past a window's start wait.
+   */
+  private followClock(gameEnd: number): number {
+    const st = this.host.state;
+    const c = st.clock;
+    if (c.game > gameEnd && this.stepIndex === this.stepCount) {
+      // every step read so far has been served: the catch-up is an update of its own
+      this.beginSteps(c.game);
+      return c.game;
     }
+    if (this.advanced) {
+      const s = st.stepper;
+      const b = this.before;
+      s.anchor = b.anchor;
+      s.last = b.last;
+      s.acc = b.acc;
+      s.served = b.served;
+      this.stepCount = 0;
+      if (c.game >= nextDueAt(s)) {
+        advanceInto(s, c.game, this.stepSink);
+        this.stepCount = this.stepSink.count;
+      }
+      if (this.stepIndex > this.stepCount) this.stepIndex = this.stepCount;
+    }
+    return c.game;
   }
 
   /** One heartbeat step: walks, crickets, due loops, poses; then calctime if no thread is mid-flight. */

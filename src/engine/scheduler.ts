@@ -1,7 +1,9 @@
 // The scheduler: which threads are alive, what each waits for, and the order they run
 // in. Sleepers wake in time order, threads due at the same time in the order they went
 // to sleep, then whatever those started, in spawn order. Running a thread is handing
-// it to the VM until it suspends, finishes or fails.
+// it to the VM until it suspends, finishes or fails. Threads asleep on the wall clock
+// (walldelay, fades) have a heap of their own, timed in wall units; the frame driver
+// puts the two in one order.
 import type { Program } from '../vm/program.ts';
 import type { Thread, Wait } from '../vm/thread.ts';
 import { newThread } from '../vm/thread.ts';
@@ -42,12 +44,15 @@ export const MAX_BURST = 100_000;
 // Waits without data are shared: a thread's wait is replaced, never changed in place.
 const READY: Wait = { kind: 'ready' };
 const TIME: Wait = { kind: 'time' };
+const WALL: Wait = { kind: 'wall' };
 const DISPLAY: Wait = { kind: 'display' };
 const GAME_FRAME: Wait = { kind: 'gameframe' };
 
 export class Scheduler {
   readonly live = new LiveThreads();
   readonly sleepers = new SleeperHeap();
+  /** Threads asleep on the wall clock, by wall time. */
+  readonly wallSleepers = new SleeperHeap();
   private ready = new ReadyQueue();
   private displayWaiters: Thread[] = [];
   private frameWaiters: Thread[] = [];
@@ -139,11 +144,35 @@ export class Scheduler {
    * Sleepers whose time has come run in the order they went to sleep, then whatever
    * they started or woke. Usually nothing else is ready and no drain is under way: the
    * woken threads then run straight from their bucket, without passing through the
-   * ready queue; otherwise they join the queue.
+   * ready queue; otherwise they join the queue. `from` is the heap the bucket came from.
    */
-  wake(due: Bucket): void {
-    const threads = due.threads;
-    const n = due.n;
+  wake(due: Bucket, from: SleeperHeap = this.sleepers): void {
+    this.wakeAll(due.threads, due.n);
+    from.recycle(due);
+  }
+
+  /** Game-clock and wall-clock sleepers due at one moment: one list, in the order they went to sleep. */
+  wakeTogether(game: Bucket, wall: Bucket): void {
+    const merged: Thread[] = [];
+    let a = 0;
+    let b = 0;
+    while (a < game.n || b < wall.n) {
+      const ga = a < game.n ? game.threads[a]! : null;
+      const wb = b < wall.n ? wall.threads[b]! : null;
+      if (ga !== null && (wb === null || ga.sleepSeq < wb.sleepSeq)) {
+        merged.push(ga);
+        game.threads[a++] = null;
+      } else {
+        merged.push(wb!);
+        wall.threads[b++] = null;
+      }
+    }
+    this.wakeAll(merged, merged.length);
+    this.sleepers.recycle(game);
+    this.wallSleepers.recycle(wall);
+  }
+
+  private wakeAll(threads: (Thread | null)[], n: number): void {
     if (this.ready.length > 0 || this.draining) {
       for (let i = 0; i < n; i++) {
         this.makeReady(threads[i]!, true);
@@ -164,7 +193,6 @@ export class Scheduler {
         this.draining = false;
       }
     }
-    this.sleepers.recycle(due);
   }
 
   /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
@@ -241,16 +269,26 @@ export class Scheduler {
   // ---- suspension (for builtins) ---------------------------------------------
 
   sleepUntil(th: Thread, until: number): typeof SUSPEND {
+    return this.park(th, TIME, until, this.host.state.now, this.sleepers);
+  }
+
+  /** Parks th until the wall clock reads `until`; now or earlier: yields to the other ready threads. */
+  sleepUntilWall(th: Thread, until: number): typeof SUSPEND {
+    return this.park(th, WALL, until, this.host.state.wallNow, this.wallSleepers);
+  }
+
+  /** A sleep on one clock: `now` is that clock's moment, `heap` its sleepers. */
+  private park(th: Thread, wait: Wait, until: number, now: number, heap: SleeperHeap): typeof SUSPEND {
     const st = this.host.state;
-    th.wait = TIME;
+    th.wait = wait;
     th.wakeAt = until;
     th.since = st.now;
     th.sleepSeq = st.sleepSeq++;
-    if (until <= st.now) {
+    if (until <= now) {
       // delay (0): yield to the other threads ready now
       this.ready.push(th);
     } else {
-      this.sleepers.push(th, until);
+      heap.push(th, until);
     }
     return SUSPEND;
   }
@@ -280,6 +318,7 @@ export class Scheduler {
     th.done = true;
     this.live.delete(th);
     if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wakeAt);
+    else if (th.wait?.kind === 'wall') this.wallSleepers.remove(th, th.wakeAt);
     this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
     this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
   }
@@ -288,6 +327,7 @@ export class Scheduler {
   adopt(threads: Thread[]): void {
     this.live.clear();
     this.sleepers.clear();
+    this.wallSleepers.clear();
     this.ready = new ReadyQueue();
     this.displayWaiters = [];
     this.frameWaiters = [];
@@ -296,6 +336,9 @@ export class Scheduler {
       switch (th.wait?.kind) {
         case 'time':
           this.sleepers.push(th, th.wakeAt);
+          break;
+        case 'wall':
+          this.wallSleepers.push(th, th.wakeAt);
           break;
         case 'display':
           this.displayWaiters.push(th);

@@ -12,11 +12,12 @@ import { stamp } from '../trace/describe.ts';
 const CALLB_WORDS = OPS[Op.CALLB]!.operands.length + 1;
 const CALLB_BUILTIN = OPS[Op.CALLB]!.operands.indexOf('b') + 1;
 
-/** What reading a thread's wait needs: the program, the builtins by index, the game time. */
+/** What reading a thread's wait needs: the program, the builtins by index, the game and wall time. */
 export interface WaitView {
   readonly program: Program;
   readonly builtins: readonly Builtin[];
   readonly now: number;
+  readonly state: { readonly wallNow: number };
 }
 
 /** The builtin a suspended thread is parked in: its innermost frame's last instruction is that call. */
@@ -44,6 +45,8 @@ export function waitName(w: WaitView, th: Thread): string {
   switch (wait.kind) {
     case 'time':
       return `${b?.name ?? 'delay'} ${ticksText(th.wakeAt - th.since)}`;
+    case 'wall':
+      return `${b?.name ?? 'walldelay'} ${ticksText(th.wakeAt - w.state.wallNow)}`;
     case 'ready':
       return b ? `${b.name} 0` : 'ready';
     case 'display':
@@ -62,6 +65,8 @@ export function describeWait(w: WaitView, th: Thread): string {
   switch (wait.kind) {
     case 'time':
       return `${call}${b?.waits ?? 'game time'} until ${stamp(unitsToMs(th.wakeAt))} (in ${Math.round(Math.max(0, unitsToMs(th.wakeAt - w.now)))} ms)`;
+    case 'wall':
+      return `${call}${b?.waits ?? 'wall-clock time'} (in ${Math.round(Math.max(0, unitsToMs(th.wakeAt - w.state.wallNow)))} ms)`;
     case 'display':
       return `${call}${b?.waits ?? 'the next display frame'}`;
     case 'gameframe':

@@ -98,7 +98,9 @@ export class LiveWorld {
   resume(): boolean {
     if (!this.paused) return false;
     const c = this.engine.state.clock;
-    // the restore re-anchors on the latest wall reading: read the wall first
+    // the wall clock the world sees skips the pause too, so a walldelay, a fade or a voice
+    // line goes on from where it was; the restore then re-anchors on that reading
+    this.origin = this.wallSource.now() - c.wall / UNITS_PER_MS;
     manageTime(c, this.wall());
     restoreTimer(c);
     this.pausedAt = null;

@@ -3,7 +3,7 @@
 import type { Engine } from '../engine/engine.ts';
 import { describeWait, threadWhere } from '../engine/waits.ts';
 import { MAX_LOOPS } from '../time/loops.ts';
-import { MAX_CRICKETS } from '../world/cricket.ts';
+import { MAX_CRICKETS, shotSounding } from '../world/cricket.ts';
 import { STEP_UNITS, unitsToMs } from '../time/units.ts';
 import { stamp } from './events.ts';
 
@@ -38,9 +38,9 @@ export function cricketsText(e: Engine): string[] {
   for (const c of list) {
     let state: string;
     if (c.set !== st.set) state = 'silent (not the current set)';
-    else if (c.loop && c.busyUntil > st.now) state = 'looping in place';
-    else if (c.busyUntil > st.now) state = 'sounding';
-    else state = 'waiting';
+    else if (!shotSounding(c, st.sound.slots[1], st.wallNow)) state = 'waiting';
+    else if (c.loop) state = 'looping in place';
+    else state = 'sounding';
     const next = c.set !== st.set ? '-' : `${c.countdown} steps`;
     rows.push([c.name, c.sound, c.set, n3(c.x), n3(c.z), n3(c.radius), String(c.base), String(c.jitter), next, state]);
   }

@@ -49,6 +49,33 @@ export function manageTime(c: ClockState, wallNow: number): void {
   c.lastWall = wallNow;
 }
 
+/** Whether the game clock follows the wall clock (neither locked nor saved). */
+export function isRunning(c: ClockState): boolean {
+  return c.lockDepth === 0 && c.saveDepth === 0;
+}
+
+/**
+ * Takes a running game clock back to `game`, a moment already read past (a display
+ * frame reads the wall once, then processes earlier moments); the wall reading it was
+ * synchronised to moves back with it, so no span is lost or counted twice. Called
+ * before a window opens at that moment.
+ */
+export function settleAt(c: ClockState, game: number): void {
+  const back = c.game - game;
+  if (!isRunning(c) || !(back > 0)) return;
+  c.game = game;
+  c.lastWall -= back;
+}
+
+/**
+ * The game time at which the wall clock read `wall` (at or before the clocks' latest
+ * reading): the same span back on the game clock while it runs; the held time while a
+ * window holds it.
+ */
+export function gameAtWall(c: ClockState, wall: number): number {
+  return isRunning(c) ? c.game - (c.lastWall - wall) : c.game;
+}
+
 export function lockTimer(c: ClockState): void {
   c.lockDepth += 1;
 }
@@ -65,13 +92,16 @@ export function saveTimer(c: ClockState): void {
   c.saveDepth += 1;
 }
 
-/** Returns false (and does nothing) when there is no save to restore. */
-export function restoreTimer(c: ClockState): boolean {
+/**
+ * Returns false (and does nothing) when there is no save to restore. `wall` is the
+ * moment of the restore (default: the latest reading): the game clock goes on from there.
+ */
+export function restoreTimer(c: ClockState, wall = c.wall): boolean {
   if (c.saveDepth <= 0) return false;
   c.saveDepth -= 1;
   if (c.saveDepth === 0) {
     c.game = c.savedGame;
-    c.lastWall = c.wall;
+    c.lastWall = wall;
   }
   return true;
 }

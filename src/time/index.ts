@@ -29,5 +29,8 @@ export {
   restoreTimer,
   isLocked,
   isSaved,
+  isRunning,
+  settleAt,
+  gameAtWall,
 } from './clock.ts';
 export type { ClockState } from './clock.ts';

@@ -9,6 +9,8 @@ export const FRAME_WORDS = 4;
 export type Wait =
   /** the game clock reaching Thread.wakeAt */
   | { kind: 'time' }
+  /** the wall clock reaching Thread.wakeAt (walldelay, fades) */
+  | { kind: 'wall' }
   /** the next display frame (polled builtins) */
   | { kind: 'display' }
   /** the next game frame (forceupdate) */
@@ -31,8 +33,9 @@ export interface Thread {
   stack: (Value | undefined)[];
   /** What it waits for; null while running or finished. */
   wait: Wait | null;
-  /** Game time (units) at which a thread waiting on time wakes. A number on the thread
-   * rather than in a fresh wait object: a thread that sleeps a tick at a time allocates nothing. */
+  /** Game time (units) at which a thread waiting on time wakes (wall time for a wait on the wall).
+   * A number on the thread rather than in a fresh wait object: a thread that sleeps a tick at a
+   * time allocates nothing. */
   wakeAt: number;
   /** Order in which it went to sleep, for waking threads due at the same time in order. */
   sleepSeq: number;

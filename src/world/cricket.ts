@@ -2,9 +2,10 @@
 // step. Firing returns a description of the shot; the caller plays it into slot 2
 // and traces it. The only randomness is a re-arm draw from the ambient stream, so a
 // cricket's timing never depends on the camera or on the script's `random`.
+// Shots sound on the wall clock (units); countdowns count heartbeat steps.
 
 import { randomInt, type RandomState } from './random.ts';
-import { SOUND_FOREVER, soundDuration, type SoundTable } from './sound.ts';
+import { SOUND_FOREVER, soundDuration, type SoundSlot, type SoundTable } from './sound.ts';
 import { bearing } from './walk.ts';
 
 export interface CricketState {
@@ -18,7 +19,7 @@ export interface CricketState {
   jitter: number; // > 0: add random (jitter) steps; 0: seamless; < 0: fire once
   loop: boolean; // soundloop: one shot that loops in place
   countdown: number; // heartbeat steps left
-  busyUntil: number; // units; the previous shot sounds until then
+  busyUntil: number; // wall units; the previous shot sounds until then, unless it was cut off
 }
 
 export interface Camera {
@@ -134,17 +135,31 @@ export function cricketMix(c: Pick<CricketState, 'x' | 'z' | 'radius'>, camera: 
 
 const NO_FIRES: CricketFire[] = [];
 
+/**
+ * Whether a cricket's last shot still sounds at wall time `now`: it has not reached its
+ * end, and it still holds slot 2 (`playing`). A shot another sound cut off has ended.
+ */
+export function shotSounding(c: CricketState, playing: SoundSlot | null, now: number): boolean {
+  return now < c.busyUntil && playing !== null && playing.source === cricketSource(c.name) && playing.start <= now;
+}
+
 // One heartbeat step for the current set's crickets, in table order. Crickets of
-// other sets are left untouched. Dead crickets are removed from the list. (Runs every
-// heartbeat: a step where nothing fires allocates nothing.)
-export function serviceCrickets(list: CricketState[], set: string, camera: Camera, now: number, ambient: RandomState, sounds: SoundTable): CricketFire[] {
+// other sets are left untouched. Dead crickets are removed from the list. `now` is
+// the wall time of the step, `playing` what slot 2 holds. (Runs every heartbeat: a
+// step where nothing fires allocates nothing.)
+export function serviceCrickets(list: CricketState[], set: string, camera: Camera, now: number, ambient: RandomState, sounds: SoundTable, playing: SoundSlot | null): CricketFire[] {
   let fired: CricketFire[] | null = null;
   // a fire-once cricket leaves the table once it has fired
   let spent: CricketState[] | null = null;
   for (const c of list) {
     if (c.set !== set) continue;
+    // a loop cut off by another sound starts over, as if its set were entered again
+    if (c.loop && c.busyUntil === SOUND_FOREVER && !shotSounding(c, playing, now)) {
+      c.busyUntil = 0;
+      c.countdown = wholeSteps(c.base);
+    }
     if (c.countdown > 0) c.countdown -= 1;
-    if (c.countdown > 0 || now < c.busyUntil) continue;
+    if (c.countdown > 0 || shotSounding(c, playing, now)) continue;
     // A looping shot marks itself busy forever: it never re-fires or draws.
     if (c.loop) {
       c.busyUntil = SOUND_FOREVER;

@@ -7,6 +7,7 @@ import { setPose, stepPoses } from './pose.ts';
 import { serviceCrickets, cricketSource } from './cricket.ts';
 import { SOUND_FOREVER, expireSounds, playOverlap, type SlotName, type SoundSlot } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
+import { gameAtWall } from '../time/clock.ts';
 
 /** Walks first, then crickets — the master service order. */
 export function serviceHeartbeatWorld(e: WorldContext): void {
@@ -35,9 +36,9 @@ export function serviceHeartbeatWorld(e: WorldContext): void {
     }
   }
   if (st.set === '' || st.crickets.length === 0) return;
-  const fires = serviceCrickets(st.crickets, st.set, st.camera, st.now, st.random.ambient, st.sounds);
+  const fires = serviceCrickets(st.crickets, st.set, st.camera, st.wallNow, st.random.ambient, st.sounds, st.sound.slots[1]);
   for (const f of fires) {
-    const r = playOverlap(st.sound, st.sounds, f.sound, st.now, f.volume, f.pan, cricketSource(f.name), f.loop);
+    const r = playOverlap(st.sound, st.sounds, f.sound, st.wallNow, f.volume, f.pan, cricketSource(f.name), f.loop);
     if (r.replaced) traceEnd(e, 2, r.replaced);
     traceSound(e, 2, f.sound, r.end, f.volume, f.pan, f.name);
   }
@@ -59,28 +60,35 @@ export function serviceGameFrame(e: WorldContext): void {
   }
 }
 
-/** Whether any slot or the voice holds a sound (the engine asks at every wake-up). */
-/** Traces every sound that ended by time t, each stamped with its own end time. */
-export function expireSoundsUpTo(e: WorldContext, t: number): void {
+/**
+ * Traces every sound that ended by wall time `wall`, each stamped with the game time
+ * of its own end (sounds play on the wall clock; the trace is stamped with game time).
+ */
+export function expireSoundsUpTo(e: WorldContext, wall: number): void {
   const s = e.state.sound;
   // crickets keep the channels busy most of the time: look before building the list
-  if (!((s.slots[0] !== null && s.slots[0].end <= t) || (s.slots[1] !== null && s.slots[1].end <= t) || (s.voice !== null && s.voice.end <= t))) return;
-  for (const end of expireSounds(s, t)) e.traceAt(end.end, { ev: 'soundend', slot: end.slot, sound: end.name });
+  if (!((s.slots[0] !== null && s.slots[0].end <= wall) || (s.slots[1] !== null && s.slots[1].end <= wall) || (s.voice !== null && s.voice.end <= wall))) return;
+  for (const end of expireSounds(s, wall)) e.traceAt(gameTimeOf(e, end.end), { ev: 'soundend', slot: end.slot, sound: end.name });
+}
+
+/** The game time at which the wall clock read `wall`, a moment at or before the one being processed. */
+function gameTimeOf(e: WorldContext, wall: number): number {
+  const t = gameAtWall(e.state.clock, wall);
+  return t < e.now ? t : e.now;
 }
 
 /**
- * Traces a sound that starts now in `slot` and plays until `end` (SOUND_FOREVER: it
- * loops in place). `cricket` names the cricket that played it, if one did.
+ * Traces a sound that starts now in `slot` and plays until wall time `end`
+ * (SOUND_FOREVER: it loops in place). `cricket` names the cricket that played it, if one did.
  */
 export function traceSound(e: WorldContext, slot: SlotName, sound: string, end: number, volume = 1, pan = 0, cricket?: string): void {
   if (!e.tracing) return;
-  e.trace({ ev: 'sound', slot, sound, ...(cricket === undefined ? {} : { cricket }), volume, pan, ms: endMs(end, e.now) });
+  e.trace({ ev: 'sound', slot, sound, ...(cricket === undefined ? {} : { cricket }), volume, pan, ms: endMs(end, e.state.wallNow) });
 }
 
 export function traceEnd(e: WorldContext, slot: SlotName, replaced: SoundSlot): void {
   // a play that displaces a sound still sounding cuts it off now
-  const at = Math.min(replaced.end, e.now);
-  e.traceAt(at, { ev: 'soundend', slot, sound: replaced.name });
+  e.traceAt(gameTimeOf(e, replaced.end), { ev: 'soundend', slot, sound: replaced.name });
 }
 
 function endMs(end: number, now: number): number | string {

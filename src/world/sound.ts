@@ -1,7 +1,8 @@
 // Sound channels: two play slots and a voice channel. Nothing is audible here; the
 // state records what sounds where and until when, so scripts can poll it
 // (currentsound, voicedone) and the trace can report starts and ends.
-// Times are in units of 1/3 ms, like the rest of the world.
+// Times are wall-clock units of 1/3 ms: sounds belong to the speakers, and go on while
+// a lock or save window holds the game clock.
 
 import { UNITS_PER_MS } from '../time/units.ts';
 

@@ -52,6 +52,8 @@ export interface WorldState {
   stepper: StepperState;
   /** The logical time of what is being processed now (game units). */
   now: number;
+  /** The wall-clock time of that same moment (units): sounds, fades and walldelay run on it. */
+  wallNow: number;
   globals: (Value | undefined)[];
   props: (Value | undefined)[][];
   nextThreadId: number;
@@ -72,6 +74,10 @@ export interface WorldState {
   random: { script: RandomState; ambient: RandomState };
   mailbox: InputEvent[];
   mouseDown: boolean;
+  /** A press arrived that no stilldown () poll has seen yet (latched, so a short one is never missed). */
+  mousePressed: boolean;
+  /** The display frame at which polls last took a latched press (they all see it, that frame only); -1 before. */
+  mousePressSeen: number;
   steps: number;
 }
 
@@ -82,6 +88,7 @@ export function createWorldState(seed: number, maxCatchUp: number, program: Prog
     clock: createClock(0),
     stepper: createStepper({ step: STEP_UNITS, maxCatchUp }),
     now: 0,
+    wallNow: 0,
     globals: program.globals.map(() => undefined),
     props: program.objects.map(() => []),
     nextThreadId: 1,
@@ -102,6 +109,8 @@ export function createWorldState(seed: number, maxCatchUp: number, program: Prog
     random: createStreams(seed),
     mailbox: [],
     mouseDown: false,
+    mousePressed: false,
+    mousePressSeen: -1,
     steps: 0,
   };
 }

@@ -63,7 +63,8 @@ describe('saving the demo world mid-scene', () => {
     const fade = full.map((l) => (l.startsWith('{') ? (JSON.parse(l) as TraceEvent) : null)).find((ev) => ev?.ev === 'fade' && ev.steps === 240);
     expect(fade).toBeDefined();
     const mid = (fade!.t as number) + 2000;
-    const out = saveAndRestore(mid, (e) => expect(e.liveThreads().some((t) => t.wait?.kind === 'time')).toBe(true));
+    // a fade runs on the wall clock: its thread waits on the wall
+    const out = saveAndRestore(mid, (e) => expect(e.liveThreads().some((t) => t.wait?.kind === 'wall')).toBe(true));
     expect(out).toEqual(full);
   });
 });

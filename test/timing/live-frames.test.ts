@@ -63,3 +63,28 @@ end
     expect(headless.errors[0]).toMatch(/runaway loop/);
   });
 });
+
+describe('pausing the live host', () => {
+  it('hides the pause from the wall clock too: a walldelay goes on from where it was', async () => {
+    const { LiveWorld } = await import('../../src/hosts/live.ts');
+    const program = loadProgram([{ file: 'modal.pw', source: 'on startup\n  walldelay (60)\n  print ("done at wall " .. walltime ())\nend\n' }]).program!;
+    let now = 0;
+    const out: string[] = [];
+    const w = new LiveWorld(program, { print: (t) => out.push(`${t} (${now} ms real)`), diagnostic: () => {} }, { wall: { now: () => now }, timer: false });
+    w.start();
+    const frames = (ms: number) => {
+      for (const end = now + ms; now < end; ) {
+        now += 10;
+        w.frame();
+      }
+    };
+    frames(400);
+    w.pause();
+    now += 10_000; // the author looks around for ten seconds
+    w.resume();
+    frames(300);
+    expect(out).toEqual([]);
+    frames(400);
+    expect(out).toEqual(['done at wall 1000 (11000 ms real)']);
+  });
+});

@@ -3,6 +3,7 @@ import {
   addCricket,
   countCrickets,
   cricketMix,
+  cricketSource,
   rearmSet,
   serviceCrickets,
   soundLoop,
@@ -12,6 +13,7 @@ import {
   type CricketFire,
   type CricketState,
 } from '../../src/world/cricket.ts';
+import { createSoundState, expireSounds, playOverlap, type SoundState } from '../../src/world/sound.ts';
 import { createRandom, createStreams, nextUint32, randomInt, type RandomState } from '../../src/world/random.ts';
 
 const STEP = 150; // units per heartbeat step
@@ -22,18 +24,29 @@ function cricket(name: string, sound: string, base: number, jitter: number, set 
   return { name, sound, set, x: 0, z: 0, radius: 100, base, jitter };
 }
 
-// Services the list for `steps` heartbeats (the first at 50 ms) and returns the step
-// numbers at which each cricket fired.
+// One heartbeat step at `step` (the first at 50 ms), as the engine serves it: sounds
+// that ended are cleared, then the shots fired land in slot 2 of `sound`.
+function serve(list: CricketState[], step: number, ambient: RandomState, sound: SoundState, set = 'engine', cam: Camera = camera): CricketFire[] {
+  const now = step * STEP;
+  expireSounds(sound, now);
+  const fires = serviceCrickets(list, set, cam, now, ambient, durations, sound.slots[1]);
+  for (const f of fires) playOverlap(sound, durations, f.sound, now, f.volume, f.pan, cricketSource(f.name), f.loop);
+  return fires;
+}
+
+// Services the list for `steps` heartbeats and returns the step numbers at which each
+// cricket fired.
 function run(
   list: CricketState[],
   steps: number,
   ambient: RandomState,
-  opts: { set?: string; cam?: Camera; between?: (step: number) => void; from?: number } = {},
+  opts: { set?: string; cam?: Camera; between?: (step: number) => void; from?: number; sound?: SoundState } = {},
 ): Record<string, number[]> {
   const fired: Record<string, number[]> = {};
   const from = opts.from ?? 1;
+  const sound = opts.sound ?? createSoundState();
   for (let step = from; step < from + steps; step++) {
-    for (const f of serviceCrickets(list, opts.set ?? 'engine', opts.cam ?? camera, step * STEP, ambient, durations)) {
+    for (const f of serve(list, step, ambient, sound, opts.set, opts.cam)) {
       (fired[f.name] ??= []).push(step);
     }
     opts.between?.(step);
@@ -43,12 +56,14 @@ function run(
 
 describe('crickets', () => {
   it('jitter 0 re-fires seamlessly as each shot ends', () => {
-    const list: CricketState[] = [];
-    addCricket(list, cricket('a', 'rumble', 0, 0));
-    addCricket(list, cricket('b', 'rumble2', 0, 0));
+    // (each alone in its set: sharing slot 2, they would cut each other off)
+    const one: CricketState[] = [];
+    const other: CricketState[] = [];
+    addCricket(one, cricket('a', 'rumble', 0, 0));
+    addCricket(other, cricket('b', 'rumble2', 0, 0));
     const r = createRandom(1);
     const before = { ...r };
-    const fired = run(list, 70, r);
+    const fired = { ...run(one, 70, r), ...run(other, 70, r) };
     // 1000 ms is exactly 20 steps; 1020 ms ends mid-step, so the next step takes it.
     expect(fired.a).toEqual([1, 21, 41, 61]);
     expect(fired.b).toEqual([1, 22, 43, 64]);
@@ -65,6 +80,36 @@ describe('crickets', () => {
     const list: CricketState[] = [];
     addCricket(list, cricket('c', 'rumble', 3, 0));
     expect(run(list, 30, createRandom(1)).c).toEqual([3, 23]);
+  });
+
+  it('a shot cut off by another sound in slot 2 has ended: the cricket fires when its countdown says', () => {
+    // 1000 ms shots (20 steps) every 8 steps: alone, it waits out each shot
+    const alone: CricketState[] = [];
+    addCricket(alone, cricket('c', 'rumble', 8, 0));
+    expect(run(alone, 40, createRandom(1)).c).toEqual([8, 28]);
+    // a sound played into slot 2 after step 10 cuts its shot off: it fires again at 16
+    const list: CricketState[] = [];
+    addCricket(list, cricket('c', 'rumble', 8, 0));
+    const sound = createSoundState();
+    const cut = (step: number) => {
+      if (step === 10) playOverlap(sound, durations, 'drip', step * STEP);
+    };
+    expect(run(list, 40, createRandom(1), { sound, between: cut }).c).toEqual([8, 16, 36]);
+  });
+
+  it('a soundloop cricket cut off by another sound starts over: it loops again base steps later', () => {
+    const list: CricketState[] = [];
+    addCricket(list, cricket('hum', 'hiss', 4, 9));
+    soundLoop(list, 'hum');
+    const r = createRandom(5);
+    const before = { ...r };
+    const sound = createSoundState();
+    const cut = (step: number) => {
+      if (step === 10 || step === 30) playOverlap(sound, durations, 'drip', step * STEP);
+    };
+    expect(run(list, 60, r, { sound, between: cut })).toEqual({ hum: [4, 14, 34] });
+    expect(sound.slots[1]).toMatchObject({ name: 'hiss', source: cricketSource('hum') });
+    expect(r).toEqual(before);
   });
 
   it('positive jitter re-arms with base + random (jitter) from the ambient stream', () => {
@@ -119,13 +164,14 @@ describe('crickets', () => {
     const r = createRandom(5);
     const before = { ...r };
     const shots: CricketFire[] = [];
-    for (let step = 1; step <= 100; step++) shots.push(...serviceCrickets(list, 'engine', camera, step * STEP, r, durations));
+    const sound = createSoundState();
+    for (let step = 1; step <= 100; step++) shots.push(...serve(list, step, r, sound));
     expect(shots).toEqual([{ name: 'loop', sound: 'hiss', volume: 1, pan: 0, loop: true }]);
     expect(r).toEqual(before);
     // Saved and restored, it still never re-fires.
     const restored = JSON.parse(JSON.stringify(list)) as CricketState[];
     expect(restored).toEqual(list);
-    expect(run(restored, 50, r, { from: 101 })).toEqual({});
+    expect(run(restored, 50, r, { from: 101, sound: JSON.parse(JSON.stringify(sound)) as SoundState })).toEqual({});
     // Coming back to the set starts the loop again.
     rearmSet(restored, 'engine');
     expect(run(restored, 3, r, { from: 200 })).toEqual({ loop: [200] });
@@ -160,7 +206,8 @@ describe('crickets', () => {
     const rNear = createRandom(8);
     const rFar = createRandom(8);
     const a = run(near, 60, rNear);
-    for (let step = 1; step <= 60; step++) shots.push(...serviceCrickets(far, 'engine', camera, step * STEP, rFar, durations));
+    const sound = createSoundState();
+    for (let step = 1; step <= 60; step++) shots.push(...serve(far, step, rFar, sound));
     expect(shots.length).toBe(a.c!.length);
     expect(shots.every((s) => s.volume === 0)).toBe(true);
   });

@@ -41,7 +41,7 @@ export interface SavedFrame {
 export interface SavedThread {
   id: number;
   origin: string;
-  wait: 'time' | 'display' | 'gameframe' | 'ready';
+  wait: 'time' | 'wall' | 'display' | 'gameframe' | 'ready';
   wakeAt: unknown;
   /** Its place among threads waiting in the same queue. */
   order: number;

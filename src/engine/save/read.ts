@@ -127,7 +127,7 @@ function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): Snapshot
       obj({
         id: int(1, (world.nextThreadId as number) - 1),
         origin: str(),
-        wait: oneOf('time', 'display', 'gameframe', 'ready'),
+        wait: oneOf('time', 'wall', 'display', 'gameframe', 'ready'),
         wakeAt: num(0, Infinity),
         order: int(),
         since: num(0, Infinity),
@@ -217,7 +217,7 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program): Restore
   return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed } };
 }
 
-const WAITS: Record<string, Wait> = { time: { kind: 'time' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' } };
+const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' } };
 
 function fitThread(t: SnapshotBody['threads'][number], i: number, program: Program, index: Map<string, number>): Thread {
   const path = `threads[${i}]`;
@@ -270,7 +270,7 @@ function fitThread(t: SnapshotBody['threads'][number], i: number, program: Progr
       }
     }
   });
-  if (t.wait === 'time' && !(readNumber(t.wakeAt, `${path}.wakeAt`) >= 0)) bad('wakes at no time');
+  if ((t.wait === 'time' || t.wait === 'wall') && !(readNumber(t.wakeAt, `${path}.wakeAt`) >= 0)) bad('wakes at no time');
   const innermost = frameWords.length - 4;
   const th = newThread(t.id, t.origin, frameWords[innermost], stack);
   th.pc = frameWords[innermost + 1];

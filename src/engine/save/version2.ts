@@ -92,6 +92,11 @@ function oldWorld(raw: Record<string, unknown>, program: Program): { state: Worl
   });
   const state: WorldState = {
     ...st,
+    // what version 2 did not keep: the wall moment (sounds were on the game clock, which a
+    // version 2 world saved outside any lock or save window reads the same) and a press latch
+    wallNow: st.clock.wall,
+    mousePressed: false,
+    mousePressSeen: -1,
     globals,
     props,
     actors: dict(st.actors),

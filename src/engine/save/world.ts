@@ -66,6 +66,9 @@ export const WORLD = obj({
     MAILBOX,
   ),
   mouseDown: bool,
+  mousePressed: bool,
+  mousePressSeen: int(-1),
+  wallNow: time,
   steps: int(),
 });
 
