@@ -1,0 +1,679 @@
+// The direct reader: a script without mistakes, read straight from its characters into
+// the AST in one pass, with no token objects and no parser machinery. Almost every
+// script a game loads is free of mistakes, and reading it this way is several times
+// faster and leaves only the AST behind.
+//
+// The language is defined by the chevrotain grammar (parser.ts) and the token
+// definitions (lexer.ts); this reader follows them and builds exactly the AST their
+// quick pass builds. It takes its keywords, punctuation, operator categories and the
+// patterns of names, numbers, strings, comments and line breaks from lexer.ts, and the
+// precedence reading and statement shapes from build-ast.ts. At anything it does not
+// expect (a mistake, or only something unusual) it gives up and returns null, and the
+// chevrotain passes read the script: every message still comes from them. Tests hold
+// the two to the same AST on every script the direct reader accepts.
+import { EOF } from 'chevrotain';
+import type { IToken, TokenType } from 'chevrotain';
+import type * as A from './ast.ts';
+import * as T from './lexer.ts';
+import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat } from './build-ast.ts';
+import type { BuiltOperand, FlatTail } from './build-ast.ts';
+import { PLAIN, maxIdx, tokenRole } from './roles.ts';
+
+// ---- token kinds: tokenTypeIdx of the token definitions
+
+const idx = (t: TokenType): number => t.tokenTypeIdx!;
+const SEP = idx(T.Sep);
+const END_OF_FILE = idx(EOF);
+const IDENT = idx(T.Identifier);
+const NUMBER = idx(T.NumberLit);
+const STRING = idx(T.StringLit);
+const LPAREN = idx(T.LParen);
+const RPAREN = idx(T.RParen);
+const LBRACKET = idx(T.LBracket);
+const RBRACKET = idx(T.RBracket);
+const COMMA = idx(T.Comma);
+const EQUALS = idx(T.Equals);
+const NOT = idx(T.Not);
+const MINUS = idx(T.Minus);
+const TRUE = idx(T.True);
+const FALSE = idx(T.False);
+const VOID = idx(T.Void);
+const SELF = idx(T.Self);
+const IF = idx(T.If);
+const THEN = idx(T.Then);
+const ELSEIF = idx(T.Elseif);
+const ELSE = idx(T.Else);
+const ENDIF = idx(T.Endif);
+const WHILE = idx(T.While);
+const ENDWHILE = idx(T.Endwhile);
+const FOR = idx(T.For);
+const TO = idx(T.To);
+const STEP = idx(T.Step);
+const ENDFOR = idx(T.Endfor);
+const BREAK = idx(T.Break);
+const CONTINUE = idx(T.Continue);
+const RETURN = idx(T.Return);
+const GLOBAL = idx(T.Global);
+const ON = idx(T.On);
+const NOLOOPCHECK = idx(T.Noloopcheck);
+const END = idx(T.End);
+const PROPERTY = idx(T.Property);
+
+const typeByIdx: TokenType[] = [];
+for (const t of T.allTokens) typeByIdx[idx(t)] = t;
+
+function inCategory(t: TokenType, category: TokenType): boolean {
+  return (t.CATEGORIES ?? []).includes(category);
+}
+
+const isBinOp = new Uint8Array(maxIdx + 1);
+const isOpener = new Uint8Array(maxIdx + 1);
+/** the closing keyword each object opener wants */
+const closerOf = new Uint16Array(maxIdx + 1);
+for (const t of T.allTokens) {
+  if (inCategory(t, T.BinOp)) isBinOp[idx(t)] = 1;
+  if (inCategory(t, T.ObjectOpener)) isOpener[idx(t)] = 1;
+}
+for (const [open, close] of [[T.SetKw, T.Endset], [T.Actor, T.Endactor], [T.Prop, T.Endprop], [T.Flat, T.Endflat]] as const) {
+  closerOf[idx(open)] = idx(close);
+}
+/** tokens an expression can start with */
+const startsExpr = new Uint8Array(maxIdx + 1);
+for (const k of [NOT, MINUS, NUMBER, STRING, IDENT, TRUE, FALSE, VOID, SELF, LPAREN, LBRACKET]) startsExpr[k] = 1;
+
+// ---- characters, from the token definitions' patterns
+
+/** ASCII characters c for which `prefix + c` is a whole match of the pattern. */
+function asciiMatching(pattern: RegExp, prefix = ''): Uint8Array {
+  const whole = new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gy]/g, ''));
+  const out = new Uint8Array(128);
+  for (let c = 0; c < 128; c++) out[c] = whole.test(prefix + String.fromCharCode(c)) ? 1 : 0;
+  return out;
+}
+
+const sticky = (t: TokenType): RegExp => new RegExp((t.PATTERN as RegExp).source, 'y');
+const nameStart = asciiMatching(T.Identifier.PATTERN as RegExp);
+const namePart = asciiMatching(T.Identifier.PATTERN as RegExp, 'a');
+const spaceAscii = asciiMatching(T.WhiteSpace.PATTERN as RegExp);
+const spaceOther = new RegExp(`^(?:${(T.WhiteSpace.PATTERN as RegExp).source})$`);
+const newlineRe = sticky(T.Newline);
+const commentRe = sticky(T.Comment);
+const numberRe = sticky(T.NumberLit);
+const stringRe = sticky(T.StringLit);
+const numberStart = asciiMatching(/\d/);
+const lineBreak = asciiMatching(/\r|\n/);
+const COMMENT_START = (T.Comment.PATTERN as RegExp).source.startsWith('--') ? 45 : -1;
+const QUOTE = 34;
+const BACKSLASH = 92;
+
+/** Punctuation by first character: its spellings and kinds, in the lexer's order. */
+const punctuation: { text: string; kind: number }[][] = [];
+for (const t of T.lexedTokens) {
+  if (typeof t.PATTERN !== 'string' || t.GROUP !== undefined) continue;
+  const kind = inCategory(t, T.Sep) ? SEP : idx(t);
+  (punctuation[t.PATTERN.charCodeAt(0)] ??= []).push({ text: t.PATTERN, kind });
+}
+
+/** A name as the AST holds it; one per spelling in a file. */
+interface Name {
+  spelled: string;
+  name: string;
+}
+
+/** Deeper nesting is left to the chevrotain passes, which have their own guard. */
+const MAX_DEPTH = 100;
+
+class Reader {
+  // the scanner: the next character, and where its line starts
+  private i = 0;
+  private line = 1;
+  private lineStart = 0;
+  // the current token (one token of lookahead is all the grammar needs)
+  private kind = 0;
+  private start = 0;
+  private end = 0;
+  private tline = 1;
+  private tcol = 1;
+  private name: Name | null = null;
+  private value: string | number = 0;
+  private readonly names = new Map<string, Name>();
+
+  private depth = 0;
+  /** prefix operators in a row, as the nesting guard counts them */
+  private run = 0;
+  // what the operand just read leaves for the expression around it
+  private prefixes: IToken[] | null = null;
+  private plainName = false;
+  private atomPos: A.Pos | null = null;
+  // shared stacks; each list is copied out at its exact length (AST arrays live long)
+  private readonly stmts: A.Stmt[] = [];
+  private readonly args: A.Expr[] = [];
+  private readonly b: AstBuilder;
+
+  constructor(
+    private readonly src: string,
+    private readonly repl: boolean,
+  ) {
+    this.b = new AstBuilder({ file: '', problems: [], endPos: { line: 1, col: 1 }, endOffset: 0 }, repl, true);
+    this.next();
+  }
+
+  // ---- scanning
+
+  private next(): void {
+    const src = this.src;
+    const n = src.length;
+    let i = this.i;
+    for (;;) {
+      if (i >= n) {
+        this.token(END_OF_FILE, n, n);
+        return;
+      }
+      const c = src.charCodeAt(i);
+      if (c < 128) {
+        if (spaceAscii[c] === 1) {
+          i++;
+          continue;
+        }
+        if (nameStart[c] === 1) {
+          let j = i + 1;
+          while (j < n) {
+            const d = src.charCodeAt(j);
+            if (d >= 128 || namePart[d] === 0) break;
+            j++;
+          }
+          this.word(i, j);
+          return;
+        }
+        if (lineBreak[c] === 1) {
+          newlineRe.lastIndex = i;
+          if (!newlineRe.test(src)) throw GIVE_UP;
+          const j = newlineRe.lastIndex;
+          this.token(SEP, i, j);
+          for (let k = i; k < j; k++) {
+            const d = src.charCodeAt(k);
+            if (d === 10 || (d === 13 && src.charCodeAt(k + 1) !== 10)) {
+              this.line++;
+              this.lineStart = k + 1;
+            }
+          }
+          return;
+        }
+        if (c === COMMENT_START && src.charCodeAt(i + 1) === COMMENT_START) {
+          commentRe.lastIndex = i;
+          if (!commentRe.test(src)) throw GIVE_UP;
+          i = commentRe.lastIndex;
+          continue;
+        }
+        if (numberStart[c] === 1) {
+          numberRe.lastIndex = i;
+          if (!numberRe.test(src)) throw GIVE_UP;
+          const j = numberRe.lastIndex;
+          const v = Number(src.slice(i, j));
+          if (!Number.isFinite(v)) throw GIVE_UP;
+          this.token(NUMBER, i, j);
+          this.value = v;
+          return;
+        }
+        if (c === QUOTE) {
+          stringRe.lastIndex = i;
+          if (!stringRe.test(src)) throw GIVE_UP;
+          const j = stringRe.lastIndex;
+          this.token(STRING, i, j);
+          this.value = this.stringValue(i + 1, j - 1);
+          return;
+        }
+        const spellings = punctuation[c];
+        if (spellings !== undefined) {
+          for (let k = 0; k < spellings.length; k++) {
+            const p = spellings[k]!;
+            if (p.text.length === 1 || src.startsWith(p.text, i)) {
+              this.token(p.kind, i, i + p.text.length);
+              return;
+            }
+          }
+        }
+        throw GIVE_UP;
+      }
+      if (spaceOther.test(src[i]!)) {
+        i++;
+        continue;
+      }
+      throw GIVE_UP;
+    }
+  }
+
+  private token(kind: number, start: number, end: number): void {
+    this.kind = kind;
+    this.start = start;
+    this.end = end;
+    this.i = end;
+    this.tline = this.line;
+    this.tcol = start - this.lineStart + 1;
+  }
+
+  private word(start: number, end: number): void {
+    const text = this.src.slice(start, end);
+    const kw = T.keywordFor(text);
+    if (kw !== undefined) {
+      this.token(idx(kw), start, end);
+      return;
+    }
+    this.token(IDENT, start, end);
+    let name = this.names.get(text);
+    if (name === undefined) {
+      name = { spelled: text, name: text.toLowerCase() };
+      this.names.set(text, name);
+    }
+    this.name = name;
+  }
+
+  private stringValue(from: number, to: number): string {
+    const src = this.src;
+    for (let k = from; k < to; k++) {
+      if (src.charCodeAt(k) === BACKSLASH) return T.decodeEscapes(src, from, to, giveUp);
+    }
+    return src.slice(from, to);
+  }
+
+  private pos(): A.Pos {
+    return { line: this.tline, col: this.tcol };
+  }
+
+  /** The current token as the precedence reading takes operators. */
+  private opToken(): IToken {
+    const type = typeByIdx[this.kind]!;
+    return {
+      image: this.src.slice(this.start, this.end),
+      startOffset: this.start,
+      startLine: this.tline,
+      startColumn: this.tcol,
+      tokenTypeIdx: this.kind,
+      tokenType: type,
+    };
+  }
+
+  private expect(kind: number): void {
+    if (this.kind !== kind) throw GIVE_UP;
+    this.next();
+  }
+
+  private ident(): Name {
+    if (this.kind !== IDENT) throw GIVE_UP;
+    return this.name!;
+  }
+
+  private param(): A.Param {
+    const id = this.ident();
+    const p: A.Param = { name: id.name, spelled: id.spelled, pos: this.pos() };
+    this.next();
+    return p;
+  }
+
+  private enter(): void {
+    if (++this.depth > MAX_DEPTH) throw GIVE_UP;
+  }
+
+  private takeFrom<E>(stack: E[], from: number): E[] {
+    if (stack.length === from) return [];
+    const out = stack.slice(from);
+    stack.length = from;
+    return out;
+  }
+
+  /** A statement ends at a separator, or right before a closing or top-level keyword. */
+  private endStatement(): void {
+    if (this.kind === SEP) this.next();
+    else if (tokenRole[this.kind] === PLAIN) throw GIVE_UP;
+  }
+
+  // ---- top level
+
+  file(): (A.TopItem | A.Stmt)[] {
+    const items: (A.TopItem | A.Stmt)[] = [];
+    for (;;) {
+      const k = this.kind;
+      if (k === SEP) this.next();
+      else if (k === END_OF_FILE) return items;
+      else if (isOpener[k] === 1) items.push(this.objectBlock());
+      else if (k === ON) items.push(this.handler());
+      else {
+        const s = this.statement();
+        if (!this.repl && s.type !== 'global') throw GIVE_UP;
+        items.push(s);
+      }
+    }
+  }
+
+  private objectBlock(): A.ObjectBlock {
+    const opener = this.kind;
+    const kind = objectKind(typeByIdx[opener]!);
+    const pos = this.pos();
+    this.next();
+    const id = this.ident();
+    this.next();
+    this.enter();
+    const properties: A.PropertyDecl[] = [];
+    const handlers: A.Handler[] = [];
+    for (;;) {
+      const k = this.kind;
+      if (k === SEP) this.next();
+      else if (k === ON) handlers.push(this.handler());
+      else if (k === PROPERTY) properties.push(this.propertyDecl());
+      else break;
+    }
+    if (this.kind !== closerOf[opener]) throw GIVE_UP;
+    const endPos = this.pos();
+    this.next();
+    this.depth--;
+    return { type: 'object', kind, name: id.name, spelled: id.spelled, pos, properties, handlers, endPos };
+  }
+
+  private propertyDecl(): A.PropertyDecl {
+    const pos = this.pos();
+    this.next();
+    const id = this.ident();
+    this.next();
+    let init: A.Expr | null = null;
+    if (this.kind === EQUALS) {
+      this.next();
+      init = this.expression();
+    }
+    this.endStatement();
+    return { type: 'property', name: id.name, spelled: id.spelled, init, pos };
+  }
+
+  private handler(): A.Handler {
+    const pos = this.pos();
+    this.next();
+    let noLoopCheck = false;
+    if (this.kind === NOLOOPCHECK) {
+      noLoopCheck = true;
+      this.next();
+    }
+    const id = this.param();
+    let params: A.Param[] = [];
+    if (this.kind === LPAREN) {
+      this.next();
+      params = [];
+      if (this.kind === IDENT) {
+        params.push(this.param());
+        while (this.kind === COMMA) {
+          this.next();
+          params.push(this.param());
+        }
+      }
+      this.expect(RPAREN);
+    }
+    this.enter();
+    const body = this.block();
+    this.expect(END);
+    this.depth--;
+    return { type: 'handler', name: id.name, spelled: id.spelled, params, body, pos, namePos: id.pos, noLoopCheck };
+  }
+
+  // ---- statements
+
+  /** Statements up to a closing or top-level keyword (the construct around checks which). */
+  private block(): A.Stmt[] {
+    const from = this.stmts.length;
+    for (;;) {
+      const k = this.kind;
+      if (k === SEP) this.next();
+      else if (tokenRole[k] !== PLAIN) break;
+      else this.stmts.push(this.statement());
+    }
+    return this.takeFrom(this.stmts, from);
+  }
+
+  private statement(): A.Stmt {
+    let s: A.Stmt;
+    switch (this.kind) {
+      case IF:
+        s = this.ifStmt();
+        break;
+      case WHILE: {
+        const pos = this.pos();
+        this.next();
+        const cond = this.expression();
+        this.enter();
+        const body = this.block();
+        this.expect(ENDWHILE);
+        this.depth--;
+        s = { type: 'while', cond, body, pos };
+        break;
+      }
+      case FOR:
+        s = this.forStmt();
+        break;
+      case BREAK:
+        s = { type: 'break', pos: this.pos() };
+        this.next();
+        break;
+      case CONTINUE:
+        s = { type: 'continue', pos: this.pos() };
+        this.next();
+        break;
+      case RETURN: {
+        const pos = this.pos();
+        this.next();
+        s = { type: 'return', value: startsExpr[this.kind] === 1 ? this.expression() : null, pos };
+        break;
+      }
+      case GLOBAL: {
+        const pos = this.pos();
+        this.next();
+        const names = [this.param()];
+        while (this.kind === COMMA) {
+          this.next();
+          names.push(this.param());
+        }
+        s = { type: 'global', names, pos };
+        break;
+      }
+      default:
+        s = this.expressionStatement();
+    }
+    this.endStatement();
+    return s;
+  }
+
+  private ifStmt(): A.IfStmt {
+    const pos = this.pos();
+    this.next();
+    const cond = this.expression();
+    this.expect(THEN);
+    this.enter();
+    const body = this.block();
+    const node: A.IfStmt = { type: 'if', branches: [{ cond, body, pos }], elseBody: null, pos };
+    for (;;) {
+      if (this.kind === ELSEIF) {
+        if (node.elseBody !== null) throw GIVE_UP;
+        const at = this.pos();
+        this.next();
+        const c = this.expression();
+        this.expect(THEN);
+        const b = this.block();
+        node.branches.push({ cond: c, body: b, pos: at });
+      } else if (this.kind === ELSE) {
+        if (node.elseBody !== null) throw GIVE_UP;
+        this.next();
+        node.elseBody = this.block();
+      } else break;
+    }
+    this.expect(ENDIF);
+    this.depth--;
+    return node;
+  }
+
+  private forStmt(): A.ForStmt {
+    const pos = this.pos();
+    this.next();
+    const v = this.param();
+    this.expect(EQUALS);
+    const from = this.expression();
+    this.expect(TO);
+    const to = this.expression();
+    let step: A.Expr | null = null;
+    if (this.kind === STEP) {
+      this.next();
+      step = this.expression();
+    }
+    this.enter();
+    const body = this.block();
+    this.expect(ENDFOR);
+    this.depth--;
+    return { type: 'for', var: v, from, to, step, body, pos };
+  }
+
+  // ---- expressions
+
+  /** An operand: prefix operators, a value, name, call or group, then indexes. */
+  private operand(): A.Expr {
+    let prefixes: IToken[] | null = null;
+    while (this.kind === NOT || this.kind === MINUS) {
+      if (++this.run > MAX_DEPTH) throw GIVE_UP;
+      (prefixes ??= []).push(this.opToken());
+      this.next();
+    }
+    this.run = 0;
+    let e: A.Expr;
+    let plainName = false;
+    let atomPos: A.Pos | null = null;
+    switch (this.kind) {
+      case NUMBER:
+        e = { type: 'number', value: this.value as number, pos: (atomPos = this.pos()) };
+        this.next();
+        break;
+      case STRING:
+        e = { type: 'string', value: this.value as string, pos: (atomPos = this.pos()) };
+        this.next();
+        break;
+      case IDENT: {
+        const id = this.name!;
+        const pos = (atomPos = this.pos());
+        this.next();
+        if (this.kind === LPAREN) {
+          e = { type: 'call', name: id.name, spelled: id.spelled, args: this.list(RPAREN), pos };
+        } else {
+          e = { type: 'name', name: id.name, spelled: id.spelled, pos };
+          plainName = true;
+        }
+        break;
+      }
+      case TRUE:
+      case FALSE:
+        e = { type: 'bool', value: this.kind === TRUE, pos: (atomPos = this.pos()) };
+        this.next();
+        break;
+      case VOID:
+        e = { type: 'void', pos: (atomPos = this.pos()) };
+        this.next();
+        break;
+      case SELF:
+        e = { type: 'self', pos: (atomPos = this.pos()) };
+        this.next();
+        break;
+      case LPAREN:
+        this.enter();
+        this.next();
+        e = this.expression();
+        this.expect(RPAREN);
+        this.depth--;
+        break;
+      case LBRACKET: {
+        const pos = this.pos();
+        e = { type: 'list', items: this.list(RBRACKET), pos };
+        break;
+      }
+      default:
+        throw GIVE_UP;
+    }
+    while (this.kind === LBRACKET) {
+      const pos = this.pos();
+      this.enter();
+      this.next();
+      const index = this.expression();
+      this.expect(RBRACKET);
+      this.depth--;
+      e = { type: 'index', target: e, index, pos };
+    }
+    this.prefixes = prefixes;
+    this.plainName = plainName;
+    this.atomPos = prefixes === null ? atomPos : null;
+    return e;
+  }
+
+  /** `(` or `[`, expressions separated by commas, then `closer`. */
+  private list(closer: number): A.Expr[] {
+    this.enter();
+    this.next();
+    const from = this.args.length;
+    if (this.kind !== closer) {
+      this.args.push(this.expression());
+      while (this.kind === COMMA) {
+        this.next();
+        this.args.push(this.expression());
+      }
+    }
+    this.expect(closer);
+    this.depth--;
+    return this.takeFrom(this.args, from);
+  }
+
+  /** Operators after the first operand, flat: build-ast.ts applies precedence. */
+  private tail(): FlatTail | null {
+    let tail: FlatTail | null = null;
+    while (isBinOp[this.kind] === 1) {
+      const op = this.opToken();
+      this.run = this.kind === MINUS ? 1 : 0;
+      this.next();
+      const expr = this.operand();
+      const operand: BuiltOperand = { prefixes: this.prefixes, expr };
+      if (tail === null) tail = { ops: [op], operands: [operand] };
+      else {
+        tail.ops.push(op);
+        tail.operands.push(operand);
+      }
+    }
+    return tail;
+  }
+
+  private expression(): A.Expr {
+    const first = this.operand();
+    const prefixes = this.prefixes;
+    const tail = this.tail();
+    if (tail === null && prefixes === null) return first;
+    return readFlat(this.b, first, prefixes, tail, 0);
+  }
+
+  private expressionStatement(): A.Stmt {
+    const line = this.tline;
+    const col = this.tcol;
+    const first = this.operand();
+    const prefixes = this.prefixes;
+    const isName = this.plainName;
+    // a statement and the value it starts with share one Pos
+    const pos = this.atomPos ?? { line, col };
+    const tail = this.tail();
+    return expressionStatement(this.b, pos, first, prefixes, isName, tail);
+  }
+}
+
+function giveUp(): never {
+  throw GIVE_UP;
+}
+
+/**
+ * The AST of a script without mistakes, read directly, or null if the script has any,
+ * or anything else this reader leaves to the chevrotain passes.
+ * @param repl statements may stand at top level (REPL input)
+ */
+export function readDirect(source: string, repl: boolean): (A.TopItem | A.Stmt)[] | null {
+  try {
+    return new Reader(source, repl).file();
+  } catch (e) {
+    if (e === GIVE_UP || e instanceof RangeError) return null;
+    throw e;
+  }
+}
