@@ -97,14 +97,24 @@ async function parseBench(mb, runs) {
   }
 }
 
+// CPU time (user + system) of each child too, read from bash's `times` after it: on a
+// machine shared with other work it varies far less than the wall time.
+function cpuTime(argv) {
+  const quoted = [process.execPath, ...argv].map((a) => `'${a}'`).join(' ');
+  const p = spawnSync('bash', ['-c', `${quoted} >/dev/null 2>&1; times`], { cwd: root, encoding: 'utf8' });
+  const children = p.stdout.trim().split('\n').pop();
+  const secs = [...children.matchAll(/(\d+)m([\d.]+)s/g)].map((m) => Number(m[1]) * 60 + Number(m[2]));
+  return (secs[0] + secs[1]) * 1000;
+}
+
 function coldBench(runs) {
   const hello = 'test/bench/hello.pw';
   const time = (argv) => {
     const t0 = process.hrtime.bigint();
-    const p = spawnSync(process.execPath, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'] });
+    const p = spawnSync(process.execPath, argv, { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], encoding: 'utf8' });
     const t1 = process.hrtime.bigint();
     if (p.status !== 0) throw new Error(`node ${argv.join(' ')} exited ${p.status}: ${p.stderr}`);
-    return Number(t1 - t0) / 1e6;
+    return { wall: Number(t1 - t0) / 1e6, cpu: cpuTime(argv) };
   };
   const pw = [];
   const bare = [];
@@ -117,10 +127,13 @@ function coldBench(runs) {
       bare.push(b);
     }
   }
-  const p = median(pw);
-  const n = median(bare);
+  const wall = (xs) => median(xs.map((x) => x.wall));
+  const cpu = (xs) => median(xs.map((x) => x.cpu));
+  const p = wall(pw);
+  const n = wall(bare);
   console.log(`cold start, median of ${runs} interleaved runs: pw run ${hello} ${p.toFixed(1)} ms, node -e '' ${n.toFixed(1)} ms = ${(p / n).toFixed(2)}× bare node`);
-  console.log(`  pw min–max ${Math.min(...pw).toFixed(1)}–${Math.max(...pw).toFixed(1)} ms; node ${Math.min(...bare).toFixed(1)}–${Math.max(...bare).toFixed(1)} ms`);
+  console.log(`  wall min–max: pw ${Math.min(...pw.map((x) => x.wall)).toFixed(1)}–${Math.max(...pw.map((x) => x.wall)).toFixed(1)} ms; node ${Math.min(...bare.map((x) => x.wall)).toFixed(1)}–${Math.max(...bare.map((x) => x.wall)).toFixed(1)} ms`);
+  console.log(`  CPU time (user + system): pw ${cpu(pw).toFixed(0)} ms, node ${cpu(bare).toFixed(0)} ms = ${(cpu(pw) / cpu(bare)).toFixed(2)}×`);
   return p / n;
 }
 
