@@ -1,6 +1,7 @@
 // The measured side of frontend.mjs, bundled by it with esbuild and run in a child
 // process with --expose-gc --trace-gc: parse + compile of a generated script, as
-// loadProgram does it, timed per phase, with the heap read around each run. The lines
+// loadProgram does it, timed per phase (wall and process CPU time), with the heap read
+// around each run. The lines
 // "run N" / "end N" on stdout frame each run's collections in the --trace-gc output.
 import { parseSources } from '../../src/compiler/load.ts';
 import { compileFiles } from '../../src/compiler/link.ts';
@@ -19,7 +20,7 @@ export function main(root: string, bytes: number, runs: number) {
   const text = generateScript(bytes);
   const size = Buffer.byteLength(text, 'utf8');
   const sources = [...stdlib, { file: 'generated.pw', source: text }];
-  const parse: number[] = [], compile: number[] = [], total: number[] = [], raw: number[] = [], both: number[] = [], kept: number[] = [], bases: number[] = [];
+  const parse: number[] = [], compile: number[] = [], total: number[] = [], raw: number[] = [], both: number[] = [], kept: number[] = [], bases: number[] = [], parseCpu: number[] = [], compileCpu: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
     gc(); gc();
     const base = heap();
@@ -27,24 +28,29 @@ export function main(root: string, bytes: number, runs: number) {
     bases.push(base);
     if (i === 0) continue; // warm-up
     parse.push(r.parse);
+    parseCpu.push(r.parseCpu);
+    compileCpu.push(r.compileCpu);
     compile.push(r.compile);
     total.push(r.parse + r.compile);
     raw.push(r.after - base);
     both.push(r.held - base);
     kept.push(r.prog - base);
   }
-  return { size, parse, compile, total, raw, both, kept, bases };
+  return { size, parse, compile, total, raw, both, kept, bases, parseCpu, compileCpu };
 }
 
 // One run, in its own call so that nothing of it is left on the stack for the next one.
 function once(sources: { file: string; source: string }[], i: number) {
   writeSync(1, 'run ' + i + '\n');
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   const { files, errors } = parseSources(sources);
   const t1 = process.hrtime.bigint();
+  const c1 = process.cpuUsage();
   if (errors.length > 0) throw new Error('the generated script has syntax errors: ' + errors[0].message);
   const { program } = compileFiles(files, BUILTIN_TABLE);
   const t2 = process.hrtime.bigint();
+  const c2 = process.cpuUsage();
   const after = heap();
   writeSync(1, 'end ' + i + '\n');
   gc(); gc();
@@ -53,5 +59,6 @@ function once(sources: { file: string; source: string }[], i: number) {
   gc(); gc();
   const prog = heap();
   if (program.handlers.length < 10) throw new Error('too few handlers');
-  return { parse: Number(t1 - t0) / 1e6, compile: Number(t2 - t1) / 1e6, after, held, prog };
+  const cpu = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage): number => (b.user - a.user + b.system - a.system) / 1000;
+  return { parse: Number(t1 - t0) / 1e6, compile: Number(t2 - t1) / 1e6, parseCpu: cpu(c0, c1), compileCpu: cpu(c1, c2), after, held, prog };
 }

@@ -6,12 +6,12 @@
 //   node test/bench/frontend.mjs cold [RUNS]     only the cold start (default 21 runs)
 //   node test/bench/frontend.mjs --no-build …    use dist/ and the bundle as they are
 //
-// Parse + compile runs in a child process with --expose-gc, on a bundle of the front end
-// made here with esbuild (so no TypeScript at run time), the script generated the way
-// the 1 MB one of `npm run bench` is. Heap per source byte is the peak heap growth over
-// a collected heap during one parse + compile (sampled by a timer-free allocation hook:
-// the peak is read from V8's heap statistics after each phase and from the GC observer),
-// and the heap the finished program keeps.
+// Parse + compile runs in a child process (frontend-child.ts, bundled here with esbuild)
+// on a script generated the way the 1 MB one of `npm run bench` is. Heap per source byte:
+// the peak (the most in use before any collection during a run, from --trace-gc, over
+// the collected heap before it), what is in use at the end, the AST and program kept
+// alive together, and the program alone. PW_FRONTEND_NODE_ARGS adds node flags to the
+// child (e.g. --cpu-prof).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -70,25 +70,44 @@ async function parseBench(mb, runs) {
     // --trace-gc prints the heap in use before each collection: its largest value while
     // a run was under way is that run's peak
     const peaks = [];
+    const pauses = [];
     let run = -1;
     let peak = 0;
+    let pause = 0;
     for (const line of lines) {
       const mark = /^(run|end) (\d+)$/.exec(line);
       if (mark) {
-        if (mark[1] === 'run') { run = Number(mark[2]); peak = 0; }
-        else { if (run > 0) peaks.push(peak * 1048576 - r.bases[run]); run = -1; }
+        if (mark[1] === 'run') {
+          run = Number(mark[2]);
+          peak = 0;
+          pause = 0;
+        } else {
+          if (run > 0) {
+            peaks.push(peak * 1048576 - r.bases[run]);
+            pauses.push(pause);
+          }
+          run = -1;
+        }
         continue;
       }
-      const gc = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Sweep)[^\d]*([\d.]+) \(([\d.]+)\) ->/.exec(line);
-      if (gc && run >= 0) peak = Math.max(peak, Number(gc[1]));
+      const gc = /: (?:Scavenge|Mark-Compact|Mark-sweep|Minor Mark-Sweep)[^\d]*([\d.]+) \(([\d.]+)\) -> [^,]*, ([\d.]+) \//.exec(line);
+      if (gc && run >= 0) {
+        peak = Math.max(peak, Number(gc[1]));
+        pause += Number(gc[3]);
+      }
     }
     r.peaks = peaks;
+    r.pauses = pauses;
     const MB = r.size / (1 << 20);
     const t = median(r.total);
     console.log(`parse + compile of a generated ${MB.toFixed(2)} MB script (boot library included), median of ${r.total.length} runs after 1 warm-up:`);
     console.log(`  total   ${t.toFixed(0)} ms = ${(MB / (t / 1000)).toFixed(2)} MB/s   (runs: ${r.total.map((x) => x.toFixed(0)).join(', ')})`);
     console.log(`  parse   ${median(r.parse).toFixed(0)} ms = ${(MB / (median(r.parse) / 1000)).toFixed(2)} MB/s`);
     console.log(`  compile ${median(r.compile).toFixed(0)} ms = ${(MB / (median(r.compile) / 1000)).toFixed(2)} MB/s`);
+    console.log(`  of which GC pauses on the main thread: ${median(r.pauses).toFixed(0)} ms`);
+    // process CPU time counts V8's helper threads (concurrent marking) too
+    const cpuTotal = median(r.parseCpu.map((x, i) => x + r.compileCpu[i]));
+    console.log(`  CPU time of the process: parse ${median(r.parseCpu).toFixed(0)} ms, compile ${median(r.compileCpu).toFixed(0)} ms, total ${cpuTotal.toFixed(0)} ms = ${(MB / (cpuTotal / 1000)).toFixed(2)} MB/s`);
     const per = (xs) => `${(median(xs) / r.size).toFixed(1)} B/byte (${(median(xs) / 1e6).toFixed(0)} MB)`;
     console.log(`  heap: peak growth ${per(r.peaks)}; uncollected at the end ${per(r.raw)}; live AST + program ${per(r.both)}; program alone ${per(r.kept)}`);
     return { mbps: MB / (t / 1000) };
