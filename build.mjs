@@ -1,7 +1,7 @@
 // Bundles the CLI into dist/ so `pw` starts fast (no TypeScript at run time).
 //
-//   dist/pw.js           the command: a small loader (below, LOADER) that runs the core
-//                        from a V8 code cache, so a start-up compiles almost nothing
+//   dist/pw.js           the command: a small CommonJS loader (below, LOADER) that runs
+//                        the core from a V8 code cache, so a start-up compiles almost nothing
 //   dist/core.cjs        every command but the REPL, in one script; the oracle checker,
 //                        the disassembler, the live host and yargs inside it are only
 //                        evaluated when a command needs them
@@ -101,14 +101,16 @@ await build({
 
 // ---- the core: one script, publishing the modules the REPL takes from it
 
-const sharedList = [...shared].sort();
+// Each published module is evaluated when the REPL first asks for it: a run does not
+// pay for the modules only the REPL uses.
 const coreEntry = [
-  ...sharedList.map((rel, i) => `import * as m${i} from './${rel}';`),
-  `globalThis[${CORE_KEY}] = { ${sharedList.map((rel, i) => `${JSON.stringify(rel)}: m${i}`).join(', ')} };`,
-  "import './src/cli/main.ts';",
+  `globalThis[${CORE_KEY}] = {`,
+  ...[...shared].sort().map((rel) => `  get ${JSON.stringify(rel)}() { return require('./${rel}'); },`),
+  '};',
+  "require('./src/cli/main.ts');",
 ].join('\n');
 await build({
-  stdin: { contents: coreEntry, resolveDir: root, sourcefile: 'core-entry.ts', loader: 'ts' },
+  stdin: { contents: coreEntry, resolveDir: root, sourcefile: 'core-entry.js', loader: 'js' },
   outfile: `${fresh}/core.cjs`,
   bundle: true,
   platform: 'node',
@@ -138,14 +140,16 @@ await build({
 
 const LOADER = `#!/usr/bin/env node
 // Runs core.cjs from V8's code cache (see build.mjs). A missing cache is written at exit.
-import { readFileSync, renameSync, writeFileSync } from 'node:fs';
-import { createRequire } from 'node:module';
-import { fileURLToPath } from 'node:url';
-import { Script } from 'node:vm';
+// CommonJS (dist/package.json says so): an ES module would load Node's ES module loader
+// first, a good part of a start-up.
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
 
-const coreUrl = new URL('./core.cjs', import.meta.url);
-const core = fileURLToPath(coreUrl);
-const cache = fileURLToPath(new URL('./core.cache', import.meta.url));
+const core = join(__dirname, 'core.cjs');
+const cache = join(__dirname, 'core.cache');
 let cachedData;
 try {
   cachedData = readFileSync(cache);
@@ -165,9 +169,11 @@ if (cachedData === undefined) {
   });
 }
 globalThis[${FACES_KEY}] = { repl: () => import('./chunks/repl.js') };
-script.runInThisContext()(createRequire(core), coreUrl.href);
+script.runInThisContext()(require, pathToFileURL(core).href);
 `;
 writeFileSync(`${fresh}/pw.js`, LOADER);
+writeFileSync(`${fresh}/package.json`, '{ "type": "commonjs" }\n');
+writeFileSync(`${fresh}/chunks/package.json`, '{ "type": "module" }\n');
 chmodSync(`${fresh}/pw.js`, 0o755);
 
 // One run makes the code cache: a small world, so that what most runs compile is in it.

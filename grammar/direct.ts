@@ -108,16 +108,26 @@ const BACKSLASH = 92;
 
 /** Punctuation by first character: its spellings and kinds, in the lexer's order. */
 const punctuation: { text: string; kind: number }[][] = [];
+/** The one spelling of each punctuation kind. */
+const spellingOf: string[] = [];
 for (const t of T.lexedTokens) {
   if (typeof t.PATTERN !== 'string' || t.GROUP !== undefined) continue;
   const kind = inCategory(t, T.Sep) ? SEP : idx(t);
   (punctuation[t.PATTERN.charCodeAt(0)] ??= []).push({ text: t.PATTERN, kind });
+  spellingOf[kind] = t.PATTERN;
 }
 
 /** A name as the AST holds it; one per spelling in a file. */
 interface Name {
   spelled: string;
   name: string;
+}
+
+/** A word as spelled in the source: a keyword, or a name (then `name` is set). */
+interface Word {
+  text: string;
+  kind: number;
+  name: Name | null;
 }
 
 /** Deeper nesting is left to the chevrotain passes, which have their own guard. */
@@ -136,7 +146,9 @@ class Reader {
   private tcol = 1;
   private name: Name | null = null;
   private value: string | number = 0;
-  private readonly names = new Map<string, Name>();
+  /** every spelling of a word met so far, open addressing on word()'s hash */
+  private words: (Word | undefined)[] = new Array(256);
+  private wordCount = 0;
 
   private depth = 0;
   /** prefix operators in a row, as the nesting guard counts them */
@@ -177,12 +189,14 @@ class Reader {
         }
         if (nameStart[c] === 1) {
           let j = i + 1;
+          let h = c;
           while (j < n) {
             const d = src.charCodeAt(j);
             if (d >= 128 || namePart[d] === 0) break;
+            h = (Math.imul(h, 31) + d) | 0;
             j++;
           }
-          this.word(i, j);
+          this.word(i, j, h);
           return;
         }
         if (lineBreak[c] === 1) {
@@ -209,10 +223,8 @@ class Reader {
           numberRe.lastIndex = i;
           if (!numberRe.test(src)) throw GIVE_UP;
           const j = numberRe.lastIndex;
-          const v = Number(src.slice(i, j));
-          if (!Number.isFinite(v)) throw GIVE_UP;
           this.token(NUMBER, i, j);
-          this.value = v;
+          this.value = this.numberValue(i, j);
           return;
         }
         if (c === QUOTE) {
@@ -252,20 +264,66 @@ class Reader {
     this.tcol = start - this.lineStart + 1;
   }
 
-  private word(start: number, end: number): void {
+  /** A keyword or name, found by `hash` of its characters among the words seen before. */
+  private word(start: number, end: number, hash: number): void {
+    const words = this.words;
+    const mask = words.length - 1;
+    const length = end - start;
+    let k = hash & mask;
+    let w = words[k];
+    while (w !== undefined) {
+      if (w.text.length === length && this.src.startsWith(w.text, start)) break;
+      k = (k + 1) & mask;
+      w = words[k];
+    }
+    if (w === undefined) w = this.newWord(start, end, k);
+    this.token(w.kind, start, end);
+    this.name = w.name;
+  }
+
+  private newWord(start: number, end: number, at: number): Word {
     const text = this.src.slice(start, end);
     const kw = T.keywordFor(text);
-    if (kw !== undefined) {
-      this.token(idx(kw), start, end);
-      return;
+    const w: Word = kw !== undefined ? { text, kind: idx(kw), name: null } : { text, kind: IDENT, name: { spelled: text, name: text.toLowerCase() } };
+    this.words[at] = w;
+    if (++this.wordCount * 2 > this.words.length) this.rehash();
+    return w;
+  }
+
+  private rehash(): void {
+    const old = this.words;
+    const words: (Word | undefined)[] = new Array(old.length * 2);
+    const mask = words.length - 1;
+    for (const w of old) {
+      if (w === undefined) continue;
+      let h = w.text.charCodeAt(0);
+      for (let i = 1; i < w.text.length; i++) h = (Math.imul(h, 31) + w.text.charCodeAt(i)) | 0;
+      let k = h & mask;
+      while (words[k] !== undefined) k = (k + 1) & mask;
+      words[k] = w;
     }
-    this.token(IDENT, start, end);
-    let name = this.names.get(text);
-    if (name === undefined) {
-      name = { spelled: text, name: text.toLowerCase() };
-      this.names.set(text, name);
+    this.words = words;
+  }
+
+  /** The value of the number literal from `from` to `to`, as Number () reads it. */
+  private numberValue(from: number, to: number): number {
+    // a few digits alone (most literals) are summed up exactly, without a string
+    if (to - from <= 9) {
+      let v = 0;
+      for (let k = from; k < to; k++) {
+        const d = this.src.charCodeAt(k) - 48;
+        if (d < 0 || d > 9) return this.parsedNumber(from, to);
+        v = v * 10 + d;
+      }
+      return v;
     }
-    this.name = name;
+    return this.parsedNumber(from, to);
+  }
+
+  private parsedNumber(from: number, to: number): number {
+    const v = Number(this.src.slice(from, to));
+    if (!Number.isFinite(v)) throw GIVE_UP;
+    return v;
   }
 
   private stringValue(from: number, to: number): string {
@@ -284,7 +342,7 @@ class Reader {
   private opToken(): IToken {
     const type = typeByIdx[this.kind]!;
     return {
-      image: this.src.slice(this.start, this.end),
+      image: spellingOf[this.kind] ?? this.src.slice(this.start, this.end),
       startOffset: this.start,
       startLine: this.tline,
       startColumn: this.tcol,
