@@ -16,7 +16,7 @@
 // allow, so the REPL stays one.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 
@@ -53,6 +53,23 @@ const plainWidthForHelp = {
       contents: "const ansi = /\\u001b\\[[0-9;]*[A-Za-z]/g; export default function stringWidth(s) { return [...String(s).replace(ansi, '')].length; }",
       loader: 'js',
     }));
+  },
+};
+
+// chevrotain imports a few dozen lodash functions through lodash-es's index, which in a
+// CommonJS bundle evaluates all six hundred of its modules at start-up. Each importer
+// of the index gets one that re-exports only the functions it names.
+const fewLodash = {
+  name: 'few-lodash',
+  setup(b) {
+    b.onResolve({ filter: /^lodash-es$/ }, (args) => ({ path: args.importer, namespace: 'few-lodash' }));
+    b.onLoad({ filter: /.*/, namespace: 'few-lodash' }, (args) => {
+      const names = new Set();
+      for (const m of readFileSync(args.path, 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*["']lodash-es["']/g)) {
+        for (const part of m[1].split(',')) if (part.trim() !== '') names.add(part.trim().split(/\s+as\s+/)[0]);
+      }
+      return { contents: [...names].map((n) => `export { default as ${n} } from 'lodash-es/${n}.js';`).join('\n'), resolveDir: root, loader: 'js' };
+    });
   },
 };
 
@@ -117,6 +134,9 @@ await build({
   format: 'cjs',
   target: 'node20',
   sourcemap: false,
+  // less to read at every start; names stay, for PW_DEBUG's stack traces
+  minifyWhitespace: true,
+  minifySyntax: true,
   logLevel: 'warning',
   // the loader hands the core its own file URL
   define: { 'import.meta.url': '__pwCoreUrl' },
@@ -133,6 +153,7 @@ await build({
       },
     },
     plainWidthForHelp,
+    fewLodash,
   ],
 });
 
