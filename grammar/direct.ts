@@ -130,6 +130,12 @@ interface Word {
   name: Name | null;
 }
 
+/** Every spelling of a word met in a file, open addressing on Reader.word's hash. */
+interface WordTable {
+  words: (Word | undefined)[];
+  count: number;
+}
+
 /** Deeper nesting is left to the chevrotain passes, which have their own guard. */
 const MAX_DEPTH = 100;
 
@@ -146,9 +152,7 @@ class Reader {
   private tcol = 1;
   private name: Name | null = null;
   private value: string | number = 0;
-  /** every spelling of a word met so far, open addressing on word()'s hash */
-  private words: (Word | undefined)[] = new Array(256);
-  private wordCount = 0;
+  private table: WordTable = { words: new Array(256), count: 0 };
 
   private depth = 0;
   /** prefix operators in a row, as the nesting guard counts them */
@@ -162,11 +166,24 @@ class Reader {
   private readonly args: A.Expr[] = [];
   private readonly b: AstBuilder;
 
+  /**
+   * @param lazy handlers read their bodies again when asked for them (see LazyHandler)
+   * @param at where to start: a handler body being read again
+   */
   constructor(
     private readonly src: string,
     private readonly repl: boolean,
+    private readonly lazy = false,
+    at: BodyStart | null = null,
   ) {
     this.b = new AstBuilder({ file: '', problems: [], endPos: { line: 1, col: 1 }, endOffset: 0 }, repl, true);
+    if (at !== null) {
+      this.i = at.offset;
+      this.line = at.line;
+      this.lineStart = at.lineStart;
+      this.depth = at.depth;
+      this.table = at.table;
+    }
     this.next();
   }
 
@@ -266,7 +283,7 @@ class Reader {
 
   /** A keyword or name, found by `hash` of its characters among the words seen before. */
   private word(start: number, end: number, hash: number): void {
-    const words = this.words;
+    const words = this.table.words;
     const mask = words.length - 1;
     const length = end - start;
     let k = hash & mask;
@@ -285,13 +302,14 @@ class Reader {
     const text = this.src.slice(start, end);
     const kw = T.keywordFor(text);
     const w: Word = kw !== undefined ? { text, kind: idx(kw), name: null } : { text, kind: IDENT, name: { spelled: text, name: text.toLowerCase() } };
-    this.words[at] = w;
-    if (++this.wordCount * 2 > this.words.length) this.rehash();
+    const table = this.table;
+    table.words[at] = w;
+    if (++table.count * 2 > table.words.length) this.rehash();
     return w;
   }
 
   private rehash(): void {
-    const old = this.words;
+    const old = this.table.words;
     const words: (Word | undefined)[] = new Array(old.length * 2);
     const mask = words.length - 1;
     for (const w of old) {
@@ -302,7 +320,7 @@ class Reader {
       while (words[k] !== undefined) k = (k + 1) & mask;
       words[k] = w;
     }
-    this.words = words;
+    this.table.words = words;
   }
 
   /** The value of the number literal from `from` to `to`, as Number () reads it. */
@@ -464,10 +482,24 @@ class Reader {
       this.expect(RPAREN);
     }
     this.enter();
+    const at: BodyStart | null = this.lazy ? this.bodyStart() : null;
     const body = this.block();
     this.expect(END);
     this.depth--;
+    if (at !== null) return new LazyHandler(this.src, this.repl, at, id.name, id.spelled, params, pos, id.pos, noLoopCheck);
     return { type: 'handler', name: id.name, spelled: id.spelled, params, body, pos, namePos: id.pos, noLoopCheck };
+  }
+
+  /** Where the current token starts, for reading from it again. */
+  private bodyStart(): BodyStart {
+    return { offset: this.start, line: this.tline, lineStart: this.start - this.tcol + 1, depth: this.depth, table: this.table };
+  }
+
+  /** A handler body again, from `bodyStart` on (see lazyHandler). */
+  body(): A.Stmt[] {
+    const body = this.block();
+    if (this.kind !== END) throw new Error('internal: a handler body read differently the second time');
+    return body;
   }
 
   // ---- statements
@@ -722,14 +754,75 @@ function giveUp(): never {
   throw GIVE_UP;
 }
 
+/** Where a handler body starts, and the words of its file. */
+interface BodyStart {
+  offset: number;
+  line: number;
+  lineStart: number;
+  depth: number;
+  table: WordTable;
+}
+
+// The body a lazy handler read last, kept while the compiler works on it: it asks for a
+// handler's body twice (a scan, then the code), and then goes on to the next handler.
+let lastHandler: LazyHandler | null = null;
+let lastBody: A.Stmt[] = [];
+
+/**
+ * A handler whose body is read again from the source each time it is asked for (the
+ * last one read is kept). While a big file loads, its AST then never lives all at once:
+ * the bodies that the compiler has done with die young, and the garbage collector has
+ * little to copy or mark. The body reads exactly as the first time, which checked it.
+ * `body` is a getter of the class, so it is not an own property: such handlers go only
+ * to the compiler.
+ */
+class LazyHandler implements A.Handler {
+  readonly type = 'handler';
+  readonly #src: string;
+  readonly #repl: boolean;
+  readonly #at: BodyStart;
+
+  constructor(
+    src: string,
+    repl: boolean,
+    at: BodyStart,
+    readonly name: string,
+    readonly spelled: string,
+    readonly params: A.Param[],
+    readonly pos: A.Pos,
+    readonly namePos: A.Pos,
+    readonly noLoopCheck: boolean,
+  ) {
+    this.#src = src;
+    this.#repl = repl;
+    this.#at = at;
+  }
+
+  get body(): A.Stmt[] {
+    if (lastHandler !== this) {
+      lastBody = new Reader(this.#src, this.#repl, true, this.#at).body();
+      lastHandler = this;
+    }
+    return lastBody;
+  }
+}
+
+/** Lets go of the body a lazy handler read last (and, through it, of its file). */
+export function forgetReadBody(): void {
+  lastHandler = null;
+  lastBody = [];
+}
+
 /**
  * The AST of a script without mistakes, read directly, or null if the script has any,
  * or anything else this reader leaves to the chevrotain passes.
  * @param repl statements may stand at top level (REPL input)
+ * @param lazyBodies handlers read their bodies again whenever asked for them (see
+ *   LazyHandler): for a compiler that walks each body once or twice, then drops it
  */
-export function readDirect(source: string, repl: boolean): (A.TopItem | A.Stmt)[] | null {
+export function readDirect(source: string, repl: boolean, lazyBodies = false): (A.TopItem | A.Stmt)[] | null {
   try {
-    return new Reader(source, repl).file();
+    return new Reader(source, repl, lazyBodies).file();
   } catch (e) {
     if (e === GIVE_UP || e instanceof RangeError) return null;
     throw e;

@@ -1178,9 +1178,13 @@ export function quickParseInBatches(source: string, size: number): TopItem[] | n
   return items;
 }
 
-/** Parses a whole script file. Never throws; every syntax error is in `errors`. */
-export function parseFile(source: string, file: string): ParseResult {
-  const items = readDirect(source, false);
+/**
+ * Parses a whole script file. Never throws; every syntax error is in `errors`.
+ * `lazyBodies`: handler bodies may be read again from the source whenever asked for (and
+ * are then equal, not the same arrays), for a caller that only compiles the AST.
+ */
+export function parseFile(source: string, file: string, options: { lazyBodies?: boolean } = {}): ParseResult {
+  const items = readDirect(source, false, options.lazyBodies === true);
   if (items !== null) return { ast: { file, source, items: items as TopItem[] }, errors: [] };
   return parseFileInBatches(source, file, BATCH_CHARS);
 }

@@ -4,6 +4,7 @@ import { readFileSync, readdirSync, statSync, existsSync } from 'node:fs';
 import { dirname, join, relative, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseFile } from '../../grammar/parser.ts';
+import { forgetReadBody } from '../../grammar/direct.ts';
 import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
@@ -86,13 +87,16 @@ export function statPath(p: string): ReturnType<typeof statSync> & object {
   }
 }
 
-/** Parses every source; returns the ASTs and every syntax error (sorted). */
-export function parseSources(sources: SourceText[]): { files: ScriptFile[]; errors: Diagnostic[] } {
+/**
+ * Parses every source; returns the ASTs and every syntax error (sorted). `lazyBodies`:
+ * for ASTs that are only compiled (see parseFile).
+ */
+export function parseSources(sources: SourceText[], lazyBodies = false): { files: ScriptFile[]; errors: Diagnostic[] } {
   const files: ScriptFile[] = [];
   const errors: Diagnostic[] = [];
   for (const s of sources) {
     // (nesting too deep for the parser is one of its own syntax errors)
-    const r = parseFile(s.source, s.file);
+    const r = parseFile(s.source, s.file, { lazyBodies });
     files.push(r.ast);
     for (const e of r.errors) errors.push({ kind: 'syntax error', file: e.file, line: e.pos.line, col: e.pos.col, length: e.length, message: e.message });
   }
@@ -110,7 +114,9 @@ export function loadProgram(sources: SourceText[], withStdlib = true): LoadResul
   const all = withStdlib ? [...stdlibSources(), ...sources] : sources;
   const texts: Record<string, string> = {};
   for (const s of all) texts[s.file] = s.source;
-  const { files, errors } = parseSources(all);
+  // The ASTs only go to the compiler: handler bodies are read as it asks for them, so a
+  // big world's AST never lives all at once.
+  const { files, errors } = parseSources(all, true);
   if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts };
   try {
     const { program } = compileFiles(files, BUILTIN_TABLE);
@@ -118,5 +124,7 @@ export function loadProgram(sources: SourceText[], withStdlib = true): LoadResul
   } catch (err) {
     if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts };
     throw err;
+  } finally {
+    forgetReadBody();
   }
 }

@@ -11,6 +11,8 @@ import { readFileSync, readdirSync, writeSync } from 'node:fs';
 import { join } from 'node:path';
 import { getHeapStatistics } from 'node:v8';
 
+// as loadProgram reads them (set PW_FRONTEND_PLAIN=1 for ASTs that live whole)
+const LAZY = process.env.PW_FRONTEND_PLAIN !== '1';
 const heap = (): number => getHeapStatistics().used_heap_size;
 const gc = (globalThis as unknown as { gc: () => void }).gc;
 
@@ -44,7 +46,7 @@ function once(sources: { file: string; source: string }[], i: number) {
   writeSync(1, 'run ' + i + '\n');
   const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  const { files, errors } = parseSources(sources);
+  const { files, errors } = parseSources(sources, LAZY);
   const t1 = process.hrtime.bigint();
   const c1 = process.cpuUsage();
   if (errors.length > 0) throw new Error('the generated script has syntax errors: ' + errors[0].message);

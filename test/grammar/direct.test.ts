@@ -27,12 +27,25 @@ function nestsDeep(source: string): boolean {
   return most > 90 || /(?:(?:not|-)\s*){90}/i.test(source);
 }
 
+/** Items with every lazy handler's body read, as plain data. */
+function materialized(items: readonly unknown[]): unknown[] {
+  return items.map((item) => {
+    const i = item as { type: string; body?: unknown; handlers?: unknown[] };
+    if (i.type === 'handler') return { ...i, body: i.body };
+    if (i.type === 'object') return { ...i, handlers: materialized(i.handlers!) };
+    return i;
+  });
+}
+
 function agreeFile(source: string, what: string): boolean {
   const direct = readDirect(source, false);
   const careful = parseFileCarefully(source, 'x.pw');
   if (direct !== null) {
     expect(careful.errors, `${what}: the direct reader accepted a script with errors`).toEqual([]);
     expect(direct, what).toEqual(careful.ast.items);
+    // bodies read again on demand, in an order unlike the first reading's
+    const lazy = readDirect(source, false, true)!;
+    expect(materialized(lazy.slice().reverse()).reverse(), `${what}, lazy bodies`).toEqual(careful.ast.items);
   } else if (careful.errors.length === 0 && !nestsDeep(source)) {
     expect.fail(`${what}: the direct reader declined a script without errors:\n${source}`);
   }
