@@ -9,7 +9,7 @@
 import type { CstNode, IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.ts';
 import * as T from './lexer.ts';
-import type { Problem } from './parser.ts';
+import type { Problem } from './messages.ts';
 
 export interface BuildContext {
   file: string;
@@ -591,6 +591,18 @@ export function binary(b: AstBuilder, op: IToken, left: A.Expr, right: A.Expr): 
 /** Applies precedence to built operands and their operators, from operand k and operator j. */
 export function readOperands(b: AstBuilder, operands: BuiltOperand[], ops: IToken[], k: number, j: number): A.Expr {
   return new ExprReader(b, operands, ops, k, j, builtExpr).read();
+}
+
+/**
+ * The entries of a shared stack from `from` on, taken off it. The readers collect lists
+ * on shared stacks and copy each out at its exact length: an array grown by pushing
+ * keeps room for more, and AST arrays live as long as the program.
+ */
+export function takeFrom<E>(stack: E[], from: number): E[] {
+  if (stack.length === from) return [];
+  const out = stack.slice(from);
+  stack.length = from;
+  return out;
 }
 
 /** A flat expression's operators and operands after the first, while it is parsed. */

@@ -15,7 +15,7 @@ import { EOF } from 'chevrotain';
 import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.ts';
 import * as T from './lexer.ts';
-import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat } from './build-ast.ts';
+import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat, takeFrom } from './build-ast.ts';
 import type { BuiltOperand, FlatTail } from './build-ast.ts';
 import { PLAIN, maxIdx, tokenRole } from './roles.ts';
 
@@ -390,13 +390,6 @@ class Reader {
     if (++this.depth > MAX_DEPTH) throw GIVE_UP;
   }
 
-  private takeFrom<E>(stack: E[], from: number): E[] {
-    if (stack.length === from) return [];
-    const out = stack.slice(from);
-    stack.length = from;
-    return out;
-  }
-
   /** A statement ends at a separator, or right before a closing or top-level keyword. */
   private endStatement(): void {
     if (this.kind === SEP) this.next();
@@ -513,7 +506,7 @@ class Reader {
       else if (tokenRole[k] !== PLAIN) break;
       else this.stmts.push(this.statement());
     }
-    return this.takeFrom(this.stmts, from);
+    return takeFrom(this.stmts, from);
   }
 
   private statement(): A.Stmt {
@@ -708,7 +701,7 @@ class Reader {
     }
     this.expect(closer);
     this.depth--;
-    return this.takeFrom(this.args, from);
+    return takeFrom(this.args, from);
   }
 
   /** Operators after the first operand, flat: build-ast.ts applies precedence. */

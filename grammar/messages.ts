@@ -4,6 +4,17 @@ import { EOF } from 'chevrotain';
 import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
 import * as T from './lexer.ts';
 
+/** A problem before it becomes a SyntaxProblem; `offset` orders and deduplicates. */
+export interface Problem {
+  offset: number;
+  line: number;
+  col: number;
+  length: number;
+  message: string;
+  /** a block left open at the end of the input: the REPL waits for more lines */
+  unclosedAtEnd?: boolean;
+}
+
 export function describeToken(t: IToken): string {
   if (t.tokenType === EOF) return 'the end of the file';
   if (t.tokenType === T.Newline) return 'the end of the line';

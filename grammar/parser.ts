@@ -9,22 +9,13 @@ import type {
 } from './ast.ts';
 import * as T from './lexer.ts';
 import { lex } from './lexer.ts';
-import { junkMessage, parserMessages, strayCloserMessage } from './messages.ts';
+import { junkMessage, parserMessages, strayCloserMessage, type Problem } from './messages.ts';
+export type { Problem } from './messages.ts';
 import { ENDER, PLAIN, maxIdx, tokenRole } from './roles.ts';
 import { readDirect } from './direct.ts';
-import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat } from './build-ast.ts';
+import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat, takeFrom } from './build-ast.ts';
 import type { FlatTail } from './build-ast.ts';
 
-/** A problem before it becomes a SyntaxProblem; `offset` orders and deduplicates. */
-export interface Problem {
-  offset: number;
-  line: number;
-  col: number;
-  length: number;
-  message: string;
-  /** a block left open at the end of the input: the REPL waits for more lines */
-  unclosedAtEnd?: boolean;
-}
 
 const objectCloserFor = new Map<TokenType, TokenType>([
   [T.SetKw, T.Endset],
@@ -361,7 +352,7 @@ function defineParser(Base: ParserBase) {
     public block = this.RULE('block', (): Stmt[] => {
       const from = this.stmts.length;
       this.MANY(this.blockLoop);
-      return this.takeFrom(this.stmts, from);
+      return takeFrom(this.stmts, from);
     });
 
     private readonly statementAlts = [
@@ -686,7 +677,7 @@ function defineParser(Base: ParserBase) {
       const from = this.args.length;
       this.OPTION(this.someArgs);
       this.CONSUME(T.RParen);
-      return this.takeFrom(this.args, from);
+      return takeFrom(this.args, from);
     });
 
     public parenExpr = this.RULE('parenExpr', (): Expr => {
@@ -701,7 +692,7 @@ function defineParser(Base: ParserBase) {
       const from = this.args.length;
       this.OPTION(this.someArgs);
       this.CONSUME(T.RBracket);
-      const items = this.takeFrom(this.args, from);
+      const items = takeFrom(this.args, from);
       return this.building ? { type: 'list', items, pos: this.b.pos(t) } : notBuilt;
     });
 
@@ -713,13 +704,6 @@ function defineParser(Base: ParserBase) {
       return this.building ? { type: 'index', target: notBuilt, index, pos: this.b.pos(t) } : notBuilt;
     });
 
-    /** The entries of a shared stack from `from` on, taken off it. */
-    private takeFrom<E>(stack: E[], from: number): E[] {
-      if (stack.length === from) return [];
-      const out = stack.slice(from);
-      stack.length = from;
-      return out;
-    }
 
     // Chevrotain gives each CST node a null-prototype children object, which V8 keeps
     // in slow dictionary mode; a plain object is much faster to fill and to read. No
