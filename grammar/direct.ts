@@ -96,7 +96,6 @@ const nameStart = asciiMatching(T.Identifier.PATTERN as RegExp);
 const namePart = asciiMatching(T.Identifier.PATTERN as RegExp, 'a');
 const spaceAscii = asciiMatching(T.WhiteSpace.PATTERN as RegExp);
 const spaceOther = new RegExp(`^(?:${(T.WhiteSpace.PATTERN as RegExp).source})$`);
-const newlineRe = sticky(T.Newline);
 const commentRe = sticky(T.Comment);
 const numberRe = sticky(T.NumberLit);
 const stringRe = sticky(T.StringLit);
@@ -217,17 +216,12 @@ class Reader {
           return;
         }
         if (lineBreak[c] === 1) {
-          newlineRe.lastIndex = i;
-          if (!newlineRe.test(src)) throw GIVE_UP;
-          const j = newlineRe.lastIndex;
+          // One line break a separator: the lexer's Newline also takes in the blank and
+          // comment-only lines after it, but the grammar reads a run of separators as one.
+          const j = c === 13 && src.charCodeAt(i + 1) === 10 ? i + 2 : i + 1;
           this.token(SEP, i, j);
-          for (let k = i; k < j; k++) {
-            const d = src.charCodeAt(k);
-            if (d === 10 || (d === 13 && src.charCodeAt(k + 1) !== 10)) {
-              this.line++;
-              this.lineStart = k + 1;
-            }
-          }
+          this.line++;
+          this.lineStart = j;
           return;
         }
         if (c === COMMENT_START && src.charCodeAt(i + 1) === COMMENT_START) {
@@ -288,14 +282,21 @@ class Reader {
     const length = end - start;
     let k = hash & mask;
     let w = words[k];
-    while (w !== undefined) {
-      if (w.text.length === length && this.src.startsWith(w.text, start)) break;
+    while (w !== undefined && !this.spells(w.text, start, length)) {
       k = (k + 1) & mask;
       w = words[k];
     }
     if (w === undefined) w = this.newWord(start, end, k);
     this.token(w.kind, start, end);
     this.name = w.name;
+  }
+
+  /** Whether the `length` characters at `start` spell `text`. */
+  private spells(text: string, start: number, length: number): boolean {
+    if (text.length !== length) return false;
+    const src = this.src;
+    for (let i = 0; i < length; i++) if (text.charCodeAt(i) !== src.charCodeAt(start + i)) return false;
+    return true;
   }
 
   private newWord(start: number, end: number, at: number): Word {

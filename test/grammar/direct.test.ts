@@ -14,7 +14,7 @@ import { generateScript } from '../bench/pw-entry.ts';
 // limit aside). Positions are part of the AST, so they are compared too.
 
 const ROOT = join(fileURLToPath(import.meta.url), '../../..');
-const RUNS = LONG ? FUZZ_RUNS : 1500;
+const RUNS = LONG ? FUZZ_RUNS : 1000;
 
 /** Nesting the direct reader leaves to the chevrotain passes. */
 function nestsDeep(source: string): boolean {
