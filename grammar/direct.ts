@@ -6,7 +6,7 @@
 // The language is defined by the chevrotain grammar (parser.ts) and the token
 // definitions (lexer.ts); this reader follows them and builds exactly the AST their
 // quick pass builds. It takes its keywords, punctuation, operator categories and the
-// patterns of names, numbers, strings, comments and line breaks from lexer.ts, and the
+// patterns of names, spaces, numbers, strings and comments from lexer.ts, and the
 // precedence reading and statement shapes from build-ast.ts. At anything it does not
 // expect (a mistake, or only something unusual) it gives up and returns null, and the
 // chevrotain passes read the script: every message still comes from them. Tests hold
