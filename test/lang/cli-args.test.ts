@@ -38,6 +38,7 @@ const plain: string[][] = [
   ['run', 'a.pw', '--restore', 's.json', '--until', ''],
   ['run', 'a.pw', '--trace='],
   ['run', '5', '--seed', '0.5'],
+  ['run', 'a.pw', '--seed', '007', '--fps', '30.5', '--loop-guard', '0'],
 ];
 
 const unusual: string[][] = [
