@@ -142,7 +142,7 @@ await build({
   define: { 'import.meta.url': '__pwCoreUrl' },
   plugins: [
     {
-      // the REPL is loaded by the loader, as an ES module (vm scripts cannot import ())
+      // the loader loads the REPL, an ES module: a vm script cannot call import () itself
       name: 'repl-face',
       setup(b) {
         b.onResolve({ filter: /[\\/]repl[\\/]index\.ts$/ }, () => ({ path: 'repl', namespace: 'face' }));
