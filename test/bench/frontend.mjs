@@ -4,14 +4,14 @@
 //   node test/bench/frontend.mjs                 everything (builds dist/ first)
 //   node test/bench/frontend.mjs parse [MB]      only parse + compile (default 10 MB)
 //   node test/bench/frontend.mjs cold [RUNS]     only the cold start (default 21 runs)
-//   node test/bench/frontend.mjs --no-build …    use dist/ and the bundle as they are
+//   node test/bench/frontend.mjs --no-build …    use dist/ as it is
 //
 // Parse + compile runs in a child process (frontend-child.ts, bundled here with esbuild)
 // on a script generated the way the 1 MB one of `npm run bench` is. Heap per source byte:
 // the peak (the most in use before any collection during a run, from --trace-gc, over
 // the collected heap before it), what is in use at the end, the AST and program kept
 // alive together, and the program alone. PW_FRONTEND_NODE_ARGS adds node flags to the
-// child (e.g. --cpu-prof).
+// child (e.g. --cpu-prof); PW_FRONTEND_PLAIN=1 keeps whole ASTs (no lazy bodies).
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
