@@ -1,62 +1,221 @@
-// Bundles the CLI into dist/ so `pw` starts fast (no TypeScript at run time). Code is
-// split at the lazy imports: the REPL (ink, react) and the oracle checker live in their
-// own chunks, so a plain `pw run` neither loads nor compiles them.
+// Bundles the CLI into dist/ so `pw` starts fast (no TypeScript at run time).
+//
+//   dist/pw.js           the command: a small CommonJS loader (below, LOADER) that runs
+//                        the core from a V8 code cache, so a start-up compiles almost nothing
+//   dist/core.cjs        every command but the REPL, in one script; the oracle checker,
+//                        the disassembler, the live host and yargs inside it are only
+//                        evaluated when a command needs them
+//   dist/core.cache      V8's code cache of core.cjs, made here by one run of the core
+//   dist/chunks/         the REPL (ink, react): ES modules, loaded only by `pw repl`.
+//                        They take every module of src/ and grammar/ they import from
+//                        the core (a registry it publishes), so both share one instance
+//                        of each: one output buffer, one UsageError class…
+//
+// Node 20 has no compile cache for ES modules (module.enableCompileCache is Node 22), but
+// vm.Script takes V8 code caches; ink and yoga use top-level await, which only ES modules
+// allow, so the REPL stays one.
 import { build } from 'esbuild';
-import { chmodSync, renameSync, rmSync } from 'node:fs';
+import { spawnSync } from 'node:child_process';
+import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join, relative, resolve, sep } from 'node:path';
 
+const root = resolve('.');
 // Built beside dist/ and swapped in at the end, so a `pw` already running (another test
-// process) never finds its chunks half written or gone.
+// process) never finds its files half written or gone.
 const fresh = `dist.building-${process.pid}`;
 rmSync(fresh, { recursive: true, force: true });
+
+const CORE_KEY = "Symbol.for('pocketwatch.core')";
+const FACES_KEY = "Symbol.for('pocketwatch.faces')";
+
+/** `src/…` or `grammar/…` for a module of the project outside the REPL, else null. */
+function coreModule(resolveDir, path) {
+  if (!path.startsWith('.')) return null;
+  const rel = relative(root, resolve(resolveDir, path)).split(sep).join('/');
+  return /^(src|grammar)\//.test(rel) && !rel.startsWith('src/repl/') ? rel : null;
+}
+
+// yargs lays out its help with cliui, whose string-width builds a Unicode emoji regex
+// and a segmenter when it loads: 30 ms of a start-up, for help text that is plain ASCII.
+// Inside yargs, cliui and wrap-ansi, widths are counted without them (the REPL's line
+// wrapping then counts an emoji as one column; ink measures as before).
+const plainWidthForHelp = {
+  name: 'plain-width-for-help',
+  setup(b) {
+    b.onResolve({ filter: /^string-width$/ }, (args) =>
+      /[\\/]node_modules[\\/](cliui|yargs|wrap-ansi)[\\/]/.test(args.importer) && !/[\\/]ink[\\/]/.test(args.importer)
+        ? { path: 'plain-string-width', namespace: 'stub' }
+        : undefined,
+    );
+    b.onLoad({ filter: /^plain-string-width$/, namespace: 'stub' }, () => ({
+      // ANSI escapes take no columns; every other code point one
+      contents: "const ansi = /\\u001b\\[[0-9;]*[A-Za-z]/g; export default function stringWidth(s) { return [...String(s).replace(ansi, '')].length; }",
+      loader: 'js',
+    }));
+  },
+};
+
+// chevrotain imports a few dozen lodash functions through lodash-es's index, which in a
+// CommonJS bundle evaluates all six hundred of its modules at start-up. Each importer
+// of the index gets one that re-exports only the functions it names.
+const fewLodash = {
+  name: 'few-lodash',
+  setup(b) {
+    b.onResolve({ filter: /^lodash-es$/ }, (args) => ({ path: args.importer, namespace: 'few-lodash' }));
+    b.onLoad({ filter: /.*/, namespace: 'few-lodash' }, (args) => {
+      const names = new Set();
+      for (const m of readFileSync(args.path, 'utf8').matchAll(/import\s*\{([^}]*)\}\s*from\s*["']lodash-es["']/g)) {
+        for (const part of m[1].split(',')) if (part.trim() !== '') names.add(part.trim().split(/\s+as\s+/)[0]);
+      }
+      return { contents: [...names].map((n) => `export { default as ${n} } from 'lodash-es/${n}.js';`).join('\n'), resolveDir: root, loader: 'js' };
+    });
+  },
+};
+
+// ---- the REPL face: ES modules whose project imports come from the core's registry
+
+const shared = new Set();
 await build({
-  entryPoints: { pw: 'src/cli/main.ts' },
-  outdir: fresh,
-  chunkNames: 'chunks/[name]-[hash]',
+  entryPoints: { repl: 'src/repl/index.ts' },
+  outdir: `${fresh}/chunks`,
+  chunkNames: '[name]-[hash]',
   bundle: true,
   platform: 'node',
   format: 'esm',
   target: 'node20',
   sourcemap: false,
   logLevel: 'warning',
-  // ink imports react-devtools-core only when DEV=true, but a one-file bundle would hoist
-  // that import and fail at start-up if it were external: stub it out instead
+  splitting: true,
   plugins: [
     {
-      // yargs lays out its help with cliui, whose string-width builds a Unicode emoji
-      // regex and a segmenter when it loads: 30 ms of every start-up, for help text that
-      // is plain ASCII. Inside yargs, cliui and wrap-ansi, widths are counted without them
-      // (the REPL's line wrapping then counts an emoji as one column; ink measures as before).
-      name: 'plain-width-for-help',
+      name: 'from-core',
       setup(b) {
-        b.onResolve({ filter: /^string-width$/ }, (args) =>
-          /[\\/]node_modules[\\/](cliui|yargs|wrap-ansi)[\\/]/.test(args.importer) && !/[\\/]ink[\\/]/.test(args.importer)
-            ? { path: 'plain-string-width', namespace: 'stub' }
-            : undefined,
-        );
+        b.onResolve({ filter: /^\./ }, (args) => {
+          const rel = coreModule(args.resolveDir, args.path);
+          if (rel === null) return undefined;
+          shared.add(rel);
+          return { path: rel, namespace: 'core' };
+        });
+        // a CommonJS module, so that named imports read the core's live bindings
+        b.onLoad({ filter: /.*/, namespace: 'core' }, (args) => ({ contents: `module.exports = globalThis[${CORE_KEY}][${JSON.stringify(args.path)}];`, loader: 'js' }));
       },
     },
+    plainWidthForHelp,
     {
+      // ink imports react-devtools-core only when DEV=true, but a bundle would hoist
+      // that import and fail at start-up if it were external: stub it out instead
       name: 'no-react-devtools',
       setup(b) {
         b.onResolve({ filter: /^react-devtools-core$/ }, () => ({ path: 'react-devtools-core', namespace: 'stub' }));
         b.onLoad({ filter: /^react-devtools-core$/, namespace: 'stub' }, () => ({ contents: 'export default { initialize() {}, connectToDevTools() {} };', loader: 'js' }));
-        b.onLoad({ filter: /^plain-string-width$/, namespace: 'stub' }, () => ({
-          // ANSI escapes take no columns; every other code point one
-          contents: "const ansi = /\\u001b\\[[0-9;]*[A-Za-z]/g; export default function stringWidth(s) { return [...String(s).replace(ansi, '')].length; }",
+      },
+    },
+  ],
+  // ink's dependency signal-exit does a dynamic require
+  banner: { js: "import { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);" },
+});
+
+// ---- the core: one script, publishing the modules the REPL takes from it
+
+// Each published module is evaluated when the REPL first asks for it: a run does not
+// pay for the modules only the REPL uses.
+const coreEntry = [
+  `globalThis[${CORE_KEY}] = {`,
+  ...[...shared].sort().map((rel) => `  get ${JSON.stringify(rel)}() { return require('./${rel}'); },`),
+  '};',
+  "require('./src/cli/main.ts');",
+].join('\n');
+await build({
+  stdin: { contents: coreEntry, resolveDir: root, sourcefile: 'core-entry.js', loader: 'js' },
+  outfile: `${fresh}/core.cjs`,
+  bundle: true,
+  platform: 'node',
+  format: 'cjs',
+  target: 'node20',
+  sourcemap: false,
+  // less to read at every start; names stay, for PW_DEBUG's stack traces
+  minifyWhitespace: true,
+  minifySyntax: true,
+  logLevel: 'warning',
+  // the loader hands the core its own file URL
+  define: { 'import.meta.url': '__pwCoreUrl' },
+  plugins: [
+    {
+      // the loader loads the REPL, an ES module: a vm script cannot call import () itself
+      name: 'repl-face',
+      setup(b) {
+        b.onResolve({ filter: /[\\/]repl[\\/]index\.ts$/ }, () => ({ path: 'repl', namespace: 'face' }));
+        b.onLoad({ filter: /.*/, namespace: 'face' }, () => ({
+          contents: `module.exports = { replCommand: (...args) => globalThis[${FACES_KEY}].repl().then((m) => m.replCommand(...args)) };`,
           loader: 'js',
         }));
       },
     },
+    plainWidthForHelp,
+    fewLodash,
   ],
-  banner: {
-    js: "#!/usr/bin/env node\nimport { createRequire as __pwCreateRequire } from 'node:module';\nconst require = __pwCreateRequire(import.meta.url);",
-  },
-  splitting: true,
 });
+
+// ---- the loader
+
+const LOADER = `#!/usr/bin/env node
+// Runs core.cjs from V8's code cache (see build.mjs). A missing cache is written at exit.
+// CommonJS (dist/package.json says so): an ES module would load Node's ES module loader
+// first, a good part of a start-up.
+'use strict';
+const { readFileSync, renameSync, writeFileSync } = require('node:fs');
+const { join } = require('node:path');
+const { pathToFileURL } = require('node:url');
+const { Script } = require('node:vm');
+
+const core = join(__dirname, 'core.cjs');
+const cache = join(__dirname, 'core.cache');
+let cachedData;
+try {
+  cachedData = readFileSync(cache);
+} catch {
+  // none yet: written when this run ends
+}
+const script = new Script('(function (require, __pwCoreUrl) {' + readFileSync(core, 'utf8') + '\\n})', { filename: core, cachedData });
+if (cachedData === undefined) {
+  process.once('exit', () => {
+    try {
+      const tmp = cache + '.' + process.pid;
+      writeFileSync(tmp, script.createCachedData());
+      renameSync(tmp, cache);
+    } catch {
+      // a read-only install: every start compiles
+    }
+  });
+}
+globalThis[${FACES_KEY}] = { repl: () => import('./chunks/repl.js') };
+script.runInThisContext()(require, pathToFileURL(core).href);
+`;
+writeFileSync(`${fresh}/pw.js`, LOADER);
+writeFileSync(`${fresh}/package.json`, '{ "type": "commonjs" }\n');
+writeFileSync(`${fresh}/chunks/package.json`, '{ "type": "module" }\n');
+
 // the package's entry points and declarations, and the playground page (tools/)
 await (await import('./tools/library.mjs')).buildLibrary(fresh);
 await (await import('./tools/playground.mjs')).buildPlayground(fresh);
+// (dist/ is CommonJS for the loader; the package's entry points are ES modules)
+writeFileSync(`${fresh}/lib/package.json`, '{ "type": "module" }\n');
 chmodSync(`${fresh}/pw.js`, 0o755);
+
+// One run makes the code cache: a small world, so that what most runs compile is in it.
+const warm = mkdtempSync(join(tmpdir(), 'pw-warm-'));
+try {
+  writeFileSync(
+    join(warm, 'warm.pw'),
+    'global n\non startup\n  n = 0\n  makeloop ("scene", "tick", 5)\nend\non tick\n  n = n + 1\n  if n < 3 then\n    print ("tick " .. n)\n  endif\nend\n',
+  );
+  const r = spawnSync(process.execPath, [`${fresh}/pw.js`, 'run', join(warm, 'warm.pw'), '--until', '1s'], { encoding: 'utf8' });
+  if (r.status !== 0) throw new Error(`the warm-up run of the new build failed:\n${r.stderr}`);
+} finally {
+  rmSync(warm, { recursive: true, force: true });
+}
+
 const old = `dist.old-${process.pid}`;
 try {
   renameSync('dist', old);

@@ -594,6 +594,73 @@ export function readOperands(b: AstBuilder, operands: BuiltOperand[], ops: IToke
 }
 
 /**
+ * The entries of a shared stack from `from` on, taken off it. The readers collect lists
+ * on shared stacks and copy each out at its exact length: an array grown by pushing
+ * keeps room for more, and AST arrays live as long as the program.
+ */
+export function takeFrom<E>(stack: E[], from: number): E[] {
+  if (stack.length === from) return [];
+  const out = stack.slice(from);
+  stack.length = from;
+  return out;
+}
+
+/** A flat expression's operators and operands after the first, while it is parsed. */
+export interface FlatTail {
+  ops: IToken[];
+  operands: BuiltOperand[];
+}
+
+const noOps: IToken[] = [];
+
+/**
+ * Precedence for a flat expression read by the parser's actions: `first` with its
+ * prefix operators, then the tail, from operand `from` on (0 is `first`). The common
+ * `a op b` is built directly; the result is the same.
+ */
+export function readFlat(b: AstBuilder, first: A.Expr, prefixes: IToken[] | null, tail: FlatTail | null, from: number): A.Expr {
+  if (tail === null) return readOperands(b, [{ prefixes, expr: first }], noOps, 0, 0);
+  const ops = tail.ops;
+  const rest = tail.operands;
+  if (ops.length === from + 1 && rest[from]!.prefixes === null) {
+    if (from === 0 && prefixes === null) return binary(b, ops[0]!, first, rest[0]!.expr);
+    const left = rest[from - 1];
+    if (from > 0 && left!.prefixes === null) return binary(b, ops[from]!, left!.expr, rest[from]!.expr);
+  }
+  rest.unshift({ prefixes, expr: first });
+  return readOperands(b, rest, ops, from, from);
+}
+
+/**
+ * A flat expression read as a whole statement, at `pos`. `NAME = …` and `NAME[…]… = …`
+ * assign (`isName`: the first operand is a plain name, perhaps indexed); anything else
+ * is an expression statement, where `=` compares.
+ */
+export function expressionStatement(
+  b: AstBuilder,
+  pos: A.Pos,
+  first: A.Expr,
+  prefixes: IToken[] | null,
+  isName: boolean,
+  tail: FlatTail | null,
+): A.Stmt {
+  if (tail === null) {
+    const expr = prefixes === null ? first : readFlat(b, first, prefixes, null, 0);
+    return { type: 'expr', expr, pos };
+  }
+  if (isName && prefixes === null && tail.ops[0]!.tokenType === T.Equals) {
+    const value =
+      tail.operands.length === 1 && tail.operands[0]!.prefixes === null
+        ? tail.operands[0]!.expr
+        : readFlat(b, first, prefixes, tail, 1);
+    if (first.type === 'name') return { type: 'assign', name: first.name, spelled: first.spelled, value, pos };
+    const last = first as A.IndexExpr;
+    return { type: 'indexAssign', target: last.target, index: last.index, value, pos };
+  }
+  return { type: 'expr', expr: readFlat(b, first, prefixes, tail, 0), pos };
+}
+
+/**
  * Precedence climbing over an expression's operands and operators. Prefix `-`
  * applies to the operand right after it; prefix `not` to everything up to the next
  * `and`/`or`, so `not a = b` is `not (a = b)`.

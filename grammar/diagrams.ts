@@ -6,12 +6,12 @@
 import { createSyntaxDiagramsCode } from 'chevrotain';
 import { writeFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { parser } from './parser.ts';
+import { serializedGrammar } from './parser.ts';
 
 export const diagramsPath = fileURLToPath(new URL('../docs/grammar.html', import.meta.url));
 
 export function grammarDiagramsHtml(): string {
-  return createSyntaxDiagramsCode(parser.getSerializedGastProductions());
+  return createSyntaxDiagramsCode(serializedGrammar());
 }
 
 if (process.argv[1] !== undefined && fileURLToPath(import.meta.url) === process.argv[1]) {

@@ -145,7 +145,7 @@ export const Pipe = createToken({ name: 'Pipe', pattern: '|', label: '"|"', cate
 const keywordTokens: TokenType[] = [...keywordsByWord.values()];
 
 /** The token types the lexer matches, in the order it tries them. */
-const lexedTokens: TokenType[] = [
+export const lexedTokens: readonly TokenType[] = [
   Space,
   WhiteSpace,
   Newline,
@@ -204,7 +204,7 @@ const lexerMessages: ILexerErrorMessageProvider = {
 };
 
 function makeLexer(validate: boolean): Lexer {
-  return new Lexer(lexedTokens, {
+  return new Lexer(lexedTokens as TokenType[], {
     // Only start positions are used; full tracking costs a third of lexing time.
     positionTracking: 'onlyStart',
     ensureOptimizations: true,
@@ -214,7 +214,8 @@ function makeLexer(validate: boolean): Lexer {
   });
 }
 
-const lexer = makeLexer(false);
+// Built on first use: a script without mistakes is read by direct.ts and never needs it.
+let lexer: Lexer | null = null;
 
 /** Builds a throw-away lexer with chevrotain's token checks on; throws if any fails. */
 export function validateLexer(): void {
@@ -243,7 +244,7 @@ for (const w of keywordsByWord.keys()) {
 }
 
 /** The keyword a name is spelled like, in any case, if any. */
-function keywordFor(image: string): TokenType | undefined {
+export function keywordFor(image: string): TokenType | undefined {
   // a name starts with an ASCII letter or "_"
   if (image.length > LONGEST_KEYWORD || (keywordShapes[image.charCodeAt(0)]! & (1 << image.length)) === 0) {
     return undefined;
@@ -277,7 +278,7 @@ export function lineAt(source: string, starts: readonly number[], n: number): st
  * that keyword, and each string token gets its decoded value in `payload`.
  */
 export function lex(source: string): LexResult {
-  const result = lexer.tokenize(source);
+  const result = (lexer ??= makeLexer(false)).tokenize(source);
   const problems: LexProblem[] = [];
   for (const e of result.errors) {
     problems.push({
@@ -321,19 +322,38 @@ function tokenProblem(t: IToken, message: string): LexProblem {
 }
 
 function decodeString(t: IToken, from: number, to: number, problems: LexProblem[] | null): string {
-  const image = t.image;
-  const slash = image.indexOf('\\', from);
-  if (slash < 0 || slash >= to) return image.slice(from, to);
-  let out = image.slice(from, slash);
+  const unknown =
+    problems === null
+      ? null
+      : (i: number, next: string): void => {
+          problems.push({
+            offset: t.startOffset + i,
+            line: t.startLine ?? 1,
+            col: (t.startColumn ?? 1) + i,
+            length: 2,
+            message: `unknown escape "\\${next}" in a string (use \\" \\\\ \\n or \\t)`,
+          });
+        };
+  return decodeEscapes(t.image, from, to, unknown);
+}
+
+/**
+ * The characters of `text` from `from` to `to` with string escapes decoded. An unknown
+ * escape stands for its second character, and `unknown` hears of it (its index in `text`).
+ */
+export function decodeEscapes(text: string, from: number, to: number, unknown: ((at: number, next: string) => void) | null): string {
+  const slash = text.indexOf('\\', from);
+  if (slash < 0 || slash >= to) return text.slice(from, to);
+  let out = text.slice(from, slash);
   let i = slash;
   while (i < to) {
-    const c = image.charCodeAt(i);
+    const c = text.charCodeAt(i);
     if (c !== BACKSLASH) {
-      out += image[i];
+      out += text[i];
       i++;
       continue;
     }
-    const next = image[i + 1];
+    const next = text[i + 1];
     if (next === undefined || i + 1 >= to) {
       out += '\\';
       break;
@@ -353,13 +373,7 @@ function decodeString(t: IToken, from: number, to: number, problems: LexProblem[
         break;
       default:
         out += next;
-        problems?.push({
-          offset: t.startOffset + i,
-          line: t.startLine ?? 1,
-          col: (t.startColumn ?? 1) + i,
-          length: 2,
-          message: `unknown escape "\\${next}" in a string (use \\" \\\\ \\n or \\t)`,
-        });
+        unknown?.(i, next);
     }
     i += 2;
   }

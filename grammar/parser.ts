@@ -11,21 +11,11 @@ import * as T from './lexer.ts';
 import { lex } from './lexer.ts';
 import { junkMessage, parserMessages, strayCloserMessage, type Problem } from './messages.ts';
 export type { Problem } from './messages.ts';
-import { AstBuilder, GIVE_UP, binary, objectKind, readOperands } from './build-ast.ts';
-import type { BuiltOperand } from './build-ast.ts';
+import { ENDER, PLAIN, maxIdx, tokenRole } from './roles.ts';
+import { readDirect } from './direct.ts';
+import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat, takeFrom } from './build-ast.ts';
+import type { FlatTail } from './build-ast.ts';
 
-
-// How the block loops treat the next token, indexed by tokenTypeIdx.
-const PLAIN = 0;
-const CLOSER = 1; // ends a block if an enclosing construct owns it, else is stray
-const ENDER = 2; // always ends statement blocks (top-level keywords, end of file)
-
-const maxIdx = Math.max(EOF.tokenTypeIdx!, ...T.allTokens.map((t) => t.tokenTypeIdx!));
-const tokenRole = new Uint8Array(maxIdx + 1);
-for (const t of [T.End, T.Endif, T.Else, T.Elseif, T.Endwhile, T.Endfor, T.Endset, T.Endactor, T.Endprop, T.Endflat]) {
-  tokenRole[t.tokenTypeIdx!] = CLOSER;
-}
-for (const t of [T.On, T.SetKw, T.Actor, T.Prop, T.Flat, EOF]) tokenRole[t.tokenTypeIdx!] = ENDER;
 
 const objectCloserFor = new Map<TokenType, TokenType>([
   [T.SetKw, T.Endset],
@@ -34,14 +24,15 @@ const objectCloserFor = new Map<TokenType, TokenType>([
   [T.Flat, T.Endflat],
 ]);
 
-// Every script is read by the quick pass first: no error recovery, and the grammar's
-// actions build the AST as they go. Almost every script is free of errors, and for those
-// this is the whole job. At the first problem of any kind the quick pass gives up and
-// the careful pass reads the script again: error recovery on, a concrete syntax tree,
-// and build-ast.ts to turn it into AST and word the mistakes only visible there. Both
-// passes run the one grammar below; only the careful pass ever reports anything, so
-// every message comes from one place. The careful parser is built on first use: most
-// runs never need it, and building a parser costs start-up time.
+// Every script is read by direct.ts first, which follows this grammar by hand and builds
+// the same AST for a script without mistakes. When it gives up, the quick pass reads the
+// script: no error recovery, and the grammar's actions build the AST as they go. At the
+// first problem of any kind the quick pass gives up too and the careful pass reads the
+// script again: error recovery on, a concrete syntax tree, and build-ast.ts to turn it
+// into AST and word the mistakes only visible there. Both passes run the one grammar
+// below; only the careful pass ever reports anything, so every message comes from one
+// place. Both parsers are built on first use: most runs never need them, and building a
+// parser costs start-up time.
 //
 // A script the careful pass reads without errors takes the same path through the
 // grammar in the quick pass (recovery only acts after a mismatch), so the two agree.
@@ -54,13 +45,6 @@ const notBuilt = undefined as never;
 /** Arguments of an expression parsed as a whole statement (assignments are found there). */
 const AS_STATEMENT: [boolean] = [true];
 
-const noOps: IToken[] = [];
-
-/** A flat expression's operators and operands after the first, while it is parsed. */
-interface FlatTail {
-  ops: IToken[];
-  operands: BuiltOperand[];
-}
 
 function defineParser(Base: ParserBase) {
   return class PocketwatchParser extends Base {
@@ -368,7 +352,7 @@ function defineParser(Base: ParserBase) {
     public block = this.RULE('block', (): Stmt[] => {
       const from = this.stmts.length;
       this.MANY(this.blockLoop);
-      return this.takeFrom(this.stmts, from);
+      return takeFrom(this.stmts, from);
     });
 
     private readonly statementAlts = [
@@ -672,52 +656,10 @@ function defineParser(Base: ParserBase) {
       if (!this.building) return notBuilt;
       if (asStatement !== true) {
         if (tail === null && prefixes === null) return first;
-        return this.readFlat(first, prefixes, tail, 0);
+        return readFlat(this.b, first, prefixes, tail, 0);
       }
-      return this.expressionStatement(start!, first, prefixes, isName, tail) as unknown as Expr;
+      return expressionStatement(this.b, this.b.pos(start!), first, prefixes, isName, tail) as unknown as Expr;
     });
-
-    // Precedence for the operands from `from` on (0 is `first`). The common `a op b`
-    // is built directly; the result is the same.
-    private readFlat(first: Expr, prefixes: IToken[] | null, tail: FlatTail | null, from: number): Expr {
-      if (tail === null) return readOperands(this.b, [{ prefixes, expr: first }], noOps, 0, 0);
-      const ops = tail.ops;
-      const rest = tail.operands;
-      if (ops.length === from + 1 && rest[from]!.prefixes === null) {
-        if (from === 0 && prefixes === null) return binary(this.b, ops[0]!, first, rest[0]!.expr);
-        const left = rest[from - 1];
-        if (from > 0 && left!.prefixes === null) return binary(this.b, ops[from]!, left!.expr, rest[from]!.expr);
-      }
-      rest.unshift({ prefixes, expr: first });
-      return readOperands(this.b, rest, ops, from, from);
-    }
-
-    // At statement start `NAME = …` and `NAME[…]… = …` assign; anything else is an
-    // expression statement, where `=` compares.
-    private expressionStatement(
-      start: IToken,
-      first: Expr,
-      prefixes: IToken[] | null,
-      isName: boolean,
-      tail: FlatTail | null,
-    ): Stmt {
-      if (tail === null) {
-        const expr = prefixes === null ? first : this.readFlat(first, prefixes, null, 0);
-        return { type: 'expr', expr, pos: this.b.pos(start) };
-      }
-      if (isName && prefixes === null && tail.ops[0]!.tokenType === T.Equals) {
-        const value =
-          tail.operands.length === 1 && tail.operands[0]!.prefixes === null
-            ? tail.operands[0]!.expr
-            : this.readFlat(first, prefixes, tail, 1);
-        if (first.type === 'name') {
-          return { type: 'assign', name: first.name, spelled: first.spelled, value, pos: this.b.pos(start) };
-        }
-        const last = first as IndexExpr;
-        return { type: 'indexAssign', target: last.target, index: last.index, value, pos: this.b.pos(start) };
-      }
-      return { type: 'expr', expr: this.readFlat(first, prefixes, tail, 0), pos: this.b.pos(start) };
-    }
 
     private readonly moreArgs = (): void => {
       this.CONSUME(T.Comma);
@@ -735,7 +677,7 @@ function defineParser(Base: ParserBase) {
       const from = this.args.length;
       this.OPTION(this.someArgs);
       this.CONSUME(T.RParen);
-      return this.takeFrom(this.args, from);
+      return takeFrom(this.args, from);
     });
 
     public parenExpr = this.RULE('parenExpr', (): Expr => {
@@ -750,7 +692,7 @@ function defineParser(Base: ParserBase) {
       const from = this.args.length;
       this.OPTION(this.someArgs);
       this.CONSUME(T.RBracket);
-      const items = this.takeFrom(this.args, from);
+      const items = takeFrom(this.args, from);
       return this.building ? { type: 'list', items, pos: this.b.pos(t) } : notBuilt;
     });
 
@@ -762,13 +704,6 @@ function defineParser(Base: ParserBase) {
       return this.building ? { type: 'index', target: notBuilt, index, pos: this.b.pos(t) } : notBuilt;
     });
 
-    /** The entries of a shared stack from `from` on, taken off it. */
-    private takeFrom<E>(stack: E[], from: number): E[] {
-      if (stack.length === from) return [];
-      const out = stack.slice(from);
-      stack.length = from;
-      return out;
-    }
 
     // Chevrotain gives each CST node a null-prototype children object, which V8 keeps
     // in slow dictionary mode; a plain object is much faster to fill and to read. No
@@ -895,8 +830,9 @@ function where(t: IToken): string {
 const QuickParser = defineParser(EmbeddedActionsParser);
 const CarefulParser = defineParser(CstParser as unknown as ParserBase);
 
-// One quick parser for the whole process: building one runs the grammar analysis.
-export const parser = new QuickParser(true);
+// One parser of each kind for the whole process, built on first use: building one runs
+// the grammar analysis, and a script without mistakes is read by direct.ts alone.
+let quickParser: InstanceType<typeof QuickParser> | null = null;
 
 let carefulParser: InstanceType<typeof CarefulParser> | null = null;
 
@@ -1022,7 +958,17 @@ function parseTokens(source: string, file: string, repl: boolean, quick = true):
 }
 
 /** The AST of a script without problems, or null if it has any (or nests too deeply). */
+function quick(): InstanceType<typeof QuickParser> {
+  return (quickParser ??= new QuickParser(true));
+}
+
+/** The grammar as chevrotain records it, for the railroad diagrams. */
+export function serializedGrammar(): ReturnType<InstanceType<typeof QuickParser>['getSerializedGastProductions']> {
+  return quick().getSerializedGastProductions();
+}
+
 function quickParse(tokens: IToken[], repl: boolean): (TopItem | Stmt)[] | null {
+  const parser = quick();
   parser.begin(tokens, repl);
   let clean = false;
   try {
@@ -1216,14 +1162,21 @@ export function quickParseInBatches(source: string, size: number): TopItem[] | n
   return items;
 }
 
-/** Parses a whole script file. Never throws; every syntax error is in `errors`. */
-export function parseFile(source: string, file: string): ParseResult {
+/**
+ * Parses a whole script file. Never throws; every syntax error is in `errors`.
+ * `lazyBodies`: handler bodies may be read again from the source whenever asked for (and
+ * are then equal, not the same arrays), for a caller that only compiles the AST.
+ */
+export function parseFile(source: string, file: string, options: { lazyBodies?: boolean } = {}): ParseResult {
+  const items = readDirect(source, false, options.lazyBodies === true);
+  if (items !== null) return { ast: { file, source, items: items as TopItem[] }, errors: [] };
   return parseFileInBatches(source, file, BATCH_CHARS);
 }
 
 /**
- * parseFile with batches of about `size` characters for the quick pass (tests choose
- * small ones to put batch edges everywhere). A file under two batches is read whole.
+ * parseFile by the chevrotain passes alone (what a script the direct reader gives up on
+ * gets), with batches of about `size` characters for the quick pass (tests choose small
+ * ones to put batch edges everywhere). A file under two batches is read whole.
  */
 export function parseFileInBatches(source: string, file: string, size: number): ParseResult {
   const batched = source.length >= 2 * size;
@@ -1264,12 +1217,22 @@ export interface ReplParse {
 
 /** Parses REPL input: top-level items and statements, in the order typed. */
 export function parseRepl(source: string, file: string): ReplParse {
-  const raw = parseTokens(source, file, true);
+  const items = readDirect(source, true);
+  if (items !== null) return { items, errors: [], incomplete: false };
+  return replParse(parseTokens(source, file, true), file);
+}
+
+function replParse(raw: RawParse, file: string): ReplParse {
   return {
     items: raw.items,
     errors: settle(raw.problems, raw.tokens, file),
     incomplete: raw.problems.length > 0 && raw.problems.every((p) => p.unclosedAtEnd === true),
   };
+}
+
+/** parseRepl by the careful pass alone (see parseFileCarefully). */
+export function parseReplCarefully(source: string, file: string): ReplParse {
+  return replParse(parseTokens(source, file, true, false), file);
 }
 
 /** Whether REPL input should wait for more lines (see ReplParse.incomplete). */

@@ -1,10 +1,9 @@
 // The `pw` command line. Usage errors exit 2, script errors 1; no JavaScript stack
 // trace ever reaches the author, whatever happens.
-import yargs from 'yargs';
-import { hideBin } from 'yargs/helpers';
 import { parseDuration } from '../time/units.ts';
 import { UsageError } from '../compiler/load.ts';
 import { stderr, stdout } from './output.ts';
+import { RUN_OPTIONS, quickRunArgs, type RunOptionValues } from './args.ts';
 
 function duration(text: string): number {
   try {
@@ -20,7 +19,38 @@ function nonNegativeInt(name: string, v: unknown): number {
   return n;
 }
 
+async function run(a: RunOptionValues): Promise<number> {
+  const fps = Number(a.fps);
+  if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
+  const { runCommand } = await import('./run.ts');
+  return runCommand({
+    files: a.files ?? [],
+    save: a.save,
+    restore: a.restore,
+    until: duration(a.until),
+    fps,
+    seed: nonNegativeInt('seed', a.seed),
+    trace: a.trace,
+    loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
+    live: a.live,
+    keepGoing: a['keep-going'],
+    traceVm: a['trace-vm'],
+    interpreter: a.interpreter,
+    traceDetail: traceDetail(a['trace-detail']),
+    timeline: a.timeline,
+  });
+}
+
+function traceDetail(v: string): 'basic' | 'timeline' {
+  if (v === 'basic' || v === 'timeline') return v;
+  throw new UsageError(`--trace-detail is basic or timeline, not "${v}"`);
+}
+
 async function main(argv: string[]): Promise<number> {
+  // a plain run skips yargs: loading and setting it up is a good part of a start-up
+  const plain = quickRunArgs(argv);
+  if (plain !== null) return run(plain);
+  const { default: yargs } = await import('yargs');
   let code = 0;
   const parser = yargs(argv)
     .scriptName('pw')
@@ -37,42 +67,9 @@ async function main(argv: string[]): Promise<number> {
     .command(
       'run [files..]',
       'run scripts headless on a virtual clock (or --live on the wall clock)',
-      (y) =>
-        y
-          .positional('files', { type: 'string', array: true, describe: '.pw files or folders' })
-          .option('until', { type: 'string', default: '60s', describe: 'game-time limit: ms, s, m or h, e.g. 37.25s' })
-          .option('fps', { type: 'number', default: 60, describe: 'virtual display frames per second' })
-          .option('seed', { type: 'number', default: 1, describe: 'seed of the random streams' })
-          .option('trace', { type: 'string', describe: 'write a JSON Lines trace to this file' })
-          .option('trace-detail', { type: 'string', choices: ['basic', 'timeline'], default: 'basic', describe: 'timeline: the trace also has thread runs and waits and loop arming' })
-          .option('timeline', { type: 'string', describe: 'write a timeline: FILE.json (Chrome Trace Event Format, for Perfetto), FILE.html or FILE.svg' })
-          .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' })
-          .option('live', { type: 'boolean', default: false, describe: 'run on the wall clock' })
-          .option('keep-going', { type: 'boolean', default: false, describe: 'carry on after a script error' })
-          .option('trace-vm', { type: 'boolean', default: false, describe: 'print every executed instruction to stderr' })
-          .option('interpreter', { type: 'boolean', default: false, describe: 'run on the bytecode interpreter (the reference engine) instead of generated code' })
-          .option('save', { type: 'string', describe: 'at the end (--until), save the running world to this file' })
-          .option('restore', { type: 'string', describe: 'continue a world saved with --save' }),
+      (y) => y.positional('files', { type: 'string', array: true, describe: '.pw files or folders' }).options(RUN_OPTIONS),
       async (a) => {
-        const fps = Number(a.fps);
-        if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
-        const { runCommand } = await import('./run.ts');
-        code = await runCommand({
-          files: (a.files as string[] | undefined) ?? [],
-          save: a.save,
-          restore: a.restore,
-          until: duration(a.until),
-          fps,
-          seed: nonNegativeInt('seed', a.seed),
-          trace: a.trace,
-          traceDetail: a['trace-detail'] as 'basic' | 'timeline',
-          timeline: a.timeline,
-          loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
-          live: a.live,
-          keepGoing: a['keep-going'],
-          traceVm: a['trace-vm'],
-          interpreter: a.interpreter,
-        });
+        code = await run(a as unknown as RunOptionValues);
       },
     )
     .command(
@@ -152,7 +149,7 @@ async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-main(hideBin(process.argv))
+main(process.argv.slice(2))
   .then((code) => {
     stdout.flush();
     if (stdout.failure) {

@@ -1,6 +1,6 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
+import { closeSync, existsSync, fstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
 import { resolve } from 'node:path';
 import { readScripts, UsageError } from '../compiler/load.ts';
 import { loadLinted } from '../lint/index.ts';
@@ -30,6 +30,19 @@ export interface RunArgs {
   interpreter?: boolean;
   save?: string;
   restore?: string;
+}
+
+/**
+ * Whether stderr is a terminal. Asking process.stderr makes the stream, which loads
+ * Node's streams: a few milliseconds of every start-up, so only when it may be one.
+ */
+function stderrIsTerminal(): boolean {
+  try {
+    if (!fstatSync(2).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.stderr.isTTY === true;
 }
 
 /** Reads a snapshot file; a missing file is bad usage, a bad one a refused restore (exit 1). */
@@ -184,7 +197,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     exit = await runLive(program, host, { ...liveOpts, ...detail });
   } else {
     const started = process.hrtime.bigint();
-    const showProgress = process.stderr.isTTY === true;
+    const showProgress = stderrIsTerminal();
     let shownAt = 0;
     const headlessOpts = {
       ...liveOpts,

@@ -2,6 +2,7 @@
 // parsed and compiled together as one program, every syntax and compile error
 // collected. Nothing here touches a file system, so it runs in a browser too.
 import { parseFile } from '../../grammar/parser.ts';
+import { forgetReadBody } from '../../grammar/direct.ts';
 import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
@@ -15,13 +16,16 @@ export interface SourceText {
   source: string;
 }
 
-/** Parses every source; returns the ASTs and every syntax error (sorted). */
-export function parseSources(sources: readonly SourceText[]): { files: ScriptFile[]; errors: Diagnostic[] } {
+/**
+ * Parses every source; returns the ASTs and every syntax error (sorted). `lazyBodies`:
+ * for ASTs that are only compiled (see parseFile).
+ */
+export function parseSources(sources: readonly SourceText[], lazyBodies = false): { files: ScriptFile[]; errors: Diagnostic[] } {
   const files: ScriptFile[] = [];
   const errors: Diagnostic[] = [];
   for (const s of sources) {
     // (nesting too deep for the parser is one of its own syntax errors)
-    const r = parseFile(s.source, s.file);
+    const r = parseFile(s.source, s.file, { lazyBodies });
     files.push(r.ast);
     for (const e of r.errors) errors.push({ kind: 'syntax error', file: e.file, line: e.pos.line, col: e.pos.col, length: e.length, message: e.message });
   }
@@ -41,7 +45,9 @@ export function loadProgram(sources: readonly SourceText[], withStdlib = true, o
   const all = withStdlib ? [...STDLIB, ...sources] : sources;
   const texts: Record<string, string> = {};
   for (const s of all) texts[s.file] = s.source;
-  const { files, errors } = parseSources(all);
+  // When the ASTs only go to the compiler, handler bodies are read as it asks for them,
+  // so a big world's AST never lives all at once (the lints read the whole trees).
+  const { files, errors } = parseSources(all, opts.uses === undefined);
   if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts, files: [] };
   try {
     const { program } = compileFiles(files, BUILTIN_TABLE, undefined, { uses: opts.uses });
@@ -49,5 +55,7 @@ export function loadProgram(sources: readonly SourceText[], withStdlib = true, o
   } catch (err) {
     if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts, files };
     throw err;
+  } finally {
+    forgetReadBody();
   }
 }
