@@ -75,10 +75,12 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('paths', { type: 'string', array: true, describe: '.oracle files or folders (searched recursively)' })
-          .option('update', { type: 'boolean', default: false, describe: 'rewrite each expectation from the actual run' }),
+          .option('update', { type: 'boolean', default: false, describe: 'rewrite each expectation from the actual run' })
+          .option('jobs', { type: 'string', default: '1', describe: 'oracles run at once, in worker threads (0 or auto: one per core)' })
+          .option('shard', { type: 'string', describe: 'run only slice i of n (i/n, e.g. 2/3), to split the oracles over machines' }),
       async (a) => {
         const { checkCommand } = await import('./check.ts');
-        code = await checkCommand({ paths: (a.paths as string[] | undefined) ?? [], update: a.update });
+        code = await checkCommand({ paths: (a.paths as string[] | undefined) ?? [], update: a.update, jobs: a.jobs, shard: a.shard });
       },
     )
     .command(
