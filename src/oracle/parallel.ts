@@ -1,7 +1,7 @@
-// Checking many oracles at once (pw check --jobs N): worker threads each take the next
-// oracle file, check or update it, and send back its report already rendered. The
-// main thread prints the reports in file order, so the output is the serial one
-// (only the times differ). --shard i/n picks one of n slices for a CI machine.
+// Checking many oracles at once (pw check --jobs N): this thread and worker threads
+// each take the next oracle file and check or update it (a worker sends its report
+// back already rendered). The reports are printed in file order, so the output is the
+// serial one (only the times differ). --shard i/n picks one of n slices for a CI machine.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { shownName, UsageError } from '../compiler/load.ts';
@@ -75,52 +75,73 @@ type Answer = { index: number; report: Report } | { index: number; error: string
 
 /**
  * Reports on every file, in order, through `each` (called in file order as soon as a
- * report and all before it are in). With jobs ≤ 1 it runs here; otherwise in up to
- * `jobs` worker threads.
+ * report and all before it are in). With jobs ≤ 1 it runs here, one file after the
+ * other; otherwise this thread and jobs − 1 worker threads each take the next file
+ * until none is left (this thread starts at once, while the workers load).
  */
 export async function reportAll(mode: Mode, files: readonly string[], jobs: number, colour: boolean, each: (r: Report) => void): Promise<void> {
-  const workers = Math.min(jobs, files.length);
-  if (workers <= 1) {
+  const helpers = Math.min(jobs, files.length) - 1;
+  if (helpers <= 0) {
     for (const f of files) each(reportOn(mode, f, colour));
     return;
   }
   const done: (Report | undefined)[] = new Array(files.length);
   let printed = 0;
   let next = 0;
+  let failed = false;
   const pool: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
-      const give = (w: Worker): void => {
-        if (next < files.length) {
-          const job: Job = { index: next, file: files[next] };
-          next++;
-          w.postMessage(job);
-        }
+      const fail = (err: unknown): void => {
+        failed = true;
+        reject(err);
       };
-      for (let i = 0; i < workers; i++) {
+      const settle = (index: number, report: Report): void => {
+        done[index] = report;
+        while (printed < files.length && done[printed] !== undefined) {
+          each(done[printed]!);
+          done[printed] = undefined;
+          printed++;
+        }
+        if (printed === files.length) resolve();
+      };
+      const give = (w: Worker): void => {
+        if (failed || next >= files.length) return;
+        const job: Job = { index: next, file: files[next] };
+        next++;
+        w.postMessage(job);
+      };
+      for (let i = 0; i < helpers; i++) {
         // this very module, loaded again in the worker: it serves jobs (below)
         const w = new Worker(new URL(import.meta.url), { workerData: { role: ROLE, mode, colour } });
         pool.push(w);
         w.on('message', (a: Answer) => {
-          if ('error' in a) {
-            reject(new Error(a.error));
-            return;
+          if ('error' in a) return fail(new Error(a.error));
+          try {
+            settle(a.index, a.report);
+          } catch (err) {
+            return fail(err);
           }
-          done[a.index] = a.report;
-          while (printed < files.length && done[printed] !== undefined) {
-            each(done[printed]!);
-            done[printed] = undefined;
-            printed++;
-          }
-          if (printed === files.length) resolve();
-          else give(w);
+          give(w);
         });
-        w.on('error', reject);
+        w.on('error', fail);
         w.on('exit', (code) => {
-          if (printed < files.length) reject(new Error(`an oracle worker stopped early (exit code ${code})`));
+          if (printed < files.length) fail(new Error(`an oracle worker stopped early (exit code ${code})`));
         });
         give(w);
       }
+      // this thread's share, one file per turn of the event loop so the workers' reports get printed in between
+      const work = (): void => {
+        if (failed || next >= files.length) return;
+        const index = next++;
+        try {
+          settle(index, reportOn(mode, files[index], colour));
+        } catch (err) {
+          return fail(err);
+        }
+        setImmediate(work);
+      };
+      work();
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
