@@ -116,6 +116,14 @@ function check(host: Host): void {
   if (host.errors.length > 0) throw new Error(`script error during the benchmark:\n${host.errors.join('\n')}`);
 }
 
+/** Headless display frames up to game time `until`; a script error stops the benchmark. Returns the next frame. */
+function runChecked(e: World, host: Host, until: number, frame: number): number {
+  const r = pw.runUntil(e, until, frame);
+  check(host);
+  if (r.exit !== 0) throw new Error('the world stopped with a script error');
+  return r.next;
+}
+
 /**
  * A micro-benchmark: a script with `on bench (n)` returning a value. Each run is a new
  * thread started by the host and run to completion (a `delay (0)` inside it yields to
@@ -182,10 +190,7 @@ export function fastForward(root: string, dir: string, laps: number, lap = '1h')
         const e = pw.bootHeadless(program, host);
         let frame = 1;
         for (let k = 1; k <= laps; k++) {
-          const r = pw.runUntil(e, k * span, frame);
-          check(host);
-          if (r.exit !== 0) throw new Error('the world stopped with a script error');
-          frame = r.next;
+          frame = runChecked(e, host, k * span, frame);
           const now = performance.now();
           times.push(now - t);
           t = now;
@@ -242,7 +247,7 @@ export function sleepers(root: string, count: number, until: string, budgetMs = 
           check(host);
           if (n < count) {
             reached += pw.ticks(1);
-            frame = pw.runUntil(e, reached, frame).next;
+            frame = runChecked(e, host, reached, frame);
           }
         }
         if (pw.threads(e) !== count) throw new Error(`expected ${count} live threads, found ${pw.threads(e)}`);
@@ -250,10 +255,7 @@ export function sleepers(root: string, count: number, until: string, budgetMs = 
         const laps = [t - started];
         while (reached < end && t - started <= budgetMs) {
           reached = Math.min(end, (Math.floor(reached / minute) + 1) * minute);
-          const r = pw.runUntil(e, reached, frame);
-          check(host);
-          if (r.exit !== 0) throw new Error('the sleepers stopped with a script error');
-          frame = r.next;
+          frame = runChecked(e, host, reached, frame);
           const now = performance.now();
           laps.push(now - t);
           t = now;
