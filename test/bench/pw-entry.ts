@@ -10,7 +10,6 @@
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProgram, type SourceText } from '../../src/compiler/load.ts';
-import type { Program } from '../../src/compiler/program.ts';
 import { Engine, type EngineHost } from '../../src/engine/engine.ts';
 import { BUILTINS } from '../../src/builtins/index.ts';
 import { createHeadlessEngine, continueHeadless } from '../../src/hosts/headless.ts';
@@ -20,6 +19,7 @@ import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
 // ---- the engine surface ------------------------------------------------------------------
 
 type World = Engine;
+type Program = NonNullable<ReturnType<typeof loadProgram>['program']>;
 
 /** What a benchmark's host keeps: prints are counted, not written; script errors are kept. */
 interface Host {
