@@ -53,8 +53,9 @@ const missing = new Set();
 for (const [engine, n] of Object.entries(NATIVE)) {
   if (spawnSync(n.argv[0], ['-v'], { stdio: 'ignore' }).error) missing.add(engine);
 }
-for (const cmd of new Set([...missing].map((e) => NATIVE[e].argv[0]))) {
-  log(`bench: ${cmd} is not installed (Debian package ${NATIVE[Object.keys(NATIVE).find((e) => NATIVE[e].argv[0] === cmd)].pkg}): its columns are left out`);
+if (missing.size > 0) {
+  const pkgs = [...new Set([...missing].map((e) => NATIVE[e].pkg))];
+  log(`bench: not installed, so left out: ${[...missing].map((e) => ENGINE_NAMES[e]).join(', ')} (Debian: apt-get install -y ${pkgs.join(' ')})`);
 }
 
 /** Digits in the decimal forms of 1..n: the length of the string benchmark's result. */
@@ -415,7 +416,7 @@ let lspNote = null;
 if (selected('lsp')) {
   if (!existsSync(lspBench)) {
     lspNote = 'Language-server latency: not measured (test/bench/lsp/run.mjs does not exist).';
-    log(`language server: ${lspNote}`);
+    log(lspNote);
   } else {
     log('language-server latency (test/bench/lsp/run.mjs) …');
     const r = timed(process.execPath, [lspBench, ...(quick ? ['--quick'] : [])], 'test/bench/lsp/run.mjs', { timeout: 300_000 });
@@ -452,7 +453,7 @@ const MICRO_TARGETS = [
 const out = [];
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const took = Number(process.hrtime.bigint() - commandStarted) / 1e9;
-out.push(`Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; the command took ${(took / 60).toFixed(1)} min${quick ? ' — quick mode: few runs, short budgets, rough figures' : ''}`);
+out.push(`Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; the command took ${took < 90 ? `${took.toFixed(0)} s` : `${(took / 60).toFixed(1)} min`}${quick ? ' — quick mode: few runs, short budgets, rough figures' : ''}`);
 if (missing.size > 0) out.push(`Not installed, left out: ${[...missing].map((e) => ENGINE_NAMES[e]).join(', ')}.`);
 out.push('');
 
