@@ -1,6 +1,6 @@
-// Oracles for the `pw check` benchmark: `count` small, different worlds — a set whose
-// loop re-arms itself, an actor walking to a star, a ticking sound, a countdown of
-// delays, and for some a click — each run for a minute of game time.
+// Oracles for the `pw check` benchmark: small, different worlds — a set whose loop
+// re-arms itself, a cricket, an actor walking to a star, a ticking sound, a countdown of
+// delays, and for some clicks — each run for two minutes of game time.
 
 /** The text of generated oracle number k, without its expectation (recorded by pw check --update). */
 export function oracleText(k) {
@@ -9,13 +9,15 @@ export function oracleText(k) {
   const far = 40 + (k % 23) * 5;
   const beats = 20 + (k % 31);
   const click = k % 3 === 0 ? `-- click: ${1000 + (k % 17) * 250} prop bell\n-- click: ${30000 + (k % 29) * 500} prop bell\n` : '';
-  return `-- oracle: generated world ${k}: a loop of ${period} steps re-armed ${rounds} times, a walk, a sound, ${beats} beats
--- until: 60s
+  return `-- oracle: generated world ${k}: a loop of ${period} steps re-armed ${rounds} times, a cricket, a walk, a sound, ${beats} beats
+-- until: 2m
 -- seed: ${k + 1}
 ${click}set room
   property n = 0
   on openset
     defsound ("tick", ${200 + (k % 7) * 100})
+    defsound ("drip", 120)
+    cricket ("drip", "drip", ${10 + (k % 30)}, 20, 200, ${15 + (k % 10)}, 10)
     makeloop ("scene", "tick", ${period})
     walktostar ("walker", "far")
   end

@@ -399,7 +399,7 @@ if (selected('check/oracles')) {
     const cores = availableParallelism();
     const speedUp = s.median / p.median;
     world.push({
-      figure: `\`pw check\` of ${count} generated oracles (1 game minute each), end to end: \`--jobs 1\` vs \`--jobs 0\` (${cores} cores)`,
+      figure: `\`pw check\` of ${count} generated oracles (2 game minutes each), end to end: \`--jobs 1\` vs \`--jobs 0\` (${cores} cores)`,
       value: `${speedUp.toFixed(2)}× faster with --jobs 0`,
       detail: `${ms(s.median)} ms (${ms(s.min)}–${ms(s.max)}) vs ${ms(p.median)} ms (${ms(p.min)}–${ms(p.max)}), ${runsOf(s.n)} each, interleaved, same report; \`--shard 1/2\` and \`2/2\` (with --jobs 0): ${ms(halves[0].ms)} and ${ms(halves[1].ms)} ms`,
       target: `spreads over all cores: ≥ ${(0.75 * cores).toFixed(1)}× (0.75 per core)`,
