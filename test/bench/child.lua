@@ -3,7 +3,7 @@
 -- Like child.mjs: loads micro/BENCH.lua, runs bench(SIZE) WARMUPS + RUNS times after
 -- a full collection each, times only the call with os.clock (the process's CPU time:
 -- the only sub-second clock plain Lua has) and prints one JSON line
---   {"value":"…","times":[ms,…]}
+--   {"value":"…","cpu":[ms,…]}
 -- A slow benchmark stops after 3 timed runs once the timed runs have used BUDGET_MS.
 local dir, name, size, warmups, runs, budget = ...
 size, warmups, runs, budget = tonumber(size), tonumber(warmups), tonumber(runs), tonumber(budget)
@@ -27,4 +27,4 @@ for i = 1, warmups + runs do
     spent = spent + (t1 - t0) * 1000
   end
 end
-io.write('{"value":"', value, '","times":[', table.concat(times, ","), ']}\n')
+io.write('{"value":"', value, '","cpu":[', table.concat(times, ","), ']}\n')

@@ -1,9 +1,10 @@
 // One engine × one benchmark, in a fresh Node process (started by run.mjs):
 //   node --expose-gc child.mjs '{"engine","bench","size","warmups","runs","budgetMs","root","bundle","world","runBudgetMs"}'
 // It prepares the benchmark (untimed), runs it WARMUPS + RUNS times, timing only the
-// work with process.hrtime.bigint, and prints one JSON line. A slow benchmark stops
-// early, after 3 timed runs, once the timed runs have used budgetMs:
-//   { value, times: [ms…], laps: [[ms…]…], maxRssMb, extra }
+// work — wall time with process.hrtime.bigint, and the process's CPU time with
+// process.cpuUsage (what child.lua can measure) — and prints one JSON line. A slow
+// benchmark stops early, after 3 timed runs, once the timed runs have used budgetMs:
+//   { value, times: [wall ms…], cpu: [ms…], laps: [[ms…]…], maxRssMb, extra }
 // (laps: a benchmark that times parts of one run itself, the fast-forward's hours.)
 // The native Lua peers have their own child, child.lua.
 import { readFileSync } from 'node:fs';
@@ -181,6 +182,7 @@ const extra = {};
 const engines = { pocketwatch, wasmoon, fengari, quickjs, js };
 const subject = await engines[engine]();
 const times = [];
+const cpu = [];
 const laps = [];
 let value;
 let spent = 0;
@@ -189,9 +191,11 @@ for (let i = 0; i < warmups + runs; i++) {
   // start each run from a collected heap, so one run's garbage is not the next one's cost
   globalThis.gc?.();
   const go = subject.prepare(size);
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
   let v = go();
   const t1 = process.hrtime.bigint();
+  const c1 = process.cpuUsage(c0);
   if (v !== null && typeof v === 'object' && Array.isArray(v.laps)) {
     if (i >= warmups) laps.push(v.laps);
     else extra.warmupLaps = v.laps;
@@ -202,10 +206,11 @@ for (let i = 0; i < warmups + runs; i++) {
   value = shown;
   if (i >= warmups) {
     times.push(Number(t1 - t0) / 1e6);
+    cpu.push((c1.user + c1.system) / 1e3);
     spent += times[times.length - 1];
   }
 }
 subject.after?.();
 // maxRSS is in kilobytes on Linux: the peak resident set of this whole process
 const maxRssMb = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(JSON.stringify({ value, times, laps, maxRssMb, extra }) + '\n');
+process.stdout.write(JSON.stringify({ value, times, cpu, laps, maxRssMb, extra }) + '\n');

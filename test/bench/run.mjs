@@ -210,7 +210,9 @@ for (const b of MICRO) {
       wrong(label, r.value, expect);
       continue;
     }
-    (micro[b.id] ??= {})[engine] = { ...stats(r.times.map((t) => (t * b.size) / size)), size };
+    // CPU time, the one clock every child has (and less moved by other work on the machine)
+    const scale = (ts) => ts.map((t) => (t * b.size) / size);
+    (micro[b.id] ??= {})[engine] = { ...stats(scale(r.cpu)), wall: r.times ? stats(scale(r.times)).median : null, size };
   }
 }
 
@@ -277,7 +279,7 @@ for (const { id, engine, count, warmups, runs: timedRuns, more } of SLEEPERS) {
     wrong(label, `${v.naps} wake-ups`, `about ${group(expected)}`);
     continue;
   }
-  sleepers[id] = { ...stats(r.times), naps: v.naps, minutes, laps: r.laps[0], rss: r.maxRssMb };
+  sleepers[id] = { ...stats(r.times), cpu: stats(r.cpu).median, naps: v.naps, minutes, laps: r.laps[0], rss: r.maxRssMb };
 }
 {
   const few = sleepers['sleepers10k/pocketwatch'];
@@ -293,12 +295,12 @@ for (const { id, engine, count, warmups, runs: timedRuns, more } of SLEEPERS) {
   const pw = sleepers['sleepers100k/pocketwatch'];
   const floor = sleepers['sleepers100k/js'];
   if (pw) {
-    const per = (s) => (s.median * 1e6) / s.naps; // ns per wake-up
+    const per = (s, t = s.median) => (t * 1e6) / s.naps; // ns per wake-up
     const part = pw.minutes < 60 ? ` (run stopped after ${pw.minutes} game minutes at its wall budget)` : '';
     world.push({
       figure: '100 000 sleeping threads (each `delay (random (600))` in a loop), 1 game hour, vs the plain-JS floor of the same wake-ups',
       value: floor ? `${ratio(per(pw) / per(floor))}× the floor; ${pw.rss.toFixed(0)} MB peak RSS` : `${ms(pw.median)} ms; ${pw.rss.toFixed(0)} MB peak RSS`,
-      detail: `${ms(pw.median)} ms (${ms(pw.min)}–${ms(pw.max)}, ${runsOf(pw.n)})${part}, ${group(pw.naps)} wake-ups = ${per(pw).toFixed(0)} ns each${floor ? `; floor ${ms(floor.median)} ms, ${group(floor.naps)} wake-ups = ${per(floor).toFixed(1)} ns each, ${floor.rss.toFixed(0)} MB` : ''}; RSS is the whole process`,
+      detail: `${ms(pw.median)} ms (${ms(pw.min)}–${ms(pw.max)}, ${runsOf(pw.n)})${part}, ${group(pw.naps)} wake-ups = ${per(pw).toFixed(0)} ns each${floor ? `; floor ${ms(floor.median)} ms, ${group(floor.naps)} wake-ups = ${per(floor).toFixed(1)} ns each, ${floor.rss.toFixed(0)} MB; in CPU time ${ratio(per(pw, pw.cpu) / per(floor, floor.cpu))}× the floor` : ''}; RSS is the whole process`,
       target: '≤ 2×, < 150 MB',
       met: `${floor ? yes(per(pw) / per(floor) <= 2) : 'n/a'}; memory ${yes(pw.rss < 150)}`,
     });
@@ -488,7 +490,7 @@ if (micro.resume?.pocketwatch) {
 }
 const summary = [...targets, ...world];
 if (summary.length > 0) {
-  out.push('Targets: every figure of the run against its target (ratios are Pocketwatch / the peer, medians).');
+  out.push('Targets: every figure of the run against its target (ratios are Pocketwatch / the peer, medians; micro-benchmarks in CPU time, world-level figures in wall time).');
   out.push('');
   out.push('| figure | result | target | met |');
   out.push('|---|---|---|---|');
@@ -497,10 +499,10 @@ if (summary.length > 0) {
 }
 
 if (Object.keys(micro).length > 0) {
-  out.push(`Micro-benchmarks: median of ${runs.micro} timed runs after 1 warm-up, each engine × benchmark in its own process, timing only the work inside it (Node: process.hrtime; native Lua: os.clock, CPU time). Ratio = Pocketwatch median / peer median (< 1: Pocketwatch is faster).`);
+  out.push(`Micro-benchmarks: median of ${runs.micro} timed runs after 1 warm-up, each engine × benchmark in its own process, timing only the work inside it: the process's CPU time (process.cpuUsage in Node, os.clock in Lua), and for the engines in Node wall time too. Ratio = Pocketwatch's median CPU time / the peer's (< 1: Pocketwatch is faster).`);
   out.push('');
-  out.push('| benchmark | engine | median ms | min–max ms | ratio Pocketwatch/peer | note |');
-  out.push('|---|---|---:|---:|---:|---|');
+  out.push('| benchmark | engine | median CPU ms | min–max CPU ms | median wall ms | ratio Pocketwatch/peer | note |');
+  out.push('|---|---|---:|---:|---:|---:|---|');
   for (const b of MICRO) {
     const row = micro[b.id];
     if (!row) continue;
@@ -512,7 +514,7 @@ if (Object.keys(micro).length > 0) {
       const notes = [];
       if (b.id === 'resume' || b.id === 'delay0' || b.id === 'send' || b.id === 'call') notes.push(`${((b.size / s.median) * 1e3 / 1e6).toFixed(2)} M/s`);
       if (s.size !== b.size) notes.push(`measured on ${group(s.size)}, times scaled ×${b.size / s.size}${SCALE_NOTES[engine] && b.id === 'resume' ? ` (${SCALE_NOTES[engine]})` : ''}`);
-      out.push(`| ${b.title} | ${ENGINE_NAMES[engine]} | ${ms(s.median)} | ${ms(s.min)}–${ms(s.max)} | ${r} | ${notes.join('; ')} |`);
+      out.push(`| ${b.title} | ${ENGINE_NAMES[engine]} | ${ms(s.median)} | ${ms(s.min)}–${ms(s.max)} | ${s.wall === null ? '—' : ms(s.wall)} | ${r} | ${notes.join('; ')} |`);
     }
   }
   out.push('');
