@@ -4,8 +4,8 @@
 // work — wall time with process.hrtime.bigint, and the process's CPU time with
 // process.cpuUsage (what child.lua can measure) — and prints one JSON line. A slow
 // benchmark stops early, after 3 timed runs, once the timed runs have used budgetMs:
-//   { value, times: [wall ms…], cpu: [ms…], laps: [[ms…]…], maxRssMb, extra }
-// (laps: a benchmark that times parts of one run itself, the fast-forward's hours.)
+//   { value, times: [wall ms…], cpu: [ms…], laps: [[wall ms…]…], cpuLaps: [[ms…]…], maxRssMb, extra }
+// (laps: a benchmark that times the parts of each run itself, the fast-forward's hours.)
 // The native Lua peers have their own child, child.lua.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
@@ -184,6 +184,7 @@ const subject = await engines[engine]();
 const times = [];
 const cpu = [];
 const laps = [];
+const cpuLaps = [];
 let value;
 let spent = 0;
 for (let i = 0; i < warmups + runs; i++) {
@@ -196,9 +197,11 @@ for (let i = 0; i < warmups + runs; i++) {
   let v = go();
   const t1 = process.hrtime.bigint();
   const c1 = process.cpuUsage(c0);
-  if (v !== null && typeof v === 'object' && Array.isArray(v.laps)) {
-    if (i >= warmups) laps.push(v.laps);
-    else extra.warmupLaps = v.laps;
+  if (v !== null && typeof v === 'object' && v.laps !== undefined) {
+    if (i >= warmups) {
+      laps.push(v.laps.wall);
+      cpuLaps.push(v.laps.cpu);
+    } else extra.warmupLaps = v.laps.wall;
     v = v.value;
   }
   const shown = typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
@@ -213,4 +216,4 @@ for (let i = 0; i < warmups + runs; i++) {
 subject.after?.();
 // maxRSS is in kilobytes on Linux: the peak resident set of this whole process
 const maxRssMb = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(JSON.stringify({ value, times, cpu, laps, maxRssMb, extra }) + '\n');
+process.stdout.write(JSON.stringify({ value, times, cpu, laps, cpuLaps, maxRssMb, extra }) + '\n');

@@ -116,6 +116,24 @@ function check(host: Host): void {
   if (host.errors.length > 0) throw new Error(`script error during the benchmark:\n${host.errors.join('\n')}`);
 }
 
+/** Wall and CPU time (ms) of the parts of one run: each lap() ends one part. */
+function stopwatch(): { laps: { wall: number[]; cpu: number[] }; lap(): void } {
+  let wall = performance.now();
+  let cpu = process.cpuUsage();
+  const laps = { wall: [] as number[], cpu: [] as number[] };
+  return {
+    laps,
+    lap() {
+      const used = process.cpuUsage(cpu);
+      const now = performance.now();
+      laps.wall.push(now - wall);
+      laps.cpu.push((used.user + used.system) / 1e3);
+      wall = now;
+      cpu = process.cpuUsage();
+    },
+  };
+}
+
 /** Headless display frames up to game time `until`; a script error stops the benchmark. Returns the next frame. */
 function runChecked(e: World, host: Host, until: number, frame: number): number {
   const r = pw.runUntil(e, until, frame);
@@ -175,8 +193,8 @@ export function resume(root: string, source: string): { prepare(n: number): Go }
 /**
  * Headless fast-forward of a world folder for `laps` spans of game time (an hour each
  * unless told) in one run, as `pw run DIR --until …` does it (fps 60, seed 1). Each
- * span is timed on its own (booting counts in the first), so the first hour of a fresh
- * world and the later ones can be told apart.
+ * span is timed on its own, in wall and CPU time (booting counts in the first), so the
+ * first hour of a fresh world and the later ones can be told apart.
  */
 export function fastForward(root: string, dir: string, laps: number, lap = '1h'): { prepare(): Go } {
   const program = pw.compile(root, pwFiles(root, dir));
@@ -185,17 +203,14 @@ export function fastForward(root: string, dir: string, laps: number, lap = '1h')
     prepare() {
       return () => {
         const host = newHost();
-        const times: number[] = [];
-        let t = performance.now();
+        const watch = stopwatch();
         const e = pw.bootHeadless(program, host);
         let frame = 1;
         for (let k = 1; k <= laps; k++) {
           frame = runChecked(e, host, k * span, frame);
-          const now = performance.now();
-          times.push(now - t);
-          t = now;
+          watch.lap();
         }
-        return { value: { prints: host.prints, steps: pw.heartbeatSteps(e) }, laps: times };
+        return { value: { prints: host.prints, steps: pw.heartbeatSteps(e) }, laps: watch.laps };
       };
     },
   };
@@ -238,6 +253,7 @@ export function sleepers(root: string, count: number, until: string, budgetMs = 
       check(host);
       return () => {
         const started = performance.now();
+        const watch = stopwatch();
         let frame = 1;
         let reached = 0;
         for (let n = 0; n < count; ) {
@@ -251,16 +267,13 @@ export function sleepers(root: string, count: number, until: string, budgetMs = 
           }
         }
         if (pw.threads(e) !== count) throw new Error(`expected ${count} live threads, found ${pw.threads(e)}`);
-        let t = performance.now();
-        const laps = [t - started];
-        while (reached < end && t - started <= budgetMs) {
+        watch.lap();
+        while (reached < end && performance.now() - started <= budgetMs) {
           reached = Math.min(end, (Math.floor(reached / minute) + 1) * minute);
           frame = runChecked(e, host, reached, frame);
-          const now = performance.now();
-          laps.push(now - t);
-          t = now;
+          watch.lap();
         }
-        return { value: { threads: pw.threads(e), naps: pw.global(e, 'naps'), minutes: reached / minute }, laps };
+        return { value: { threads: pw.threads(e), naps: pw.global(e, 'naps'), minutes: reached / minute }, laps: watch.laps };
       };
     },
   };
