@@ -190,6 +190,7 @@ if (cachedData === undefined) {
   });
 }
 globalThis[${FACES_KEY}] = { repl: () => import('./chunks/repl.js') };
+globalThis[Symbol.for('pocketwatch.entry')] = __filename;
 script.runInThisContext()(require, pathToFileURL(core).href);
 `;
 writeFileSync(`${fresh}/pw.js`, LOADER);

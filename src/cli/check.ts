@@ -1,10 +1,11 @@
-// `pw check [PATH…] [--update]`: run headless script oracles and report each one.
-// Exit 0 when all pass (or were rewritten), 1 when any fails or cannot run, 2 on bad usage.
+// `pw check [PATH…] [--update] [--jobs N] [--shard i/n]`: run headless script oracles
+// and report each one. Exit 0 when all pass (or were rewritten), 1 when any fails or
+// cannot run, 2 on bad usage. The report is the same whatever --jobs is.
 import { performance } from 'node:perf_hooks';
-import { shownName, UsageError } from '../compiler/load.ts';
-import { findOracles, updateOracleFile } from '../oracle/check.ts';
-import { colourWanted, painter, renderUpdate } from '../oracle/diff.ts';
-import { checkOracle } from '../api/node.ts';
+import { UsageError } from '../compiler/load.ts';
+import { findOracles } from '../oracle/check.ts';
+import { colourWanted, painter } from '../oracle/diff.ts';
+import { parseJobs, parseShard, reportAll, shardOf } from '../oracle/parallel.ts';
 import { stdout } from './output.ts';
 
 export const DEFAULT_ORACLE_PATH = 'test/oracles';
@@ -12,6 +13,10 @@ export const DEFAULT_ORACLE_PATH = 'test/oracles';
 export interface CheckArgs {
   paths: string[];
   update: boolean;
+  /** As given: a whole number, or 0 / auto for one per core. */
+  jobs: string;
+  /** As given (i/n), or undefined for every oracle. */
+  shard?: string;
 }
 
 function plural(n: number, word: string): string {
@@ -19,37 +24,34 @@ function plural(n: number, word: string): string {
 }
 
 export async function checkCommand(a: CheckArgs): Promise<number> {
+  const jobs = parseJobs(a.jobs);
+  const shard = a.shard === undefined ? null : parseShard(a.shard);
   const paths = a.paths.length > 0 ? a.paths : [DEFAULT_ORACLE_PATH];
-  const files = findOracles(paths);
-  if (files.length === 0) throw new UsageError(`no .oracle files in ${paths.join(', ')}`);
-  const c = painter(colourWanted());
+  const found = findOracles(paths);
+  if (found.length === 0) throw new UsageError(`no .oracle files in ${paths.join(', ')}`);
+  const files = shard ? shardOf(found, shard) : found;
+  const colour = colourWanted();
+  const c = painter(colour);
   const started = performance.now();
   const seconds = () => `${((performance.now() - started) / 1000).toFixed(2)} s`;
+  const counted = `${plural(files.length, 'oracle')}${shard ? ` (shard ${shard.index}/${shard.count} of ${found.length})` : ''}`;
   let failed = 0;
+  let updated = 0;
+  await reportAll(a.update ? 'update' : 'check', files, jobs, colour, (r) => {
+    if (!r.ok) failed++;
+    if (r.updated) updated++;
+    stdout.line(r.text);
+    stdout.flush(); // one report per oracle as it finishes
+  });
 
   if (a.update) {
-    let updated = 0;
-    for (const f of files) {
-      const r = updateOracleFile(f);
-      if (r.status === 'updated') updated++;
-      if (r.status === 'broken') failed++;
-      stdout.line(renderUpdate(r, shownName(f), c));
-      stdout.flush(); // one line per oracle as it finishes
-    }
     const parts = [`${updated} updated`, `${files.length - updated - failed} unchanged`];
     if (failed > 0) parts.push(c.red(`${failed} could not run`));
-    stdout.line(`${plural(files.length, 'oracle')}: ${parts.join(', ')} ${c.dim(`(${seconds()})`)}`);
+    stdout.line(`${counted}: ${parts.join(', ')} ${c.dim(`(${seconds()})`)}`);
     return failed > 0 ? 1 : 0;
-  }
-
-  for (const f of files) {
-    const r = checkOracle(f, { colour: c.level > 0 });
-    if (!r.ok) failed++;
-    stdout.line(r.report);
-    stdout.flush();
   }
   const passed = files.length - failed;
   const summary = failed > 0 ? `${c.green(`${passed} passed`)}, ${c.red.bold(`${failed} failed`)}` : c.green(`${passed} passed`);
-  stdout.line(`${plural(files.length, 'oracle')}: ${summary} ${c.dim(`(${seconds()})`)}`);
+  stdout.line(`${counted}: ${summary} ${c.dim(`(${seconds()})`)}`);
   return failed > 0 ? 1 : 0;
 }

@@ -4,6 +4,7 @@ import { parseDuration } from '../time/units.ts';
 import { UsageError } from '../compiler/load.ts';
 import { stderr, stdout } from './output.ts';
 import { RUN_OPTIONS, quickRunArgs, type RunOptionValues } from './args.ts';
+import { isMainThread } from 'node:worker_threads';
 
 function duration(text: string): number {
   try {
@@ -78,10 +79,12 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('paths', { type: 'string', array: true, describe: '.oracle files or folders (searched recursively)' })
-          .option('update', { type: 'boolean', default: false, describe: 'rewrite each expectation from the actual run' }),
+          .option('update', { type: 'boolean', default: false, describe: 'rewrite each expectation from the actual run' })
+          .option('jobs', { type: 'string', default: '1', describe: 'oracles run at once, in worker threads (0 or auto: one per core)' })
+          .option('shard', { type: 'string', describe: 'run only slice i of n (i/n, e.g. 2/3), to split the oracles over machines' }),
       async (a) => {
         const { checkCommand } = await import('./check.ts');
-        code = await checkCommand({ paths: (a.paths as string[] | undefined) ?? [], update: a.update });
+        code = await checkCommand({ paths: (a.paths as string[] | undefined) ?? [], update: a.update, jobs: a.jobs, shard: a.shard });
       },
     )
     .command(
@@ -149,7 +152,9 @@ async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-main(process.argv.slice(2))
+// `pw check --jobs` starts this same program in worker threads: there it serves oracle jobs (see oracle/parallel.ts)
+if (!isMainThread) void import('../oracle/parallel.ts');
+else main(process.argv.slice(2))
   .then((code) => {
     stdout.flush();
     if (stdout.failure) {

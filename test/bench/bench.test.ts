@@ -3,13 +3,13 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { micro, resume, sleepers, fastForward, parseCompile, generateScript } from './pw-entry.ts';
+import { micro, resume, sleepers, fastForward, parseCompile, generateScript, generatedHandlers, scriptBlocks } from './pw-entry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = (name: string) => readFileSync(new URL(`./micro/${name}`, import.meta.url), 'utf8');
 
 describe('benchmark scripts (tiny sizes)', () => {
-  for (const [name, n] of [['fib', 12], ['loop', 1000], ['string', 1234]] as const) {
+  for (const [name, n] of [['fib', 12], ['loop', 1000], ['string', 1234], ['delay0', 777]] as const) {
     it(`${name} (${n}) agrees with plain JavaScript`, async () => {
       const js = await import(`./micro/${name}.mjs`);
       const go = micro(root, script(`${name}.pw`)).prepare(n);
@@ -18,25 +18,41 @@ describe('benchmark scripts (tiny sizes)', () => {
     });
   }
 
+  it('event delivery and the plain call both reach the handler once per iteration', () => {
+    for (const name of ['send.pw', 'call.pw']) expect(micro(root, script(name)).prepare(321)()).toBe(321);
+  });
+
   it('resume counts one wake-up per host tick', () => {
     expect(resume(root, script('resume.pw')).prepare(500)()).toBe(500);
   });
 
-  it('sleepers keep every thread alive and waking', () => {
-    const r = sleepers(root, 50, '10s').prepare()() as { threads: number; naps: number };
-    expect(r.threads).toBe(50);
-    expect(r.naps).toBeGreaterThan(50);
+  it('sleepers keep every thread alive and waking, as often as the plain-JS floor', async () => {
+    const floorFile = './micro/sleepers.mjs';
+    const { sleepers: sleepersFloor } = await import(floorFile);
+    // more threads than may start at one moment, so they start over several ticks
+    const r = sleepers(root, 60_000, '20s').prepare()() as { value: { threads: number; naps: number; minutes: number }; laps: { wall: number[]; cpu: number[] } };
+    expect(r.value.threads).toBe(60_000);
+    expect(r.value.minutes).toBeCloseTo(1 / 3);
+    expect(r.laps.wall).toHaveLength(2); // the start, then the (part of a) minute
+    expect(r.laps.cpu).toHaveLength(2);
+    const floor = sleepersFloor(60_000, 20 * 60);
+    expect(floor.threads).toBe(60_000);
+    // a sleep averages 300 ticks: about 4 wake-ups per thread in 20 s, on both sides
+    expect(r.value.naps / floor.naps).toBeGreaterThan(0.97);
+    expect(r.value.naps / floor.naps).toBeLessThan(1.03);
   });
 
-  it('the stand-in world runs without script errors', () => {
-    const r = fastForward(root, 'test/bench/world', '2m').prepare()() as { prints: number; steps: number };
-    expect(r.prints).toBeGreaterThan(0);
-    expect(r.steps).toBe(2 * 60 * 20);
+  it('the stand-in world runs without script errors, lap by lap', () => {
+    const r = fastForward(root, 'test/bench/world', 2, '1m').prepare()() as { value: { prints: number; steps: number }; laps: { wall: number[]; cpu: number[] } };
+    expect(r.value.prints).toBeGreaterThan(0);
+    expect(r.value.steps).toBe(2 * 60 * 20);
+    expect(r.laps.wall).toHaveLength(2);
+    expect(r.laps.cpu.every((t) => t > 0)).toBe(true);
   });
 
-  it('the generated script compiles', () => {
+  it('the generated script compiles to the handler count worked out for it', () => {
     const text = generateScript(20_000);
     expect(text.length).toBeGreaterThanOrEqual(20_000);
-    expect(parseCompile(root, text).prepare()()).toBeGreaterThan(20);
+    expect(parseCompile(root, text).prepare()()).toBe(generatedHandlers(root, scriptBlocks(20_000)));
   });
 });

@@ -1,21 +1,24 @@
 // One engine × one benchmark, in a fresh Node process (started by run.mjs):
-//   node child.mjs ENGINE BENCH SIZE WARMUPS RUNS BUDGET_MS ROOT [PW_BUNDLE]
+//   node --expose-gc child.mjs '{"engine","bench","size","warmups","runs","budgetMs","root","bundle","world","runBudgetMs"}'
 // It prepares the benchmark (untimed), runs it WARMUPS + RUNS times, timing only the
-// work with process.hrtime.bigint, and prints one JSON line. A slow benchmark stops
-// early, after 3 timed runs, once the timed runs have used BUDGET_MS:
-//   { value, times: [ms…], maxRssMb, extra }
+// work — wall time with process.hrtime.bigint, and the process's CPU time with
+// process.cpuUsage (what child.lua can measure) — and prints one JSON line. A slow
+// benchmark stops early, after 3 timed runs, once the timed runs have used budgetMs:
+//   { value, times: [wall ms…], cpu: [ms…], laps: [[wall ms…]…], cpuLaps: [[ms…]…], maxRssMb, extra }
+// (laps: a benchmark that times the parts of each run itself, the fast-forward's hours.)
+// The native Lua peers have their own child, child.lua.
 import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { pathToFileURL } from 'node:url';
 
-const [engine, bench, sizeText, warmupsText, runsText, budgetText, root, bundle] = process.argv.slice(2);
-const budget = Number(budgetText);
-const size = Number(sizeText);
-const warmups = Number(warmupsText);
-const runs = Number(runsText);
+const job = JSON.parse(process.argv[2]);
+const { engine, bench, size, warmups, runs, root, bundle } = job;
+const budget = job.budgetMs ?? Infinity;
 const micro = (file) => readFileSync(join(root, 'test/bench/micro', file), 'utf8');
+/** One game hour in ticks (60 per second): the sleepers' span. */
+const HOUR_TICKS = 60 * 60 * 60;
 
-// ---- engines: each returns { prepare(size) → go }, go() → the benchmark's value -----
+// ---- engines: each returns { prepare(size) → go, after?() }, go() → the benchmark's value ----
 
 async function pocketwatch() {
   const pw = await import(pathToFileURL(bundle).href);
@@ -23,19 +26,26 @@ async function pocketwatch() {
     case 'fib':
     case 'loop':
     case 'string':
+    case 'delay0':
+    case 'send':
+    case 'call':
       return pw.micro(root, micro(`${bench}.pw`));
     case 'resume':
       return pw.resume(root, micro('resume.pw'));
-    case 'fastforward': {
-      const dir = process.env.PW_BENCH_WORLD;
-      return pw.fastForward(root, dir, '1h');
-    }
+    case 'fastforward':
+      return pw.fastForward(root, job.world, size);
     case 'sleepers':
-      return pw.sleepers(root, size, '1h');
+      return pw.sleepers(root, size, '1h', job.runBudgetMs ?? Infinity);
     case 'parse': {
       const text = pw.generateScript(size);
       extra.bytes = Buffer.byteLength(text, 'utf8');
-      return pw.parseCompile(root, text);
+      extra.expect = pw.generatedHandlers(root, pw.scriptBlocks(size));
+      const subject = pw.parseCompile(root, text);
+      // after the timed runs: what the compiled program keeps on the heap
+      subject.after = () => {
+        extra.retainedBytes = pw.retainedHeap(root, text);
+      };
+      return subject;
     }
   }
   throw new Error(`pocketwatch has no benchmark "${bench}"`);
@@ -114,6 +124,39 @@ async function fengari() {
   };
 }
 
+/** QuickJS compiled to WebAssembly (quickjs-emscripten), running the plain-JS versions. */
+async function quickjs() {
+  const { getQuickJS } = await import('quickjs-emscripten');
+  const vm = (await getQuickJS()).newContext();
+  const run = (code) => vm.unwrapResult(vm.evalCode(code, `${bench}.js`)).dispose();
+  // the files are modules for Node; as a script their functions become globals
+  run(micro(`${bench}.mjs`).replace(/^export /gm, ''));
+  const call = (fn, ...args) => {
+    const handles = args.map((a) => vm.newNumber(a));
+    const r = vm.unwrapResult(vm.callFunction(fn, vm.undefined, ...handles));
+    for (const h of handles) h.dispose();
+    const v = vm.dump(r);
+    r.dispose();
+    return v;
+  };
+  if (bench === 'resume') {
+    // Host-driven: every round trip is one call from Node into the interpreter.
+    run('var state, g; function start() { state = { count: 0 }; g = spinner(state); g.next(); } function step() { g.next(); } function count() { return state.count; }');
+    const [start, step, count] = ['start', 'step', 'count'].map((n) => vm.getProp(vm.global, n));
+    return {
+      prepare(n) {
+        call(start);
+        return () => {
+          for (let k = 0; k < n; k++) vm.unwrapResult(vm.callFunction(step, vm.undefined)).dispose();
+          return call(count);
+        };
+      },
+    };
+  }
+  const fn = vm.getProp(vm.global, 'bench');
+  return { prepare: (n) => () => call(fn, n) };
+}
+
 async function js() {
   const mod = await import(pathToFileURL(join(root, 'test/bench/micro', `${bench}.mjs`)).href);
   if (bench === 'resume') {
@@ -129,15 +172,19 @@ async function js() {
       },
     };
   }
+  if (bench === 'sleepers') return { prepare: (n) => () => mod.sleepers(n, HOUR_TICKS) };
   return { prepare: (n) => () => mod.bench(n) };
 }
 
 // ---- the measurement -----------------------------------------------------------------
 
 const extra = {};
-const engines = { pocketwatch, wasmoon, fengari, js };
+const engines = { pocketwatch, wasmoon, fengari, quickjs, js };
 const subject = await engines[engine]();
 const times = [];
+const cpu = [];
+const laps = [];
+const cpuLaps = [];
 let value;
 let spent = 0;
 for (let i = 0; i < warmups + runs; i++) {
@@ -145,17 +192,28 @@ for (let i = 0; i < warmups + runs; i++) {
   // start each run from a collected heap, so one run's garbage is not the next one's cost
   globalThis.gc?.();
   const go = subject.prepare(size);
+  const c0 = process.cpuUsage();
   const t0 = process.hrtime.bigint();
-  const v = go();
+  let v = go();
   const t1 = process.hrtime.bigint();
+  const c1 = process.cpuUsage(c0);
+  if (v !== null && typeof v === 'object' && v.laps !== undefined) {
+    if (i >= warmups) {
+      laps.push(v.laps.wall);
+      cpuLaps.push(v.laps.cpu);
+    } else extra.warmupLaps = v.laps.wall;
+    v = v.value;
+  }
   const shown = typeof v === 'object' && v !== null ? JSON.stringify(v) : v;
   if (i > 0 && shown !== value) throw new Error(`${engine} ${bench}: run ${i + 1} gave ${shown}, an earlier run ${value}`);
   value = shown;
   if (i >= warmups) {
     times.push(Number(t1 - t0) / 1e6);
+    cpu.push((c1.user + c1.system) / 1e3);
     spent += times[times.length - 1];
   }
 }
+subject.after?.();
 // maxRSS is in kilobytes on Linux: the peak resident set of this whole process
 const maxRssMb = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(JSON.stringify({ value, times, maxRssMb, extra }) + '\n');
+process.stdout.write(JSON.stringify({ value, times, cpu, laps, cpuLaps, maxRssMb, extra }) + '\n');

@@ -1,21 +1,106 @@
-// The Pocketwatch side of the benchmarks, driven through the engine's own API.
-// run.mjs bundles this file with esbuild (so no TypeScript is needed at run time);
-// bench.test.ts imports it directly to check the results at tiny sizes.
+// The Pocketwatch side of the benchmarks. run.mjs bundles this file with esbuild (so
+// no TypeScript is needed at run time); bench.test.ts imports it directly to check the
+// results at tiny sizes.
 //
-// Every benchmark is split in two: prepare (untimed: load, compile, boot) returns
-// go (timed: only the work being measured).
+// Every benchmark is split in two: prepare (untimed: load, compile, boot) returns go
+// (timed: only the work being measured).
+//
+// Everything the benchmarks use of Pocketwatch is in the `pw` object below and nowhere
+// else in test/bench/: when the engine's interface changes, that one section is adapted.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { loadProgram, type SourceText } from '../../src/compiler/load.ts';
-import type { Program } from '../../src/vm/program.ts';
 import { Engine, type EngineHost } from '../../src/engine/engine.ts';
 import { BUILTINS } from '../../src/builtins/index.ts';
-import { createHeadlessEngine, continueHeadless, runHeadless } from '../../src/hosts/headless.ts';
+import { createHeadlessEngine, continueHeadless } from '../../src/hosts/headless.ts';
 import { TICK_UNITS, parseDuration } from '../../src/time/units.ts';
 import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
-import type { Value } from '../../src/vm/value.ts';
 
-export type Go = () => Value | Record<string, number>;
+// ---- the engine surface ------------------------------------------------------------------
+
+type World = Engine;
+type Program = NonNullable<ReturnType<typeof loadProgram>['program']>;
+
+/** What a benchmark's host keeps: prints are counted, not written; script errors are kept. */
+interface Host {
+  prints: number;
+  errors: string[];
+}
+
+/** Engine options the benchmarks set: the runaway guard and the live-thread limit. */
+interface Limits {
+  loopGuard?: number;
+  maxThreads?: number;
+}
+
+/** What `pw run` uses when no option is given. */
+const HEADLESS = { fps: 60, seed: 1 };
+
+function engineHost(host: Host): EngineHost {
+  return {
+    print: () => void host.prints++,
+    diagnostic: (_d, formatted) => void host.errors.push(formatted),
+  };
+}
+
+const pw = {
+  /** Boot library (read from `root`: the bundle runs from a temporary folder) + sources → program. */
+  compile(root: string, sources: SourceText[]): Program {
+    const r = loadProgram([...pwFiles(root, 'stdlib'), ...sources], false);
+    if (!r.program) {
+      const text = r.diagnostics.map((d) => formatDiagnostic(d, r.sources[d.file])).join('\n');
+      throw new Error(`the benchmark script does not compile:\n${text}`);
+    }
+    return r.program;
+  },
+  handlerCount: (p: Program): number => p.handlers.length,
+  /** A booted engine (startup handlers run) with no display: the host drives the game clock. */
+  boot(program: Program, host: Host, limits: Limits = {}): World {
+    const e = new Engine(program, BUILTINS, engineHost(host), limits);
+    e.boot(0);
+    return e;
+  },
+  /** A booted engine in the headless host, as `pw run` makes it (display frames at 60 fps, seed 1). */
+  bootHeadless(program: Program, host: Host, limits: Limits = {}): World {
+    const e = createHeadlessEngine(program, engineHost(host), { ...HEADLESS, ...limits });
+    e.boot(0);
+    return e;
+  },
+  /** Starts a thread in a global handler; it runs to its first wait (or its end) before this returns. */
+  start(e: World, handler: string, args: number[]): void {
+    if (!e.deliverGlobal(handler, args, 'bench')) throw new Error(`no global handler "${handler}"`);
+  },
+  /** The value returned by the last thread that finished (cleared with clearResult). */
+  lastResult: (e: World): unknown => e.lastResult,
+  clearResult(e: World): void {
+    e.lastResult = undefined as never;
+  },
+  threads: (e: World): number => e.threadCount,
+  global(e: World, name: string): unknown {
+    const i = e.program.globals.indexOf(name);
+    if (i < 0) throw new Error(`the script declares no global ${name}`);
+    return e.globals[i];
+  },
+  /** Game time now, in time units. */
+  now: (e: World): number => e.now,
+  /** n ticks in time units. */
+  ticks: (n: number): number => n * TICK_UNITS,
+  duration: (text: string): number => parseDuration(text),
+  /** Runs everything due up to game time t (units): heartbeat steps and wake-ups, in order. */
+  advanceTo(e: World, t: number): void {
+    e.advanceTo(t);
+  },
+  /** Headless display frames from `frame` on, up to game time `until` (units); returns the next frame. */
+  runUntil(e: World, until: number, frame: number): { next: number; exit: number } {
+    const r = continueHeadless(e, { until, fps: HEADLESS.fps }, frame);
+    return { next: r.nextFrame, exit: r.exit };
+  },
+  heartbeatSteps: (e: World): number => e.state.steps,
+};
+
+// ---- the benchmarks ------------------------------------------------------------------------
+
+export type Go = () => unknown;
 
 /** The .pw files of a folder, sorted, named relative to `root` (what `pw run` does). */
 function pwFiles(root: string, dir: string): SourceText[] {
@@ -25,103 +110,107 @@ function pwFiles(root: string, dir: string): SourceText[] {
     .map((f) => ({ file: `${dir}/${f}`, source: readFileSync(join(root, dir, f), 'utf8') }));
 }
 
-/**
- * Boot library + sources → program. The stdlib is read from `root` here rather than
- * found by loadProgram, because the bundle runs from a temporary folder.
- */
-export function compile(root: string, sources: SourceText[]): Program {
-  const r = loadProgram([...pwFiles(root, 'stdlib'), ...sources], false);
-  if (!r.program) {
-    const text = r.diagnostics.map((d) => formatDiagnostic(d, r.sources[d.file])).join('\n');
-    throw new Error(`the benchmark script does not compile:\n${text}`);
-  }
-  return r.program;
+const newHost = (): Host => ({ prints: 0, errors: [] });
+
+function check(host: Host): void {
+  if (host.errors.length > 0) throw new Error(`script error during the benchmark:\n${host.errors.join('\n')}`);
 }
 
-/** A host that keeps prints out of the measurement (counted, not written) and remembers errors. */
-function quietHost(): EngineHost & { prints: number; errors: string[] } {
-  const host = {
-    prints: 0,
-    errors: [] as string[],
-    print() {
-      host.prints++;
-    },
-    diagnostic(_d: unknown, formatted: string) {
-      host.errors.push(formatted);
+/** Wall and CPU time (ms) of the parts of one run: each lap() ends one part. */
+function stopwatch(): { laps: { wall: number[]; cpu: number[] }; lap(): void } {
+  let wall = performance.now();
+  let cpu = process.cpuUsage();
+  const laps = { wall: [] as number[], cpu: [] as number[] };
+  return {
+    laps,
+    lap() {
+      const used = process.cpuUsage(cpu);
+      const now = performance.now();
+      laps.wall.push(now - wall);
+      laps.cpu.push((used.user + used.system) / 1e3);
+      wall = now;
+      cpu = process.cpuUsage();
     },
   };
-  return host;
 }
 
-function check(host: { errors: string[] }): void {
-  if (host.errors.length > 0) throw new Error(`script error during the benchmark:\n${host.errors.join('\n')}`);
+/** Headless display frames up to game time `until`; a script error stops the benchmark. Returns the next frame. */
+function runChecked(e: World, host: Host, until: number, frame: number): number {
+  const r = pw.runUntil(e, until, frame);
+  check(host);
+  if (r.exit !== 0) throw new Error('the world stopped with a script error');
+  return r.next;
 }
 
 /**
  * A micro-benchmark: a script with `on bench (n)` returning a value. Each run is a new
- * thread started by the host and run to completion; its result is the thread's result.
+ * thread started by the host and run to completion (a `delay (0)` inside it yields to
+ * the engine's scheduler, which resumes it at once); its result is the thread's result.
  */
 export function micro(root: string, source: string): { prepare(n: number): Go } {
-  const program = compile(root, [{ file: 'bench.pw', source }]);
-  const host = quietHost();
+  const host = newHost();
   // The loops run millions of iterations by design: no runaway guard.
-  const e = new Engine(program, BUILTINS, host, { loopGuard: 0 });
-  e.boot(0);
+  const e = pw.boot(pw.compile(root, [{ file: 'bench.pw', source }]), host, { loopGuard: 0 });
   check(host);
   return {
     prepare(n) {
       return () => {
-        e.lastResult = undefined as unknown as Value;
-        e.deliverGlobal('bench', [n], 'bench');
+        pw.clearResult(e);
+        pw.start(e, 'bench', [n]);
         check(host);
-        if (e.threadCount !== 0) throw new Error('the bench thread did not finish');
-        return e.lastResult;
+        if (pw.threads(e) !== 0) throw new Error('the bench thread did not finish');
+        return pw.lastResult(e);
       };
     },
   };
 }
 
 /**
- * Suspend/resume round trips: one script thread loops on `delay (1)`; the host advances
- * the game clock one tick at a time (Engine.advanceTo), which wakes the thread once per
- * tick and runs it to its next delay. A heartbeat service pass also happens every third
+ * Host-driven suspend/resume round trips: one script thread loops on `delay (1)`; the
+ * host advances the game clock one tick at a time, which wakes the thread once per tick
+ * and runs it to its next delay. A heartbeat service pass also happens every third
  * tick, as in any world. Returns the number of wake-ups the script counted.
  */
 export function resume(root: string, source: string): { prepare(n: number): Go } {
-  const program = compile(root, [{ file: 'resume.pw', source }]);
-  const gi = program.globals.indexOf('resumes');
-  if (gi < 0) throw new Error('resume.pw must declare global resumes');
+  const program = pw.compile(root, [{ file: 'resume.pw', source }]);
   return {
     prepare(n) {
-      const host = quietHost();
-      const e = new Engine(program, BUILTINS, host, { loopGuard: 0 });
-      e.boot(0);
-      e.deliverGlobal('spinner', [], 'bench'); // runs to its first delay
+      const host = newHost();
+      const e = pw.boot(program, host, { loopGuard: 0 });
+      pw.start(e, 'spinner', []); // runs to its first delay
       check(host);
-      const t0 = e.now;
+      const t0 = pw.now(e);
+      const tick = pw.ticks(1);
       return () => {
-        for (let k = 1; k <= n; k++) e.advanceTo(t0 + k * TICK_UNITS);
+        for (let k = 1; k <= n; k++) pw.advanceTo(e, t0 + k * tick);
         check(host);
-        return e.globals[gi] as Value;
+        return pw.global(e, 'resumes');
       };
     },
   };
 }
 
-/** Headless fast-forward of a world folder, as `pw run DIR --until …` does it (fps 60, seed 1). */
-export function fastForward(root: string, dir: string, until: string): { prepare(): Go; files: number } {
-  const sources = pwFiles(root, dir);
-  const program = compile(root, sources);
-  const untilUnits = parseDuration(until);
+/**
+ * Headless fast-forward of a world folder for `laps` spans of game time (an hour each
+ * unless told) in one run, as `pw run DIR --until …` does it (fps 60, seed 1). Each
+ * span is timed on its own, in wall and CPU time (booting counts in the first), so the
+ * first hour of a fresh world and the later ones can be told apart.
+ */
+export function fastForward(root: string, dir: string, laps: number, lap = '1h'): { prepare(): Go } {
+  const program = pw.compile(root, pwFiles(root, dir));
+  const span = pw.duration(lap);
   return {
-    files: sources.length,
     prepare() {
       return () => {
-        const host = quietHost();
-        const r = runHeadless(program, host, { until: untilUnits, fps: 60, seed: 1, loopGuard: 100_000 });
-        check(host);
-        if (r.exit !== 0) throw new Error('the world stopped with a script error');
-        return { prints: host.prints, steps: r.engine.state.steps };
+        const host = newHost();
+        const watch = stopwatch();
+        const e = pw.bootHeadless(program, host);
+        let frame = 1;
+        for (let k = 1; k <= laps; k++) {
+          frame = runChecked(e, host, k * span, frame);
+          watch.lap();
+        }
+        return { value: { prints: host.prints, steps: pw.heartbeatSteps(e) }, laps: watch.laps };
       };
     },
   };
@@ -142,39 +231,88 @@ on sleeper
 end
 `;
 
+/** Threads started per tick: the engine refuses 100 000 thread starts at one moment of game time as runaway events. */
+export const STARTS_PER_TICK = 50_000;
+
 /**
- * `count` threads each sleeping random delays (0..600 ticks) over `until` of game time,
- * in the headless host. Starting the threads is part of the measured work.
+ * `count` threads each sleeping random delays (0..600 ticks) for `until` of game time,
+ * in the headless host, with the live-thread limit (maxThreads) raised to `count`.
+ * Starting the threads is part of the measured work, STARTS_PER_TICK in each tick.
+ * The run goes a game minute at a time, each timed on its own (`laps`: the start, then
+ * each minute); with a wall budget (ms) it stops after the first minute that ends past
+ * it, so a slow engine cannot take the whole command's time.
  */
-export function sleepers(root: string, count: number, until: string): { prepare(): Go } {
-  const program = compile(root, [{ file: 'sleepers.pw', source: SLEEPER_SOURCE }]);
-  const gi = program.globals.indexOf('naps');
-  const opts = { until: parseDuration(until), fps: 60, seed: 1 };
+export function sleepers(root: string, count: number, until: string, budgetMs = Infinity): { prepare(): Go } {
+  const program = pw.compile(root, [{ file: 'sleepers.pw', source: SLEEPER_SOURCE }]);
+  const end = pw.duration(until);
+  const minute = pw.duration('1m');
   return {
     prepare() {
-      const host = quietHost();
-      const e = createHeadlessEngine(program, host, opts);
-      e.boot(0);
+      const host = newHost();
+      const e = pw.bootHeadless(program, host, { maxThreads: Math.max(count, 20_000) });
       check(host);
       return () => {
-        for (let i = 0; i < count; i++) e.deliverGlobal('sleeper', [], 'sleeper');
-        if (e.threadCount !== count) throw new Error(`expected ${count} live threads, found ${e.threadCount}`);
-        const r = continueHeadless(e, opts, 1);
-        check(host);
-        if (r.exit !== 0) throw new Error('the sleepers stopped with a script error');
-        return { threads: e.threadCount, naps: e.globals[gi] as number };
+        const started = performance.now();
+        const watch = stopwatch();
+        let frame = 1;
+        let reached = 0;
+        for (let n = 0; n < count; ) {
+          const batch = Math.min(STARTS_PER_TICK, count - n);
+          for (let i = 0; i < batch; i++) pw.start(e, 'sleeper', []);
+          n += batch;
+          check(host);
+          if (n < count) {
+            reached += pw.ticks(1);
+            frame = runChecked(e, host, reached, frame);
+          }
+        }
+        if (pw.threads(e) !== count) throw new Error(`expected ${count} live threads, found ${pw.threads(e)}`);
+        watch.lap();
+        while (reached < end && performance.now() - started <= budgetMs) {
+          reached = Math.min(end, (Math.floor(reached / minute) + 1) * minute);
+          frame = runChecked(e, host, reached, frame);
+          watch.lap();
+        }
+        return { value: { threads: pw.threads(e), naps: pw.global(e, 'naps'), minutes: reached / minute }, laps: watch.laps };
       };
     },
   };
 }
 
-/** Parse + compile (boot library included, as every load does) of one big script. */
+/** Parse + compile (boot library included, as every load does) of one big script; returns the handler count. */
 export function parseCompile(root: string, text: string): { prepare(): Go } {
   return {
     prepare() {
-      return () => compile(root, [{ file: 'generated.pw', source: text }]).handlers.length;
+      return () => pw.handlerCount(pw.compile(root, [{ file: 'generated.pw', source: text }]));
     },
   };
+}
+
+/**
+ * The handler count of a compiled generateScript(…) of `blocks` blocks, worked out from
+ * the counts at 0 and 1 block (so it does not depend on how a block compiles).
+ */
+export function generatedHandlers(root: string, blocks: number): number {
+  const count = (b: number) => pw.handlerCount(pw.compile(root, [{ file: 'generated.pw', source: generateBlocks(b) }]));
+  const none = count(0);
+  return none + blocks * (count(1) - none);
+}
+
+/**
+ * Heap kept by the compiled program of `text`, in bytes: heap used after a full
+ * collection with the program still referenced, minus heap used before (the source
+ * text already exists then). Needs node --expose-gc.
+ */
+export function retainedHeap(root: string, text: string): number {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('retainedHeap needs node --expose-gc');
+  gc();
+  const before = process.memoryUsage().heapUsed;
+  const program = pw.compile(root, [{ file: 'generated.pw', source: text }]);
+  gc();
+  const after = process.memoryUsage().heapUsed;
+  if (pw.handlerCount(program) === 0) throw new Error('the generated script compiled to nothing'); // the program is alive up to here
+  return after - before;
 }
 
 /**
@@ -183,10 +321,26 @@ export function parseCompile(root: string, text: string): { prepare(): Go } {
  * strings and calls. Every name is distinct, so it compiles.
  */
 export function generateScript(bytes: number): string {
-  const parts: string[] = ['-- generated for the parse + compile benchmark\nglobal score, visits\n\non startup\n  score = 0\n  visits = 0\nend\n'];
-  let size = parts[0].length;
-  for (let k = 0; size < bytes; k++) {
-    const block = `
+  return generateBlocks(scriptBlocks(bytes));
+}
+
+/** How many blocks generateScript(bytes) writes. */
+export function scriptBlocks(bytes: number): number {
+  let blocks = 0;
+  for (let size = HEAD.length; size < bytes; blocks++) size += block(blocks).length;
+  return blocks;
+}
+
+function generateBlocks(blocks: number): string {
+  const parts = [HEAD];
+  for (let k = 0; k < blocks; k++) parts.push(block(k));
+  return parts.join('');
+}
+
+const HEAD = '-- generated for the parse + compile benchmark\nglobal score, visits\n\non startup\n  score = 0\n  visits = 0\nend\n';
+
+function block(k: number): string {
+  return `
 -- room ${k}: a set that re-arms its own loop
 set room${k}
   property pressure = ${k % 17}
@@ -224,8 +378,4 @@ on helper${k} (a, b)
   return total .. " / " .. substr ("helper${k}", 1, 6)
 end
 `;
-    parts.push(block);
-    size += block.length;
-  }
-  return parts.join('');
 }

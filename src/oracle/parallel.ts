@@ -1,0 +1,166 @@
+// Checking many oracles at once (pw check --jobs N): this thread and worker threads
+// each take the next oracle file and check or update it (a worker sends its report
+// back already rendered). The reports are printed in file order, so the output is the
+// serial one (only the times differ). --shard i/n picks one of n slices for a CI machine.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { availableParallelism } from 'node:os';
+import { shownName, UsageError } from '../compiler/load.ts';
+import { checkOracleFile, updateOracleFile } from './check.ts';
+import { painter, renderResult, renderUpdate } from './diff.ts';
+
+export type Mode = 'check' | 'update';
+
+/** One oracle's outcome, as the command prints and counts it. */
+export interface Report {
+  /** Check: the oracle passed. Update: it could run. */
+  ok: boolean;
+  /** Update: the expectation was rewritten. */
+  updated: boolean;
+  text: string;
+}
+
+/** Checks or updates one oracle file: the one code path of serial and parallel runs. */
+export function reportOn(mode: Mode, file: string, colour: boolean): Report {
+  const c = painter(colour);
+  if (mode === 'update') {
+    const r = updateOracleFile(file);
+    return { ok: r.status !== 'broken', updated: r.status === 'updated', text: renderUpdate(r, shownName(file), c) };
+  }
+  const r = checkOracleFile(file);
+  return { ok: r.ok, updated: false, text: renderResult(r, shownName(file), c) };
+}
+
+/** `--jobs`: a whole number, where 0 or `auto` means one per core. */
+export function parseJobs(text: string): number {
+  const t = String(text).trim().toLowerCase();
+  if (t === 'auto' || t === '0') return availableParallelism();
+  if (!/^\d+$/.test(t)) throw new UsageError(`--jobs needs a whole number of 0 or more, or "auto", not "${text}"`);
+  return Number(t);
+}
+
+export interface Shard {
+  /** 1-based. */
+  index: number;
+  count: number;
+}
+
+/** `--shard i/n`: slice i of n, 1 ≤ i ≤ n. */
+export function parseShard(text: string): Shard {
+  const m = /^\s*(\d+)\s*\/\s*(\d+)\s*$/.exec(String(text));
+  const index = m ? Number(m[1]) : NaN;
+  const count = m ? Number(m[2]) : NaN;
+  if (!(index >= 1 && index <= count)) throw new UsageError(`--shard needs i/n with 1 ≤ i ≤ n, like 2/3, not "${text}"`);
+  return { index, count };
+}
+
+/**
+ * The files of one shard: n contiguous slices of the (sorted) file list, as equal in
+ * size as can be. The same list gives the same slices on every machine, and together
+ * the slices hold every file exactly once.
+ */
+export function shardOf<T>(files: readonly T[], s: Shard): T[] {
+  const from = Math.floor(((s.index - 1) * files.length) / s.count);
+  const to = Math.floor((s.index * files.length) / s.count);
+  return files.slice(from, to);
+}
+
+const ROLE = 'pocketwatch oracle worker';
+
+interface Job {
+  index: number;
+  file: string;
+}
+
+type Answer = { index: number; report: Report } | { index: number; error: string };
+
+/**
+ * Reports on every file, in order, through `each` (called in file order as soon as a
+ * report and all before it are in). With jobs ≤ 1 it runs here, one file after the
+ * other; otherwise this thread and jobs − 1 worker threads each take the next file
+ * until none is left (this thread starts at once, while the workers load).
+ */
+export async function reportAll(mode: Mode, files: readonly string[], jobs: number, colour: boolean, each: (r: Report) => void): Promise<void> {
+  const helpers = Math.min(jobs, files.length) - 1;
+  if (helpers <= 0) {
+    for (const f of files) each(reportOn(mode, f, colour));
+    return;
+  }
+  const done: (Report | undefined)[] = new Array(files.length);
+  let printed = 0;
+  let next = 0;
+  let failed = false;
+  const pool: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      const fail = (err: unknown): void => {
+        failed = true;
+        reject(err);
+      };
+      const settle = (index: number, report: Report): void => {
+        done[index] = report;
+        while (printed < files.length && done[printed] !== undefined) {
+          each(done[printed]!);
+          done[printed] = undefined;
+          printed++;
+        }
+        if (printed === files.length) resolve();
+      };
+      const give = (w: Worker): void => {
+        if (failed || next >= files.length) return;
+        const job: Job = { index: next, file: files[next] };
+        next++;
+        w.postMessage(job);
+      };
+      for (let i = 0; i < helpers; i++) {
+        // the program again, in the worker: there this module serves jobs (below). Bundled, that is
+        // the command's own entry (dist/pw.js, which says where it is); from the sources, this module
+        const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
+        const w = new Worker(entry ?? new URL(import.meta.url), { workerData: { role: ROLE, mode, colour } });
+        pool.push(w);
+        w.on('message', (a: Answer) => {
+          if ('error' in a) return fail(new Error(a.error));
+          try {
+            settle(a.index, a.report);
+          } catch (err) {
+            return fail(err);
+          }
+          give(w);
+        });
+        w.on('error', fail);
+        w.on('exit', (code) => {
+          if (printed < files.length) fail(new Error(`an oracle worker stopped early (exit code ${code})`));
+        });
+        give(w);
+      }
+      // this thread's share, one file per turn of the event loop so the workers' reports get printed in between
+      const work = (): void => {
+        if (failed || next >= files.length) return;
+        const index = next++;
+        try {
+          settle(index, reportOn(mode, files[index], colour));
+        } catch (err) {
+          return fail(err);
+        }
+        setImmediate(work);
+      };
+      work();
+    });
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+}
+
+function serve(): void {
+  const { mode, colour } = workerData as { mode: Mode; colour: boolean };
+  parentPort!.on('message', (job: Job) => {
+    let answer: Answer;
+    try {
+      answer = { index: job.index, report: reportOn(mode, job.file, colour) };
+    } catch (err) {
+      answer = { index: job.index, error: (err as Error)?.message ?? String(err) };
+    }
+    parentPort!.postMessage(answer);
+  });
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();
