@@ -3,33 +3,66 @@
 import yargs from 'yargs';
 import { hideBin } from 'yargs/helpers';
 import { parseDuration } from '../time/units.ts';
-import { UsageError } from '../compiler/load.ts';
+import { readFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { projectRoot, UsageError } from '../compiler/load.ts';
+import { closest } from '../errors/suggest.ts';
+import { shownMessage } from '../errors/text.ts';
 import { stderr, stdout } from './output.ts';
 
-function duration(text: string): number {
+function duration(name: string, text: unknown): number {
   try {
     return parseDuration(String(text));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(`--${name}: ${(err as Error).message}`);
   }
 }
 
+// Numbers are taken as text and read here, so a message echoes what was typed.
 function nonNegativeInt(name: string, v: unknown): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number of 0 or more, not "${String(v)}"`);
-  return n;
+  const text = String(v).trim();
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} needs a whole number of 0 or more, not "${String(v)}"`);
+  return Number(text);
+}
+
+function fileName(name: string, v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a file name`);
+  return v;
+}
+
+/** Options that take a value: a value that starts with "-" (a negative duration, "-" for stdout) is still theirs. */
+const VALUE_OPTIONS = new Set(['--until', '--until-wall', '--fps', '--seed', '--trace', '--loop-guard', '--save', '--restore']);
+
+function joinDashValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(argv[i]) && next !== undefined && next.startsWith('-') && !next.startsWith('--')) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
+function packageVersion(): string {
+  try {
+    return (JSON.parse(readFileSync(join(projectRoot(), 'package.json'), 'utf8')) as { version: string }).version;
+  } catch {
+    return 'unknown';
+  }
 }
 
 async function main(argv: string[]): Promise<number> {
   let code = 0;
-  const parser = yargs(argv)
+  const parser = yargs(joinDashValues(argv))
     .scriptName('pw')
     .usage('$0 <command> [options]')
     .strict()
-    .demandCommand(1, 'name a command: run, check, repl or disasm')
-    .recommendCommands()
     .help()
-    .version(false)
+    .alias('h', 'help')
+    .version(packageVersion())
     .wrap(null)
     .fail((msg, err) => {
       throw new UsageError(msg || err?.message || 'bad usage');
@@ -40,28 +73,30 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('files', { type: 'string', array: true, describe: '.pw files or folders' })
-          .option('until', { type: 'string', default: '60s', describe: 'game-time limit: ms, s, m or h, e.g. 37.25s' })
-          .option('fps', { type: 'number', default: 60, describe: 'virtual display frames per second' })
-          .option('seed', { type: 'number', default: 1, describe: 'seed of the random streams' })
-          .option('trace', { type: 'string', describe: 'write a JSON Lines trace to this file' })
-          .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' })
+          .option('until', { type: 'string', default: '60s', describe: 'game-time limit: ms, s, m or h, e.g. 37.25s (game time, even while savetimer holds the clock)' })
+          .option('until-wall', { type: 'string', describe: 'wall-time limit, so a world held in a save window ends (default: twice --until)' })
+          .option('fps', { type: 'string', default: '60', describe: 'virtual display frames per second' })
+          .option('seed', { type: 'string', default: '1', describe: 'seed of the random streams' })
+          .option('trace', { type: 'string', describe: 'write a JSON Lines trace to this file ("-": to stdout, in place of the printed lines)' })
+          .option('loop-guard', { type: 'string', default: '100000', describe: 'loop iterations allowed without a real frame (0 = off)' })
           .option('live', { type: 'boolean', default: false, describe: 'run on the wall clock' })
           .option('keep-going', { type: 'boolean', default: false, describe: 'carry on after a script error' })
           .option('trace-vm', { type: 'boolean', default: false, describe: 'print every executed instruction to stderr' })
           .option('save', { type: 'string', describe: 'at the end (--until), save the running world to this file' })
           .option('restore', { type: 'string', describe: 'continue a world saved with --save' }),
       async (a) => {
-        const fps = Number(a.fps);
+        const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
         if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
         const { runCommand } = await import('./run.ts');
         code = await runCommand({
           files: (a.files as string[] | undefined) ?? [],
-          save: a.save,
-          restore: a.restore,
-          until: duration(a.until),
+          save: fileName('save', a.save),
+          restore: fileName('restore', a.restore),
+          until: duration('until', a.until),
+          untilWall: a['until-wall'] === undefined ? undefined : duration('until-wall', a['until-wall']),
           fps,
           seed: nonNegativeInt('seed', a.seed),
-          trace: a.trace,
+          trace: fileName('trace', a.trace),
           loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
           live: a.live,
           keepGoing: a['keep-going'],
@@ -87,8 +122,8 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('files', { type: 'string', array: true, describe: '.pw files or folders to load' })
-          .option('seed', { type: 'number', default: 1, describe: 'seed of the random streams' })
-          .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' }),
+          .option('seed', { type: 'string', default: '1', describe: 'seed of the random streams' })
+          .option('loop-guard', { type: 'string', default: '100000', describe: 'loop iterations allowed without a real frame (0 = off)' }),
       async (a) => {
         const { replCommand } = await import('../repl/index.ts');
         code = await replCommand({
@@ -107,6 +142,14 @@ async function main(argv: string[]): Promise<number> {
         code = disasmCommand(a.files as string[], a.stdlib);
       },
     );
+  const first = argv[0];
+  // the commands as registered above (yargs keeps them; its types do not say so)
+  const commands = (parser as unknown as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } }).getInternalMethods().getCommandInstance().getCommands();
+  if (first === undefined) throw new UsageError(`name a command: ${commands.join(', ')}`);
+  if (!first.startsWith('-') && !commands.includes(first)) {
+    const guess = closest(first, commands);
+    throw new UsageError(`unknown command "${first}": the commands are ${commands.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
   await parser.parseAsync();
   return code;
 }
@@ -125,7 +168,7 @@ main(hideBin(process.argv))
   .catch((err: unknown) => {
     stdout.flush();
     if (err instanceof UsageError) {
-      stderr.line(`pw: ${err.message}`);
+      stderr.line(`pw: ${shownMessage(err.message)}`);
       stderr.line('run "pw --help" for usage');
       stderr.flush();
       process.exitCode = 2;

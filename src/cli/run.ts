@@ -1,18 +1,22 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { closeSync, existsSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { readFileSync } from 'node:fs';
 import { loadProgram, readScripts, UsageError } from '../compiler/load.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
 import { fitSnapshot, readSnapshot, writeSnapshot, SnapshotError, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { traceLine } from '../trace/events.ts';
 import { Sink, stderr, stdout } from './output.ts';
+import { checkSnapshotWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from './outputs.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
+
+/** `--trace -`: the trace goes to stdout, in place of the printed lines (each is in the trace as a print event). */
+const STDOUT = '-';
 
 export interface RunArgs {
   files: string[];
-  until: number; // units
+  until: number; // units of game time
+  untilWall?: number; // units of wall time
   fps: number;
   seed: number;
   trace?: string;
@@ -33,73 +37,20 @@ function readSnapshotText(path: string): string {
   }
 }
 
-function cannotWrite(path: string, what: string, err: unknown): UsageError {
-  return new UsageError(`cannot write the ${what} to "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-}
-
-/** Opens an output file before the run, so a bad path is bad usage, not a run lost at its end. */
-function openForWriting(path: string, what: string): number {
-  try {
-    return openSync(path, 'w');
-  } catch (err) {
-    throw cannotWrite(path, what, err);
-  }
-}
-
-/** The snapshot is written beside its place and then renamed into it: a failed write never leaves an earlier snapshot truncated. */
-function snapshotTemp(path: string): string {
-  return `${path}.${process.pid}.tmp`;
-}
-
-/**
- * Checks before the run that the snapshot can be written, without touching a file
- * already there: a run that ends in a script error writes no snapshot, and must not
- * leave an earlier one truncated either.
- */
-function checkWritable(path: string): void {
-  const tmp = snapshotTemp(path);
-  try {
-    if (existsSync(path) && statSync(path).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
-    closeSync(openSync(tmp, 'w'));
-    unlinkSync(tmp);
-  } catch (err) {
-    throw cannotWrite(path, 'snapshot', err);
-  }
-}
-
-function writeSnapshotFile(path: string, text: string): void {
-  const tmp = snapshotTemp(path);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw cannotWrite(path, 'snapshot', err);
-  }
-}
-
-/** A path as the file system knows it (links followed), to tell whether two names are one file. */
-function samePlace(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
-
-/** An output that would overwrite a script, the snapshot being restored, or the other output is bad usage. */
+/** An output that would overwrite a script, the snapshot being restored, or the other output — under any name, a hard link included — is bad usage. */
 function checkOutputs(a: RunArgs, scripts: readonly string[]): void {
-  const inputs = new Map<string, string>(scripts.map((f) => [samePlace(f), `the script "${f}"`]));
-  if (a.restore) inputs.set(samePlace(a.restore), `the snapshot being restored, "${a.restore}"`);
-  if (a.trace) {
-    const t = samePlace(a.trace);
-    const clash = inputs.get(t) ?? (a.save && samePlace(a.save) === t ? 'the snapshot' : undefined);
-    if (clash) throw new UsageError(`--trace "${a.trace}" would overwrite ${clash}`);
-  }
+  const inputs: NamedFile[] = scripts.map((f) => ({ path: f, what: `the script "${f}"` }));
   if (a.save) {
-    const clash = scripts.find((f) => samePlace(f) === samePlace(a.save!));
     // saving over the snapshot just restored is fine: it is read before the run
-    if (clash) throw new UsageError(`--save "${a.save}" would overwrite the script "${clash}"`);
+    const clash = overwrites(a.save, inputs);
+    if (clash) throw new UsageError(`--save "${a.save}" would overwrite ${clash}`);
+  }
+  if (a.trace && a.trace !== STDOUT) {
+    const others = [...inputs];
+    if (a.restore) others.push({ path: a.restore, what: `the snapshot being restored, "${a.restore}"` });
+    if (a.save) others.push({ path: a.save, what: 'the snapshot' });
+    const clash = overwrites(a.trace, others);
+    if (clash) throw new UsageError(`--trace "${a.trace}" would overwrite ${clash}`);
   }
 }
 
@@ -123,9 +74,9 @@ export async function runCommand(a: RunArgs): Promise<number> {
     snapshot = restoring(a.restore, () => readSnapshot(text, null));
     if (!snapshot) return 1;
     if (files.length === 0) files = snapshot.host.files;
-  }
-  if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
-  const sources = readScripts(files);
+  } else if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
+  // a snapshot saved with no script files loaded runs on the boot library alone
+  const sources = files.length > 0 ? readScripts(files) : [];
   checkOutputs(a, sources.map((s) => s.file));
   const loaded = loadProgram(sources);
   if (!loaded.program) {
@@ -136,10 +87,11 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const program = loaded.program;
   const restored = snapshot && restoring(a.restore!, () => fitSnapshot(snapshot!, program));
   if (snapshot && !restored) return 1;
-  if (a.save) checkWritable(a.save);
-  const traceSink = a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
+  if (a.save) checkSnapshotWritable(a.save);
+  const traceToStdout = a.trace === STDOUT;
+  const traceSink = traceToStdout ? stdout : a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
   const host = {
-    print: (text: string) => stdout.line(text),
+    print: traceToStdout ? () => {} : (text: string) => stdout.line(text),
     diagnostic: (_d: unknown, formatted: string) => {
       stdout.flush();
       stderr.line(formatted);
@@ -147,7 +99,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     },
     trace: traceSink ? (ev: Parameters<typeof traceLine>[0]) => traceSink.line(traceLine(ev)) : undefined,
   };
-  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing };
+  const liveOpts = { until: a.until, untilWall: a.untilWall, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing };
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');
@@ -160,6 +112,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     const headlessOpts = {
       ...liveOpts,
       fps: a.fps,
+      savedAfter: a.save !== undefined,
       traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress
         ? (wall: number) => {
@@ -182,14 +135,19 @@ export async function runCommand(a: RunArgs): Promise<number> {
     }
     if (showProgress) process.stderr.write('\r\x1b[K');
     exit = r.exit;
+    if (r.stoppedBy === 'until-wall') {
+      stdout.flush();
+      stderr.line(`pw: stopped at ${formatUnits(r.endedAt)} of wall time (--until-wall) with the game clock at ${formatUnits(r.engine.state.clock.game)}, held back by a save window or a lock`);
+    }
     if (a.save && !r.engine.halted) {
       const info: HostInfo = { kind: 'headless', fps: restored ? restored.host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
-      writeSnapshotFile(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
+      writeSnapshotFile(a.save, () => writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
     }
   }
   stdout.flush();
-  traceSink?.close();
+  if (traceSink !== stdout) traceSink?.close();
   // the run went on without its trace; saying so at the end loses nothing else
-  if (traceSink?.failure) throw cannotWrite(a.trace!, 'trace', traceSink.failure);
+  const failure = traceSink !== stdout ? traceSink?.failure : null;
+  if (failure) throw cannotWrite(a.trace!, 'trace', failure.code ?? failure.message);
   return exit;
 }

@@ -4,7 +4,8 @@ import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts
 import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
-import { manageTime } from '../time/clock.ts';
+import { manageTime, type ClockState } from '../time/clock.ts';
+import type { SlotName, SoundSlot } from '../world/sound.ts';
 import { UNITS_PER_MS } from '../time/units.ts';
 
 export interface TimedInput {
@@ -15,8 +16,12 @@ export interface TimedInput {
 }
 
 export interface HeadlessOptions extends Partial<EngineOptions> {
-  /** Game-time limit in units (default 60 s). */
+  /** Game-time limit in units (default 60 s): game time, even while a save window holds the game clock back. */
   until: number;
+  /** Wall-time limit in units, so a world held in a save window cannot run for ever (default: twice `until`). */
+  untilWall?: number;
+  /** The world is saved when the run ends and goes on later: the sounds still sounding are not cut off in the trace. */
+  savedAfter?: boolean;
   fps: number;
   keepGoing?: boolean;
   input?: TimedInput[];
@@ -36,6 +41,29 @@ export interface HeadlessResult {
   nextFrame: number;
   /** Timed input not delivered yet. */
   pendingInput: TimedInput[];
+  /** What ended the run: nothing left alive, a script error, the game-time or the wall-time limit. */
+  stoppedBy: 'quiet' | 'error' | 'until' | 'until-wall';
+}
+
+/** The wall-time limit a run gets unless it names one: twice its game-time limit. */
+export function defaultWallLimit(until: number): number {
+  return until * 2;
+}
+
+/** The wall reading at which the game clock reaches `game`, or Infinity while a lock or a save window holds it. */
+function wallWhenGameReaches(c: ClockState, game: number): number {
+  return c.lockDepth > 0 || c.saveDepth > 0 ? Infinity : c.lastWall + (game - c.game);
+}
+
+/**
+ * The run is over while sounds still sound: each gets its end, marked as cut by the
+ * end of the run, so every start in the trace is paired with an end.
+ */
+export function cutSoundsAtEnd(e: Engine): void {
+  if (!e.tracing) return;
+  const s = e.state.sound;
+  const channels: [SlotName, SoundSlot | null][] = [[1, s.slots[0]], [2, s.slots[1]], ['voice', s.voice]];
+  for (const [slot, entry] of channels) if (entry !== null && entry.end > e.now) e.trace({ ev: 'soundend', slot, sound: entry.name, cut: 'run ended' });
 }
 
 /** Display frame k happens at wall time floor(k × 1000 / fps) ms, in units: no drift. */
@@ -77,10 +105,15 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
     }
   };
+  const c = e.state.clock;
+  const untilWall = opts.untilWall ?? defaultWallLimit(opts.until);
+  // where the run ends: the game-time limit, unless the wall-time limit comes first
+  let end = untilWall;
   while (!e.halted) {
     if (e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
     wall = displayTime(k, fps);
-    if (wall > opts.until) break;
+    end = Math.min(untilWall, wallWhenGameReaches(c, opts.until));
+    if (wall > end) break;
     // skip idle stretches: frames before the next due event (or input) only count
     const idle = Math.min(e.idleUntil(), nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity);
     if (wall < idle) {
@@ -93,11 +126,14 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     if (opts.progress && (k & 1023) === 0) opts.progress(wall);
     k++;
   }
-  if (!e.halted && wall > opts.until) {
-    // finish exactly at the limit, whatever the display rate
-    postUpTo(opts.until);
-    manageTime(e.state.clock, opts.until);
-    e.advanceTo(e.state.clock.game);
+  const limited = !e.halted && wall > end;
+  // finish exactly at the limit, whatever the display rate (a restored world already past it stays where it is)
+  if (limited && end >= c.wall) {
+    postUpTo(end);
+    manageTime(c, end);
+    e.advanceTo(c.game);
   }
-  return { engine: e, exit: e.errors > 0 ? 1 : 0, endedAt: Math.min(wall, opts.until), nextFrame: k, pendingInput: inputs.slice(nextInput) };
+  if (!opts.savedAfter) cutSoundsAtEnd(e);
+  const stoppedBy = e.halted ? 'error' : !limited ? 'quiet' : end === untilWall && c.game < opts.until ? 'until-wall' : 'until';
+  return { engine: e, exit: e.errors > 0 ? 1 : 0, endedAt: Math.min(wall, end), nextFrame: k, pendingInput: inputs.slice(nextInput), stoppedBy };
 }

@@ -14,6 +14,7 @@ import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import type { WorldState } from '../world/state.ts';
 import type { Thread } from '../vm/thread.ts';
+import { cutSoundsAtEnd, defaultWallLimit } from './headless.ts';
 
 export interface WallSource {
   /** Milliseconds from an arbitrary origin; never goes backwards. */
@@ -205,21 +206,24 @@ export class LiveWorld {
 }
 
 export interface LiveRunOptions extends Partial<EngineOptions> {
-  /** Wall time in units after which the run ends. */
+  /** Game time in units after which the run ends. */
   until: number;
+  /** Wall time in units after which the run ends however far the game clock got (default: twice `until`). */
+  untilWall?: number;
   keepGoing?: boolean;
 }
 
 /** `pw run --live`: the same as headless, on the wall clock; resolves with the exit code. */
 export function runLive(program: Program, host: EngineHost, opts: LiveRunOptions): Promise<number> {
-  const { until, keepGoing, ...engineOpts } = opts;
+  const { until, untilWall = defaultWallLimit(until), keepGoing, ...engineOpts } = opts;
   return new Promise((resolve) => {
     const w = new LiveWorld(program, host, engineOpts);
     w.engine.stopOnError = !keepGoing;
     w.onFrame = () => {
       const e = w.engine;
-      if (e.halted || e.isQuiet() || w.wall() > until) {
+      if (e.halted || e.isQuiet() || e.state.clock.game > until || w.wall() > untilWall) {
         w.stop();
+        cutSoundsAtEnd(e);
         resolve(e.errors > 0 ? 1 : 0);
       }
     };

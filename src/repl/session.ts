@@ -2,7 +2,7 @@
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { loadProgram, parseSources, readSources, type SourceText } from '../compiler/load.ts';
+import { loadProgram, parseSources, readSources, UsageError, type SourceText } from '../compiler/load.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
 import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
@@ -14,7 +14,8 @@ import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { unitsToMs } from '../time/units.ts';
-import { readFileSync, writeFileSync } from 'node:fs';
+import { readFileSync } from 'node:fs';
+import { overwrites, writeSnapshotFile } from '../cli/outputs.ts';
 import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
@@ -407,17 +408,21 @@ export class ReplSession {
     this.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(this.engine.now))}${note}`);
   }
 
-  /** :save — the whole running world, as the same snapshot `pw run --save` writes. */
+  /** :save — the whole running world, as the same snapshot `pw run --save` writes, written whole or not at all. */
   private save(args: string[]): void {
     if (args.length !== 1) return this.replError(':save needs a file name, e.g. :save world.json');
+    const path = args[0];
     const e = this.engine;
+    const clash = overwrites(path, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
+    if (clash) return this.replError(`:save ${path} would overwrite ${clash}`);
     const info: HostInfo = { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: this.files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
     try {
-      writeFileSync(args[0], writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
+      writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
     } catch (err) {
-      return this.replError(`cannot write "${args[0]}": ${(err as Error).message}`);
+      if (err instanceof UsageError) return this.replError(err.message);
+      throw err;
     }
-    this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${args[0]} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
+    this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${path} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
   }
 
   /** :restore — refused whole (and the world left as it was) unless it fits the loaded scripts. */
