@@ -3,6 +3,7 @@
 import { performance } from 'node:perf_hooks';
 import { shownName, UsageError } from '../compiler/load.ts';
 import { checkOracleFile, findOracles, updateOracleFile } from '../oracle/check.ts';
+import { ORACLE_EXTENSION } from '../oracle/format.ts';
 import { colourWanted, painter, renderResult, renderUpdate } from '../oracle/diff.ts';
 import { stdout } from './output.ts';
 
@@ -17,10 +18,23 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** CI, as vitest reads it: set, and not "false" or "0". */
+function inCI(): boolean {
+  const v = process.env.CI;
+  return v !== undefined && v !== '' && v !== 'false' && v !== '0';
+}
+
 export async function checkCommand(a: CheckArgs): Promise<number> {
   const paths = a.paths.length > 0 ? a.paths : [DEFAULT_ORACLE_PATH];
   const files = findOracles(paths);
   if (files.length === 0) throw new UsageError(`no .oracle files in ${paths.join(', ')}`);
+  if (a.update) {
+    // an expect section appended to a script would stop it compiling
+    const script = files.find((f) => !f.endsWith(ORACLE_EXTENSION));
+    if (script) throw new UsageError(`--update rewrites only oracle files (${ORACLE_EXTENSION}), and "${script}" is not one: nothing was written`);
+    // expectations are recorded where someone looks at them, never by a CI run
+    if (inCI()) throw new UsageError('--update does not write in CI (CI is set): record expectations locally and commit them');
+  }
   const c = painter(colourWanted());
   const started = performance.now();
   const seconds = () => `${((performance.now() - started) / 1000).toFixed(2)} s`;
