@@ -62,3 +62,5 @@ try {
 }
 renameSync(fresh, 'dist');
 rmSync(old, { recursive: true, force: true });
+// `npm run build` also writes docs/builtins.md from the registry (not `npm ci` or the test setup: a stale page must fail its test)
+if (process.env.npm_lifecycle_event === 'build') await (await import('./tools/builtins-reference.mjs')).writeBuiltinsReference();
