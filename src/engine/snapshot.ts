@@ -122,7 +122,8 @@ export function readSnapshot(text: string, program: Program | null): RestoredWor
 /** The decoded snapshot, if it belongs to `program`; a SnapshotError if not. */
 export function fitSnapshot(world: RestoredWorld, program: Program): RestoredWorld {
   if (world.program !== program.fingerprint) {
-    throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${world.program}, these are ${program.fingerprint}): ${world.host.files.join(', ')}`);
+    const files = world.host.files.length > 0 ? world.host.files.join(', ') : 'it names no script files, only the boot library';
+    throw new SnapshotError(`the scripts have changed since the snapshot was saved (it was taken with scripts ${world.program}, these are ${program.fingerprint}): ${files}`);
   }
   validate(world.state, world.threads, program);
   return world;

@@ -77,8 +77,10 @@ export class ReplSession {
   }
 
   private pendingEarly: LogEntry[];
-  /** Files loaded so far, recorded in snapshots. */
+  /** Files loaded so far, each once, recorded in snapshots. */
   private files: string[] = [];
+  /** What was defined at the prompt (handlers, objects, globals): a snapshot cannot name it, as it is in no file. */
+  private typedAtPrompt: string[] = [];
 
   get engine(): Engine {
     return this.world.engine;
@@ -167,32 +169,40 @@ export class ReplSession {
     const tops = items.filter((i): i is A.TopItem => i.type === 'handler' || i.type === 'object' || i.type === 'global');
     const stmts = items.filter((i): i is A.Stmt => i.type !== 'handler' && i.type !== 'object' && i.type !== 'global');
     const source: A.ScriptFile = { file, source: text, items: tops };
-    if (tops.length > 0 && !this.define([source])) return;
-    if (stmts.length === 0) return;
-    let compiled: { program: Program; handler: number };
-    try {
-      compiled = compileSnippet(source, stmts, BUILTIN_TABLE, this.engine.program);
-    } catch (err) {
-      if (err instanceof CompileErrors) {
-        for (const d of err.diagnostics) this.reportDiagnostic(d, d.file === file ? text : this.engine.program.sources[d.file]);
-        return;
+    const before = this.engine.program;
+    if (tops.length > 0) {
+      const defined = this.define([source]);
+      if (defined === null) return;
+      this.typedAtPrompt.push(...defined);
+    }
+    if (stmts.length > 0) {
+      let compiled: { program: Program; handler: number };
+      try {
+        compiled = compileSnippet(source, stmts, BUILTIN_TABLE, this.engine.program);
+      } catch (err) {
+        if (err instanceof CompileErrors) {
+          for (const d of err.diagnostics) this.reportDiagnostic(d, d.file === file ? text : this.engine.program.sources[d.file]);
+          return;
+        }
+        throw err;
       }
-      throw err;
+      this.engine.program = compiled.program;
+      const th = this.spawnForeground(compiled.handler, 'repl');
+      if (th) {
+        this.awaitingEcho.push(th);
+        this.checkEchoes();
+      }
     }
-    this.engine.program = compiled.program;
-    const th = this.spawnForeground(compiled.handler, 'repl');
-    if (th) {
-      this.awaitingEcho.push(th);
-      this.checkEchoes();
-    }
+    for (const g of this.engine.program.globals.slice(before.globals.length)) this.typedAtPrompt.push(`global ${g}`);
   }
 
   /**
    * Adds or redefines handlers and objects in the running world. Threads parked in a
    * handler that is redefined are stopped: their place in the old code means nothing
    * in the new. New startup handlers run, as they would when the world boots.
+   * Returns what was defined (e.g. "prop lamp", "on greet"), or null when it did not compile.
    */
-  private define(files: A.ScriptFile[]): boolean {
+  private define(files: A.ScriptFile[]): string[] | null {
     const e = this.engine;
     const before = e.program;
     let result: ReturnType<typeof compileFiles>;
@@ -202,7 +212,7 @@ export class ReplSession {
       if (err instanceof CompileErrors) {
         const texts = Object.fromEntries(files.map((f) => [f.file, f.source]));
         for (const d of err.diagnostics) this.reportDiagnostic(d, texts[d.file] ?? before.sources[d.file]);
-        return false;
+        return null;
       }
       throw err;
     }
@@ -218,7 +228,7 @@ export class ReplSession {
     const what = [...objects, ...handlers];
     if (what.length > 0) this.emit({ kind: 'info', text: `defined ${what.join(', ')}` });
     for (const h of program.startups.slice(before.startups.length)) this.spawnForeground(h, 'startup');
-    return true;
+    return what;
   }
 
   private stopThreadsIn(handlers: Set<number>): void {
@@ -334,7 +344,8 @@ export class ReplSession {
       return;
     }
     if (this.define(files)) {
-      this.files.push(...sources.map((s) => s.file));
+      // loading a file again redefines it in place: it is still one file of the world
+      for (const f of sources) if (!this.files.includes(f.file)) this.files.push(f.file);
       this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
     }
   }
@@ -423,6 +434,11 @@ export class ReplSession {
       throw err;
     }
     this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${path} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
+    const typed = [...new Set(this.typedAtPrompt)];
+    if (typed.length > 0) {
+      const shown = typed.length > 8 ? [...typed.slice(0, 8), `${typed.length - 8} more`] : typed;
+      this.emit({ kind: 'warning', text: `the snapshot needs what was defined at the prompt (${shown.join(', ')}), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.` });
+    }
   }
 
   /** :restore — refused whole (and the world left as it was) unless it fits the loaded scripts. */

@@ -369,6 +369,21 @@ describe(':save and :restore', () => {
     expect(b.s.engine.state.clock.saveDepth).toBe(0);
   });
 
+  it('says when the snapshot needs what was defined at the prompt, which no file holds', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
+    const plain = testRepl();
+    plain.run(500);
+    const quiet = plain.say(`:save ${join(dir, 'plain.json')}`);
+    expect(quiet.map((e) => e.kind)).toEqual(['info']);
+    const typed = testRepl();
+    typed.say('on greet\n  print ("hi")\nend');
+    typed.say('score = 3');
+    const said = typed.say(`:save ${join(dir, 'typed.json')}`);
+    expect(said[0].text).toMatch(/^saved the world/);
+    expect(said[1].kind).toBe('warning');
+    expect(said[1].text).toBe('the snapshot needs what was defined at the prompt (on greet, global score), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.');
+  });
+
   it('refuses a snapshot of other scripts and leaves the world as it was', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
     const file = join(dir, 'world.json');
