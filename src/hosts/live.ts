@@ -45,6 +45,8 @@ export class LiveWorld {
   private pausedAt: number | null = null;
   /** True when our pause() holds the outermost savetimer, so step() may move its saved value. */
   private ownsSave = false;
+  /** How far step() drew the wall clock ahead of the real one: each step draws its frame a heartbeat after the last. */
+  private skew = 0;
 
   constructor(program: Program, host: EngineHost, opts: LiveWorldOptions = {}) {
     const { wall, timer, ...engineOpts } = opts;
@@ -57,7 +59,7 @@ export class LiveWorld {
 
   /** Wall clock in units since the world started. */
   wall(): number {
-    return Math.floor((this.wallSource.now() - this.origin) * UNITS_PER_MS);
+    return Math.floor((this.wallSource.now() - this.origin) * UNITS_PER_MS) + this.skew;
   }
 
   get paused(): boolean {
@@ -111,8 +113,10 @@ export class LiveWorld {
 
   /**
    * n heartbeats while paused: each moves the game clock to the next heartbeat
-   * boundary (50 ms apart), serves it, and draws one display frame. The saved clock
-   * moves with the steps so resuming does not rewind them.
+   * boundary (50 ms apart), serves it, and draws its display frame, at least a
+   * heartbeat of wall time after the last one, so frame-paced things (camera turns,
+   * forceupdate) move a game frame each step. The saved clock moves with the steps so
+   * resuming does not rewind them.
    */
   step(n: number): void {
     const e = this.engine;
@@ -122,6 +126,8 @@ export class LiveWorld {
       if (!(target > c.game)) target = c.game + STEP_UNITS;
       if (this.ownsSave) c.savedGame += target - c.game;
       c.game = target;
+      const now = this.wall();
+      if (c.wall + STEP_UNITS > now) this.skew += c.wall + STEP_UNITS - now;
       this.displayFrame();
     }
     this.onFrame?.();
@@ -133,6 +139,7 @@ export class LiveWorld {
    */
   adopt(state: WorldState, threads: Thread[]): void {
     this.engine.adopt(state, threads);
+    this.skew = 0;
     this.origin = this.wallSource.now() - state.clock.wall / UNITS_PER_MS;
     this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
     // a world restored while paused stays paused: its clock takes the pause's save level

@@ -264,6 +264,21 @@ end
     expect(r.say(':step x')[0].kind).toBe('error');
   });
 
+  it(':step N draws a frame at each step: frame-paced things move N game frames', () => {
+    const r = testRepl('on startup\n  defview ("door", 180)\nend\n\non count\n  while true\n    forceupdate ()\n  endwhile\nend\n');
+    r.say('count ()');
+    r.run(200);
+    r.say(':pause');
+    const frame = r.s.engine.state.frame.count;
+    r.say('currentscene ("door", 6)');
+    r.say(':step 5');
+    expect(r.s.engine.state.frame.count).toBe(frame + 5);
+    expect(r.say('currentview ()').map((e) => e.text)).toEqual(['"moving"']);
+    r.say(':step 1');
+    expect(r.say('currentview ()').map((e) => e.text)).toEqual(['"door"']);
+    expect(r.s.engine.state.frame.count).toBe(frame + 6);
+  });
+
   it(':load adds objects and handlers to the running world and runs its startup', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-'));
     const file = join(dir, 'extra.pw');
