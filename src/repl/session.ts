@@ -21,6 +21,7 @@ import { LiveWorld, type WallSource } from '../hosts/live.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
+import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
 import { statusInfo, statusText } from './status.ts';
 
 export interface SessionOptions {
@@ -45,6 +46,8 @@ const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
 export class ReplSession {
   readonly world: LiveWorld;
   filter: Set<WorldKind> = new Set(DEFAULT_FILTER);
+  /** The lines typed so far of a block not yet closed. */
+  readonly lines = new LineGrouper();
   traceOn: boolean;
   /** Script errors seen so far: in loaded files, typed code and running threads. */
   errorCount = 0;
@@ -123,6 +126,19 @@ export class ReplSession {
   foregroundIds(): Set<number> {
     this.prune();
     return new Set(this.foreground.keys());
+  }
+
+  /**
+   * A line typed (or pasted, or piped): it joins the block being typed, and a complete
+   * group runs. An entry past MAX_ENTRY_CHARS is refused whole, with a message.
+   */
+  enter(line: string): void {
+    const group = this.lines.push(line);
+    if (group === null) return;
+    if (group.tooLong !== undefined) {
+      return this.replError(`this entry is ${group.tooLong.toLocaleString('en-US')} characters long and the REPL takes at most ${MAX_ENTRY_CHARS.toLocaleString('en-US')} at once: nothing of it ran. Put long code in a file and :load it.`);
+    }
+    this.submit(group.text, group.parsed);
   }
 
   /**

@@ -332,6 +332,26 @@ describe('commands', () => {
   });
 });
 
+describe('entries the REPL takes', () => {
+  it('an entry past its size is refused whole with a message; the rest of its block is skipped, what follows runs', () => {
+    const r = testRepl(null);
+    const from = r.log.length;
+    r.s.enter('if true then');
+    for (let i = 0; i < 400; i++) r.s.enter(`  print ("line ${i} of a block far too long for one entry")`);
+    r.s.enter('endif');
+    const refused = r.log.slice(from).filter((e) => e.kind === 'error');
+    expect(refused.length).toBe(1);
+    expect(refused[0].text).toMatch(/^this entry is 8,2\d\d characters long and the REPL takes at most 8,192 at once: nothing of it ran\. Put long code in a file and :load it\.$/);
+    expect(r.texts('print')).toEqual([]);
+    r.s.enter('print ("after")');
+    expect(r.texts('print')).toEqual(['after']);
+    r.s.enter('x'.repeat(9000));
+    expect(r.log.at(-1)!.text).toMatch(/^this entry is 9,000 characters long/);
+    r.s.enter('print ("and after that")');
+    expect(r.texts('print')).toEqual(['after', 'and after that']);
+  });
+});
+
 describe(':save and :restore', () => {
   it('a world restored from :save goes on exactly as it would have', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
