@@ -35,6 +35,8 @@ export class LiveWorld {
   readonly engine: Engine;
   /** Called after every display frame and every step. */
   onFrame: (() => void) | null = null;
+  /** Runs each timed frame: the REPL runs it where it can always be broken into. */
+  frameGuard: (frame: () => void) => void = (frame) => frame();
   private readonly wallSource: WallSource;
   private readonly useTimer: boolean;
   private origin = 0;
@@ -204,7 +206,7 @@ export class LiveWorld {
   private tick(): void {
     this.timer = null;
     const now = this.wallSource.now();
-    this.frame();
+    this.frameGuard(() => this.frame());
     // keep a 60 Hz grid; after a stall start again from now instead of bursting
     this.nextFrame += LIVE_FRAME_MS;
     if (this.nextFrame < now) this.nextFrame = now + LIVE_FRAME_MS;

@@ -22,6 +22,7 @@ import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, s
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
 import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
+import { FREEZE_MS, type Outcome } from './interrupt.ts';
 import { statusInfo, statusText } from './status.ts';
 
 export interface SessionOptions {
@@ -52,6 +53,10 @@ export class ReplSession {
   /** Script errors seen so far: in loaded files, typed code and running threads. */
   errorCount = 0;
   quitRequested = false;
+  /** Runs script code where it can be broken into (the terminal UI sets it; see interrupt.ts). */
+  guard: ((run: () => void) => Outcome) | null = null;
+  /** Told when the guard broke into script code. */
+  onBrokenInto: ((outcome: Exclude<Outcome, 'done'>) => void) | null = null;
   private listeners: ((e: LogEntry) => void)[] = [];
   private quitListeners: (() => void)[] = [];
   private group = 0;
@@ -75,6 +80,7 @@ export class ReplSession {
     };
     this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer });
     this.world.onFrame = () => this.afterFrame();
+    this.world.frameGuard = (frame) => this.guarded(frame);
     this.watchSpawns();
     this.pendingEarly = early;
   }
@@ -95,7 +101,7 @@ export class ReplSession {
     this.started = true;
     for (const e of this.pendingEarly) this.emit(e);
     this.pendingEarly = [];
-    this.world.start();
+    this.guarded(() => this.world.start());
   }
 
   close(): void {
@@ -148,8 +154,36 @@ export class ReplSession {
   submit(text: string, parsed: ReplParse | null = null): void {
     const trimmed = text.trim();
     if (trimmed === '') return;
-    if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
-    else this.evaluate(text, parsed);
+    this.guarded(() => {
+      if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
+      else this.evaluate(text, parsed);
+    });
+  }
+
+  /** Runs script code (a line, a frame) under the guard, and puts the world right when it was broken into. */
+  private guarded(run: () => void): void {
+    const outcome = this.guard ? this.guard(run) : (run(), 'done');
+    if (outcome !== 'done') this.brokenInto(outcome);
+  }
+
+  /**
+   * Code was stopped where it stood, with no chance to tidy up: the thread it was in
+   * stops, the scheduler's queues are rebuilt from the threads as they are, and the
+   * REPL's own threads stop as on Ctrl-C.
+   */
+  private brokenInto(outcome: Exclude<Outcome, 'done'>): void {
+    const e = this.engine;
+    const stuck = e.running;
+    if (stuck) e.stopThread(stuck.id);
+    e.adopt(e.state, e.liveThreads());
+    const why = outcome === 'frozen' ? `the world did not answer for ${FREEZE_MS / 1000} s (a loop that never waits?)` : 'interrupted';
+    if (stuck) {
+      const frames = frameList(stuck);
+      const h = e.program.handlers[frames[frames.length - FRAME_WORDS]];
+      this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
+    } else this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: why });
+    this.interrupt();
+    this.onBrokenInto?.(outcome);
   }
 
   /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */

@@ -9,6 +9,8 @@ import { LineEditor } from './editor.ts';
 import { stamp, type LogEntry, type LogKind } from './events.ts';
 import { statusFields, statusInfo, type StatusField } from './status.ts';
 import { colourWanted } from '../oracle/diff.ts';
+import { spawnSync } from 'node:child_process';
+import { Interrupter } from './interrupt.ts';
 
 /** Status and log refresh period. */
 export const REFRESH_MS = 100;
@@ -112,7 +114,20 @@ export function capEntries(entries: readonly LogEntry[], max = MAX_ENTRIES_PER_R
   return { shown, left };
 }
 
-export function ReplApp({ session }: { session: ReplSession }): React.ReactElement {
+/** The real terminal around the app (tests render it without one). */
+export interface Terminal {
+  /** Where SIGINT and SIGTERM come from: the process. */
+  signals: {
+    on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+    off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  };
+  /** Whether a SIGINT is the watchdog's, come too late, rather than the author's. */
+  stray(): boolean;
+  /** SIGTERM: the REPL ends. */
+  terminated(): void;
+}
+
+export function ReplApp({ session, terminal }: { session: ReplSession; terminal?: Terminal }): React.ReactElement {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const editor = useRef(new LineEditor()).current;
@@ -193,7 +208,8 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
     });
   };
 
-  const onCtrlC = (): void => {
+  /** Ctrl-C (the key, or SIGINT); `stoppedAlready`: the guard broke into a script for it. */
+  const onCtrlC = (stoppedAlready = false): void => {
     const now = Date.now();
     if (now - lastCtrlC.current < DOUBLE_CTRL_C_MS) {
       session.quit();
@@ -203,10 +219,35 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
     const hadText = editor.value !== '' || grouper.pending;
     editor.clear();
     grouper.clear();
-    const stopped = session.interrupt();
+    const stopped = stoppedAlready ? 1 : session.interrupt();
     if (stopped === 0) log({ kind: 'info', text: hadText ? 'input cleared; Ctrl-C again quits' : 'no script running; press Ctrl-C again (or Ctrl-D) to quit' });
     flush();
+    redrawPrompt();
   };
+
+  // Ctrl-C and SIGTERM never wait on a script (see interrupt.ts)
+  useEffect(() => {
+    if (!terminal) return;
+    const onSigint = (): void => {
+      if (!terminal.stray()) onCtrlC();
+    };
+    const onSigterm = (): void => {
+      terminal.terminated();
+      session.quit();
+    };
+    session.onBrokenInto = (outcome) => {
+      if (outcome === 'interrupted') onCtrlC(true);
+      else flush();
+    };
+    terminal.signals.on('SIGINT', onSigint);
+    terminal.signals.on('SIGTERM', onSigterm);
+    return () => {
+      terminal.signals.off('SIGINT', onSigint);
+      terminal.signals.off('SIGTERM', onSigterm);
+      session.onBrokenInto = null;
+    };
+    // onCtrlC reads refs only: the first one serves for good
+  }, [terminal, session]);
 
   useInput((input: string, key: Key) => {
     if (key.ctrl && input === 'c') return onCtrlC();
@@ -245,17 +286,45 @@ function sameStatus(a: ReturnType<typeof statusInfo>, b: ReturnType<typeof statu
 }
 
 /** Runs the interactive REPL until the author quits; resolves with the exit code. */
+/**
+ * Ctrl-C as a signal: the terminal sends SIGINT, which breaks into a script that never
+ * yields, where a key would wait to be read. Raw mode turns that off, each time ink sets
+ * it; this turns it back on (and Ctrl-Z and Ctrl-\\ off, so they neither suspend nor kill
+ * the REPL). Node puts the terminal back as it found it when the process ends.
+ */
+function ctrlCAsSignal(): void {
+  const stdin = process.stdin;
+  const setRawMode = stdin.setRawMode.bind(stdin);
+  const isig = (): void => void spawnSync('stty', ['isig', 'susp', 'undef', 'quit', 'undef'], { stdio: ['inherit', 'ignore', 'ignore'] });
+  stdin.setRawMode = (mode: boolean) => {
+    setRawMode(mode);
+    if (mode) isig();
+    return stdin;
+  };
+  if (stdin.isRaw) isig();
+}
+
 export async function runInteractive(session: ReplSession): Promise<number> {
   // NO_COLOR (and FORCE_COLOR) as everywhere else in pw: ink draws with chalk, which reads neither
   if (!colourWanted(true)) {
     chalk.level = 0;
     cursorByHand = true;
   }
-  const app = render(<ReplApp session={session} />, { exitOnCtrlC: false, patchConsole: false });
+  const interrupter = new Interrupter();
+  session.guard = (run) => interrupter.run(run);
+  let terminated = false;
+  const terminal: Terminal = {
+    signals: process,
+    stray: () => interrupter.strayWatchdogSignal(),
+    terminated: () => (terminated = true),
+  };
+  ctrlCAsSignal();
+  const app = render(<ReplApp session={session} terminal={terminal} />, { exitOnCtrlC: false, patchConsole: false });
   try {
     await app.waitUntilExit();
   } finally {
     session.close();
+    interrupter.close();
   }
-  return 0;
+  return terminated ? 128 + 15 : 0;
 }
