@@ -18,6 +18,8 @@ interface Terminal {
   /** The REPL's own process (script's child). */
   pid(): number;
   exited(ms: number): Promise<number | null | 'running'>;
+  /** Ends the REPL and the terminal, whatever state they are in. */
+  kill(): void;
 }
 
 function terminal(args: string[], env: Record<string, string | undefined> = {}): Terminal {
@@ -42,6 +44,15 @@ function terminal(args: string[], env: Record<string, string | undefined> = {}):
       const end = Date.now() + ms;
       while (code === undefined && Date.now() < end) await wait(25);
       return code === undefined ? 'running' : code;
+    },
+    kill() {
+      // a REPL that ignored its signals would outlive the terminal: end it first
+      try {
+        if (code === undefined) process.kill(this.pid(), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      child.kill('SIGKILL');
     },
   };
 }
@@ -71,7 +82,7 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
       t.keys('\u0004');
       expect(await t.exited(10_000)).toBe(0);
     } finally {
-      t.child.kill('SIGKILL');
+      t.kill();
     }
   });
 
@@ -86,7 +97,7 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
       // the watchdog breaks into the loop within about 2 s; then the REPL ends
       expect(await t.exited(8000)).toBe(143);
     } finally {
-      t.child.kill('SIGKILL');
+      t.kill();
     }
   });
 
@@ -102,7 +113,7 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
         t.keys('\u0004');
         expect(await t.exited(10_000)).toBe(0);
       } finally {
-        t.child.kill('SIGKILL');
+        t.kill();
       }
     }
   });
