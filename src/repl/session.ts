@@ -40,6 +40,8 @@ export interface SessionOptions {
 }
 
 const LOOP_LINE_MS = 1000;
+/** Wall time (units: 1 ms) a frame may start after the idle check. */
+const IDLE_MARGIN = 3;
 
 // trace events the log gets from the host's print/diagnostic calls instead
 const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
@@ -80,7 +82,8 @@ export class ReplSession {
     };
     this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer });
     this.world.onFrame = () => this.afterFrame();
-    this.world.frameGuard = (frame) => this.guarded(frame);
+    // a frame before anything is due runs no script: it needs no guard (which costs a thread start)
+    this.world.frameGuard = (frame) => (this.world.wall() + IDLE_MARGIN < this.engine.idleUntil() ? frame() : this.guarded(frame));
     this.watchSpawns();
     this.pendingEarly = early;
   }
