@@ -280,8 +280,9 @@ export class ReplSession {
     const handlers = added.filter((h) => program.handlers[h].object < 0 && program.handlers[h].name !== 'startup').map((h) => `on ${program.handlers[h].spelled}`);
     const what = [...objects, ...handlers];
     if (what.length > 0) this.emit({ kind: 'info', text: `defined ${what.join(', ')}` });
-    for (const h of program.startups.slice(before.startups.length)) this.spawnForeground(h, 'startup');
-    return what;
+    const startups = program.startups.slice(before.startups.length);
+    for (const h of startups) this.spawnForeground(h, 'startup');
+    return startups.length > 0 ? [...what, 'on startup'] : what;
   }
 
   private stopThreadsIn(handlers: Set<number>): void {
@@ -483,8 +484,7 @@ export class ReplSession {
     try {
       writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
     } catch (err) {
-      if (err instanceof UsageError) return this.replError(err.message);
-      throw err;
+      return this.replError(err instanceof UsageError ? err.message : `cannot save the world to "${path}": ${(err as Error).message}`);
     }
     this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${path} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
     const typed = [...new Set(this.typedAtPrompt)];
