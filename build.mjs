@@ -229,3 +229,6 @@ rmSync(old, { recursive: true, force: true });
 // the VS Code extension in editors/vscode/ (its grammar is generated from the lexer's tokens)
 const { buildExtension } = await import('./editors/vscode/build.mjs');
 await buildExtension();
+
+// `npm run build` also writes docs/builtins.md from the registry (not `npm ci` or the test setup: a stale page must fail its test)
+if (process.env.npm_lifecycle_event === 'build') await (await import('./tools/builtins-reference.mjs')).writeBuiltinsReference();

@@ -4,6 +4,7 @@ export default defineConfig({
   test: {
     include: ['test/**/*.test.ts'],
     globalSetup: ['test/setup/build.ts'],
+    setupFiles: ['test/setup/fast-check.ts'],
     testTimeout: 30000,
     pool: 'forks',
   },

@@ -128,6 +128,7 @@ export class World {
   readonly #realFrames: boolean;
   #nextFrame = 1;
   #started = false;
+  #ended = false;
   #busy = false;
 
   constructor(program: Program, options: WorldOptions = {}) {
@@ -164,6 +165,17 @@ export class World {
   frame(wallMs?: number): void {
     const units = wallMs === undefined ? displayTime(this.#nextFrame, this.#fps) : wallUnits(wallMs);
     this.#frameAt(units);
+  }
+
+  /**
+   * The game is over: every sound still sounding gets its end in the trace, marked as
+   * cut by the end of the run (as `pw run`'s trace ends), so each start has an end. No
+   * frame runs after it.
+   */
+  end(): void {
+    if (this.#ended) return;
+    this.#run(() => this.#engine.endRun());
+    this.#ended = true;
   }
 
   /** Moves to the next heartbeat (50 ms of game time) in one frame; with the game clock held, 50 ms of wall time. */
@@ -263,6 +275,7 @@ export class World {
   }
 
   #frameAt(units: number): void {
+    if (this.#ended) throw new Error('the world has ended (end () was called)');
     if (!this.#started) this.start();
     const e = this.#engine;
     // a frame at which nothing can happen only moves the frame counters (as pw run does)

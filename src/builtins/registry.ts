@@ -21,6 +21,8 @@ export interface Builtin {
   /** Parameter names; a trailing `?` marks an optional one, `...` a rest. */
   params: string[];
   area: string;
+  /** One line for :help's list and the reference's index: a whole sentence, never cut. */
+  summary: string;
   doc: string;
   fn: BuiltinFn;
   /** For a suspending builtin: the value the call yields when its thread wakes. */

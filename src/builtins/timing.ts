@@ -43,31 +43,37 @@ function ramp(fnName: string, what: (s: Value[], b: number) => string): Builtin[
 export const TIMING: Builtin[] = [
   {
     name: 'delay', params: ['ticks'], area: 'timing', waits: 'game time',
+    summary: 'Waits n ticks of game time (1/60 s each).',
     doc: 'Suspends the thread for n ticks of game time (1 tick = 1/60 s); delay (0) lets other ready threads run first.',
     fn: (e, th, s, b) => e.sleepUntil(th, e.now + ticks('delay', s[b])),
   },
   {
     name: 'walldelay', params: ['ticks'], area: 'timing', waits: 'wall-clock time',
+    summary: 'Waits n ticks of wall-clock time, whatever the game clock does.',
     doc: 'Suspends the thread for n ticks of wall-clock time (1 tick = 1/60 s), whatever the game clock does: it ends inside a locktimer or savetimer window too (for modals). walldelay (0) lets other ready threads run first.',
     fn: (e, th, s, b) => e.sleepUntilWall(th, e.state.wallNow + ticks('walldelay', s[b])),
   },
   {
     name: 'screentoblack', params: ['colour', 'steps'], area: 'timing', waits: 'a fade (wall clock)',
+    summary: 'Fades the screen to black over n ticks of wall time, and waits.',
     doc: 'Fades the screen to black over n ticks of wall-clock time (a fade belongs to the screen, so it ends inside a locktimer or savetimer window too); the script waits until the fade is over.',
     fn: ramp('screentoblack', (s, b) => String(s[b])),
   },
   {
     name: 'blacktoscreen', params: ['colour', 'steps'], area: 'timing', waits: 'a fade (wall clock)',
+    summary: 'Fades the screen in from black over n ticks of wall time, and waits.',
     doc: 'Fades the screen in from black over n ticks of wall-clock time (it ends inside a locktimer or savetimer window too); the script waits until the fade is over.',
     fn: ramp('blacktoscreen', (s, b) => String(s[b])),
   },
   {
     name: 'visualeffect', params: ['name', 'steps'], area: 'timing', waits: 'a screen effect (wall clock)',
+    summary: 'Runs a named screen reveal over n ticks of wall time, and waits.',
     doc: 'Runs a named screen reveal over n ticks of wall-clock time (it ends inside a locktimer or savetimer window too); the script waits until it is over.',
     fn: ramp('visualeffect', (s, b) => String(s[b])),
   },
   {
     name: 'makeloop', params: ['kind', 'event', 'steps', 'target?'], area: 'timing',
+    summary: 'Arms a one-shot countdown of heartbeats that delivers an event.',
     doc: 'Arms a one-shot countdown of heartbeat steps (50 ms each) that delivers the event once at zero. Re-arming (same kind and event) replaces. At most 32 slots: a 33rd returns false. steps = 1 is served once per display frame.',
     fn: (e, th, s, b, n) => {
       const kind = loopKind('makeloop', s[b]);
@@ -94,6 +100,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'stoploop', params: ['kind', 'event'], area: 'timing',
+    summary: 'Removes a loop slot.',
     doc: 'Removes a loop slot; a firing already in progress still finishes. Returns whether there was one.',
     fn: (e, _th, s, b) => {
       const kind = loopKind('stoploop', s[b]);
@@ -105,6 +112,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'pauseloop', params: ['kind', 'event', 'flag'], area: 'timing',
+    summary: 'Pauses or resumes a loop countdown.',
     doc: 'Pauses (flag true) or resumes (flag false) a loop countdown. Returns whether there was such a loop.',
     fn: (e, _th, s, b) => {
       const i = findLoop(e.state.loops, loopKind('pauseloop', s[b]), name('pauseloop', s[b + 1], 'the event'));
@@ -115,16 +123,19 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'isloop', params: ['kind', 'event'], area: 'timing',
+    summary: 'Whether a loop is armed.',
     doc: 'Whether a loop with this kind and event is armed.',
     fn: (e, _th, s, b) => findLoop(e.state.loops, loopKind('isloop', s[b]), name('isloop', s[b + 1], 'the event')) >= 0,
   },
   {
     name: 'countloops', params: [], area: 'timing',
+    summary: 'How many loop slots are armed, 0 to 32.',
     doc: 'How many loop slots are armed (0..32).',
     fn: (e) => e.state.loops.length,
   },
   {
     name: 'indextoloop', params: ['i'], area: 'timing',
+    summary: 'Loop slot i as [kind, event, stepsleft], or void.',
     doc: 'Slot i (from 1, in arming order) as [kind, event, stepsleft], or void.',
     fn: (e, _th, s, b) => {
       const i = int('indextoloop', s[b], 'the slot number');
@@ -134,6 +145,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'forceupdate', params: [], area: 'timing', waits: 'the next game frame',
+    summary: 'One pass of the main loop: waits for the next game frame.',
     doc: 'One pass of the main loop: services the world, then waits for the next frame (framerate ticks of wall clock after the last one) and renders it; frame () advances by one.',
     fn: (e, th) => {
       if (e.state.frame.framerate === 0 && !e.limits.realFrames) {
@@ -148,6 +160,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'framerate', params: ['ticks?'], area: 'timing',
+    summary: 'Gets or sets the ticks per displayed frame.',
     doc: 'Sets the ticks per displayed frame, clamped to 0..60 (default 3 = 20 Hz); with no argument returns it.',
     fn: (e, _th, s, b, n) => {
       if (n === 0) return e.state.frame.framerate;
@@ -158,26 +171,31 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'frame', params: [], area: 'timing',
+    summary: 'The displayed-frame counter.',
     doc: 'The displayed-frame counter, paced by the clock (framerate), not by how often the host draws.',
     fn: (e) => e.state.frame.count,
   },
   {
     name: 'gametime', params: [], area: 'timing',
+    summary: 'Game-clock time in ms.',
     doc: 'Game-clock time in ms (stops while the timer is locked or saved).',
     fn: (e) => unitsToMs(e.now),
   },
   {
     name: 'walltime', params: [], area: 'timing',
+    summary: 'Wall-clock time in ms.',
     doc: 'Wall-clock time in ms since the world started (it goes on inside locktimer and savetimer windows).',
     fn: (e) => unitsToMs(e.state.wallNow),
   },
   {
     name: 'ticks', params: [], area: 'timing',
+    summary: 'Game time in ticks.',
     doc: 'Game time in ticks (1/60 s).',
     fn: (e) => ticksAt(e.now),
   },
   {
     name: 'locktimer', params: [], area: 'timing',
+    summary: 'Stops the game clock; unlocking credits the span.',
     doc: 'Stops the game clock; the next update after the outermost unlocktimer credits the whole span (transparent). Nests.',
     fn: (e) => {
       // the window opens at this thread's moment, which a display frame may have read past
@@ -189,6 +207,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'unlocktimer', params: [], area: 'timing',
+    summary: 'Ends a locktimer window.',
     doc: 'Ends a locktimer window (only the outermost acts).',
     fn: (e) => {
       if (!unlockTimer(e.state.clock)) e.warn('unlocktimer without a matching locktimer');
@@ -198,6 +217,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'savetimer', params: [], area: 'timing',
+    summary: 'Holds the game clock; restoring discards the span.',
     doc: 'Holds the game clock from now; after the outermost restoretimer it goes on from here as if the span never happened (rewind). Nests.',
     fn: (e) => {
       settleAt(e.state.clock, e.now);
@@ -208,6 +228,7 @@ export const TIMING: Builtin[] = [
   },
   {
     name: 'restoretimer', params: [], area: 'timing',
+    summary: 'Ends a savetimer window.',
     doc: 'Ends a savetimer window (only the outermost acts): the span is discarded.',
     fn: (e) => {
       if (!restoreTimer(e.state.clock, e.state.wallNow)) e.warn('restoretimer without a matching savetimer');

@@ -6,6 +6,7 @@ import { UsageError } from '../compiler/load.ts';
 import { findOracles } from '../oracle/check.ts';
 import { colourWanted, painter } from '../oracle/diff.ts';
 import { parseJobs, parseShard, reportAll, shardOf } from '../oracle/parallel.ts';
+import { ORACLE_EXTENSION } from '../oracle/format.ts';
 import { stdout } from './output.ts';
 
 export const DEFAULT_ORACLE_PATH = 'test/oracles';
@@ -23,12 +24,25 @@ function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;
 }
 
+/** CI, as vitest reads it: set, and not "false" or "0". */
+function inCI(): boolean {
+  const v = process.env.CI;
+  return v !== undefined && v !== '' && v !== 'false' && v !== '0';
+}
+
 export async function checkCommand(a: CheckArgs): Promise<number> {
   const jobs = parseJobs(a.jobs);
   const shard = a.shard === undefined ? null : parseShard(a.shard);
   const paths = a.paths.length > 0 ? a.paths : [DEFAULT_ORACLE_PATH];
   const found = findOracles(paths);
   if (found.length === 0) throw new UsageError(`no .oracle files in ${paths.join(', ')}`);
+  if (a.update) {
+    // an expect section appended to a script would stop it compiling
+    const script = found.find((f) => !f.endsWith(ORACLE_EXTENSION));
+    if (script) throw new UsageError(`--update rewrites only oracle files (${ORACLE_EXTENSION}), and "${script}" is not one: nothing was written`);
+    // expectations are recorded where someone looks at them, never by a CI run
+    if (inCI()) throw new UsageError('--update does not write in CI (CI is set): record expectations locally and commit them');
+  }
   const files = shard ? shardOf(found, shard) : found;
   const colour = colourWanted();
   const c = painter(colour);

@@ -1,50 +1,90 @@
 // The `pw` command line. Usage errors exit 2, script errors 1; no JavaScript stack
 // trace ever reaches the author, whatever happens.
+import { readFileSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { isMainThread } from 'node:worker_threads';
 import { parseDuration } from '../time/units.ts';
 import { UsageError } from '../compiler/load.ts';
+import { closest } from '../errors/suggest.ts';
+import { shownMessage } from '../errors/text.ts';
 import { stderr, stdout } from './output.ts';
-import { RUN_OPTIONS, quickRunArgs, type RunOptionValues } from './args.ts';
-import { isMainThread } from 'node:worker_threads';
+import { RUN_OPTIONS, VALUE_OPTIONS, quickRunArgs, type RunOptionValues } from './args.ts';
 
-function duration(text: string): number {
+function duration(name: string, text: unknown): number {
   try {
     return parseDuration(String(text));
   } catch (err) {
-    throw new UsageError((err as Error).message);
+    throw new UsageError(`--${name}: ${(err as Error).message}`);
   }
 }
 
+// Numbers are taken as text and read here, so a message echoes what was typed.
 function nonNegativeInt(name: string, v: unknown): number {
-  const n = Number(v);
-  if (!Number.isInteger(n) || n < 0) throw new UsageError(`--${name} needs a whole number of 0 or more, not "${String(v)}"`);
-  return n;
+  const text = String(v).trim();
+  if (!/^\d+$/.test(text) || !Number.isSafeInteger(Number(text))) throw new UsageError(`--${name} needs a whole number of 0 or more, not "${String(v)}"`);
+  return Number(text);
 }
 
-async function run(a: RunOptionValues): Promise<number> {
-  const fps = Number(a.fps);
-  if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
-  const { runCommand } = await import('./run.ts');
-  return runCommand({
-    files: a.files ?? [],
-    save: a.save,
-    restore: a.restore,
-    until: duration(a.until),
-    fps,
-    seed: nonNegativeInt('seed', a.seed),
-    trace: a.trace,
-    loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
-    live: a.live,
-    keepGoing: a['keep-going'],
-    traceVm: a['trace-vm'],
-    interpreter: a.interpreter,
-    traceDetail: traceDetail(a['trace-detail']),
-    timeline: a.timeline,
-  });
+function fileName(name: string, v: unknown): string | undefined {
+  if (v === undefined) return undefined;
+  if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a file name`);
+  return v;
 }
 
 function traceDetail(v: string): 'basic' | 'timeline' {
   if (v === 'basic' || v === 'timeline') return v;
   throw new UsageError(`--trace-detail is basic or timeline, not "${v}"`);
+}
+
+/** A value that starts with "-" (a negative duration, "-" for stdout) is still its option's: yargs would read it as another option. */
+function joinDashValues(argv: string[]): string[] {
+  const out: string[] = [];
+  for (let i = 0; i < argv.length; i++) {
+    const next = argv[i + 1];
+    if (VALUE_OPTIONS.has(argv[i]) && next !== undefined && next.startsWith('-') && !next.startsWith('--')) {
+      out.push(`${argv[i]}=${next}`);
+      i++;
+    } else out.push(argv[i]);
+  }
+  return out;
+}
+
+/** The version in the package's package.json, found from this module (in src/cli/ or in dist/). */
+function packageVersion(): string {
+  let dir = dirname(fileURLToPath(import.meta.url));
+  for (let i = 0; i < 4; i++, dir = dirname(dir)) {
+    try {
+      const p = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      if (p.name === 'pocketwatch' && p.version) return p.version;
+    } catch {
+      // not here
+    }
+  }
+  return 'unknown';
+}
+
+async function run(a: RunOptionValues): Promise<number> {
+  const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
+  if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
+  const { runCommand } = await import('./run.ts');
+  return runCommand({
+    files: a.files ?? [],
+    save: fileName('save', a.save),
+    restore: fileName('restore', a.restore),
+    until: duration('until', a.until),
+    untilWall: a['until-wall'] === undefined ? undefined : duration('until-wall', a['until-wall']),
+    fps,
+    seed: nonNegativeInt('seed', a.seed),
+    trace: fileName('trace', a.trace),
+    traceDetail: traceDetail(a['trace-detail']),
+    timeline: fileName('timeline', a.timeline),
+    loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
+    live: a.live,
+    keepGoing: a['keep-going'],
+    traceVm: a['trace-vm'],
+    interpreter: a.interpreter,
+  });
 }
 
 async function main(argv: string[]): Promise<number> {
@@ -53,14 +93,13 @@ async function main(argv: string[]): Promise<number> {
   if (plain !== null) return run(plain);
   const { default: yargs } = await import('yargs');
   let code = 0;
-  const parser = yargs(argv)
+  const parser = yargs(joinDashValues(argv))
     .scriptName('pw')
     .usage('$0 <command> [options]')
     .strict()
-    .demandCommand(1, 'name a command: run, check, repl, lint, lsp, timeline or disasm')
-    .recommendCommands()
     .help()
-    .version(false)
+    .alias('h', 'help')
+    .version(packageVersion())
     .wrap(null)
     .fail((msg, err) => {
       throw new UsageError(msg || err?.message || 'bad usage');
@@ -93,8 +132,8 @@ async function main(argv: string[]): Promise<number> {
       (y) =>
         y
           .positional('files', { type: 'string', array: true, describe: '.pw files or folders to load' })
-          .option('seed', { type: 'number', default: 1, describe: 'seed of the random streams' })
-          .option('loop-guard', { type: 'number', default: 100000, describe: 'loop iterations allowed without a real frame (0 = off)' }),
+          .option('seed', { type: 'string', default: '1', describe: 'seed of the random streams' })
+          .option('loop-guard', { type: 'string', default: '100000', describe: 'loop iterations allowed without a real frame (0 = off)' }),
       async (a) => {
         const { replCommand } = await import('../repl/index.ts');
         code = await replCommand({
@@ -136,7 +175,7 @@ async function main(argv: string[]): Promise<number> {
           .option('to', { type: 'string', describe: 'end of the window of game time, e.g. 30s (default: the last event)' }),
       async (a) => {
         const { timelineCommand } = await import('./timeline.ts');
-        code = timelineCommand({ trace: a.trace as string, output: a.output, from: a.from === undefined ? undefined : duration(a.from), to: a.to === undefined ? undefined : duration(a.to) });
+        code = timelineCommand({ trace: a.trace as string, output: a.output, from: a.from === undefined ? undefined : duration('from', a.from), to: a.to === undefined ? undefined : duration('to', a.to) });
       },
     )
     .command(
@@ -148,36 +187,45 @@ async function main(argv: string[]): Promise<number> {
         code = disasmCommand(a.files as string[], a.stdlib);
       },
     );
+  const first = argv[0];
+  // the commands as registered above (yargs keeps them; its types do not say so)
+  const commands = (parser as unknown as { getInternalMethods(): { getCommandInstance(): { getCommands(): string[] } } }).getInternalMethods().getCommandInstance().getCommands();
+  if (first === undefined) throw new UsageError(`name a command: ${commands.join(', ')}`);
+  if (!first.startsWith('-') && !commands.includes(first)) {
+    const guess = closest(first, commands);
+    throw new UsageError(`unknown command "${first}": the commands are ${commands.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
   await parser.parseAsync();
   return code;
 }
 
 // `pw check --jobs` starts this same program in worker threads: there it serves oracle jobs (see oracle/parallel.ts)
 if (!isMainThread) void import('../oracle/parallel.ts');
-else main(process.argv.slice(2))
-  .then((code) => {
-    stdout.flush();
-    if (stdout.failure) {
-      // output redirected to a full disk, say: the run is done, but its output is not all there
-      stderr.line(`pw: cannot write the output (${stdout.failure.code ?? stdout.failure.message})`);
-      code = 2;
-    }
-    stderr.flush();
-    process.exitCode = code;
-  })
-  .catch((err: unknown) => {
-    stdout.flush();
-    if (err instanceof UsageError) {
-      stderr.line(`pw: ${err.message}`);
-      stderr.line('run "pw --help" for usage');
+else
+  main(process.argv.slice(2))
+    .then((code) => {
+      stdout.flush();
+      if (stdout.failure) {
+        // output redirected to a full disk, say: the run is done, but its output is not all there
+        stderr.line(`pw: cannot write the output (${stdout.failure.code ?? stdout.failure.message})`);
+        code = 2;
+      }
       stderr.flush();
-      process.exitCode = 2;
-      return;
-    }
-    // A fault of Pocketwatch itself, not of the script: say so plainly, without a stack.
-    stderr.line(`pw: internal error: ${(err as Error)?.message ?? String(err)}`);
-    stderr.line('this is a bug in Pocketwatch, not in your script; set PW_DEBUG=1 to see details');
-    if (process.env.PW_DEBUG) stderr.line(String((err as Error)?.stack));
-    stderr.flush();
-    process.exitCode = 70;
-  });
+      process.exitCode = code;
+    })
+    .catch((err: unknown) => {
+      stdout.flush();
+      if (err instanceof UsageError) {
+        stderr.line(`pw: ${shownMessage(err.message)}`);
+        stderr.line('run "pw --help" for usage');
+        stderr.flush();
+        process.exitCode = 2;
+        return;
+      }
+      // A fault of Pocketwatch itself, not of the script: say so plainly, without a stack.
+      stderr.line(`pw: internal error: ${(err as Error)?.message ?? String(err)}`);
+      stderr.line('this is a bug in Pocketwatch, not in your script; set PW_DEBUG=1 to see details');
+      if (process.env.PW_DEBUG) stderr.line(String((err as Error)?.stack));
+      stderr.flush();
+      process.exitCode = 70;
+    });

@@ -1,7 +1,6 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { closeSync, existsSync, fstatSync, openSync, readFileSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync } from 'node:fs';
-import { resolve } from 'node:path';
+import { fstatSync } from 'node:fs';
 import { readScripts, UsageError } from '../compiler/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
@@ -11,11 +10,17 @@ import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
 import { TimelineBuilder } from '../timeline/index.ts';
 import { timelineFormat, writeTimelineFile } from './timeline.ts';
 import { Sink, stderr, stdout } from './output.ts';
+import { checkSnapshotWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from './outputs.ts';
+import { readSnapshotFile, restoreScripts } from './restore.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
+
+/** `--trace -`: the trace goes to stdout, in place of the printed lines (each is in the trace as a print event). */
+const STDOUT = '-';
 
 export interface RunArgs {
   files: string[];
-  until: number; // units
+  until: number; // units of game time
+  untilWall?: number; // units of wall time
   fps: number;
   seed: number;
   trace?: string;
@@ -45,87 +50,25 @@ function stderrIsTerminal(): boolean {
   return process.stderr.isTTY === true;
 }
 
-/** Reads a snapshot file; a missing file is bad usage, a bad one a refused restore (exit 1). */
-function readSnapshotText(path: string): string {
-  try {
-    return readFileSync(path, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read snapshot "${path}"`);
-  }
-}
-
-function cannotWrite(path: string, what: string, err: unknown): UsageError {
-  return new UsageError(`cannot write the ${what} to "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-}
-
-/** Opens an output file before the run, so a bad path is bad usage, not a run lost at its end. */
-function openForWriting(path: string, what: string): number {
-  try {
-    return openSync(path, 'w');
-  } catch (err) {
-    throw cannotWrite(path, what, err);
-  }
-}
-
-/** The snapshot is written beside its place and then renamed into it: a failed write never leaves an earlier snapshot truncated. */
-function snapshotTemp(path: string): string {
-  return `${path}.${process.pid}.tmp`;
-}
-
-/**
- * Checks before the run that the snapshot can be written, without touching a file
- * already there: a run that ends in a script error writes no snapshot, and must not
- * leave an earlier one truncated either.
- */
-function checkWritable(path: string): void {
-  const tmp = snapshotTemp(path);
-  try {
-    if (existsSync(path) && statSync(path).isDirectory()) throw Object.assign(new Error('a folder'), { code: 'EISDIR' });
-    closeSync(openSync(tmp, 'w'));
-    unlinkSync(tmp);
-  } catch (err) {
-    throw cannotWrite(path, 'snapshot', err);
-  }
-}
-
-function writeSnapshotFile(path: string, text: string): void {
-  const tmp = snapshotTemp(path);
-  try {
-    writeFileSync(tmp, text);
-    renameSync(tmp, path);
-  } catch (err) {
-    rmSync(tmp, { force: true });
-    throw cannotWrite(path, 'snapshot', err);
-  }
-}
-
-/** A path as the file system knows it (links followed), to tell whether two names are one file. */
-function samePlace(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
-
-/** An output that would overwrite a script, the snapshot being restored, or the other output is bad usage. */
+/** An output that would overwrite a script, the snapshot being restored, or another output — under any name, a hard link included — is bad usage. */
 function checkOutputs(a: RunArgs, scripts: readonly string[]): void {
-  const inputs = new Map<string, string>(scripts.map((f) => [samePlace(f), `the script "${f}"`]));
-  if (a.restore) inputs.set(samePlace(a.restore), `the snapshot being restored, "${a.restore}"`);
-  if (a.trace) {
-    const t = samePlace(a.trace);
-    const clash = inputs.get(t) ?? (a.save && samePlace(a.save) === t ? 'the snapshot' : undefined);
+  const inputs: NamedFile[] = scripts.map((f) => ({ path: f, what: `the script "${f}"` }));
+  if (a.save) {
+    // saving over the snapshot just restored is fine: it is read before the run
+    const clash = overwrites(a.save, inputs);
+    if (clash) throw new UsageError(`--save "${a.save}" would overwrite ${clash}`);
+  }
+  const others = [...inputs];
+  if (a.restore) others.push({ path: a.restore, what: `the snapshot being restored, "${a.restore}"` });
+  if (a.save) others.push({ path: a.save, what: 'the snapshot' });
+  if (a.trace && a.trace !== STDOUT) {
+    const clash = overwrites(a.trace, others);
     if (clash) throw new UsageError(`--trace "${a.trace}" would overwrite ${clash}`);
+    others.push({ path: a.trace, what: 'the trace' });
   }
   if (a.timeline) {
-    const t = samePlace(a.timeline);
-    const clash = inputs.get(t) ?? (a.trace && samePlace(a.trace) === t ? 'the trace' : a.save && samePlace(a.save) === t ? 'the snapshot' : undefined);
+    const clash = overwrites(a.timeline, others);
     if (clash) throw new UsageError(`--timeline "${a.timeline}" would overwrite ${clash}`);
-  }
-  if (a.save) {
-    const clash = scripts.find((f) => samePlace(f) === samePlace(a.save!));
-    // saving over the snapshot just restored is fine: it is read before the run
-    if (clash) throw new UsageError(`--save "${a.save}" would overwrite the script "${clash}"`);
   }
 }
 
@@ -142,18 +85,26 @@ function restoring<T>(path: string, step: () => T): T | null {
 
 export async function runCommand(a: RunArgs): Promise<number> {
   if (a.live && (a.save || a.restore || a.traceVm)) throw new UsageError('--save, --restore and --trace-vm work only in a headless run, not with --live');
-  let snapshot: DecodedSnapshot | null = null;
-  let files = a.files;
-  if (a.restore) {
-    const text = readSnapshotText(a.restore);
-    snapshot = restoring(a.restore, () => decodeSnapshot(text));
-    if (!snapshot) return 1;
-    if (files.length === 0) files = snapshot.host.files;
-  }
-  if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
   if (a.timeline) timelineFormat(a.timeline, '--timeline');
   if (a.traceDetail === 'timeline' && !a.trace) throw new UsageError('--trace-detail timeline needs --trace FILE');
-  const sources = readScripts(files);
+  let snapshot: DecodedSnapshot | null = null;
+  let sources: { file: string; source: string }[];
+  let files = a.files;
+  if (a.restore) {
+    const text = readSnapshotFile(a.restore);
+    snapshot = restoring(a.restore, () => decodeSnapshot(text));
+    if (!snapshot) return 1;
+    if (files.length === 0) {
+      // the scripts the snapshot names: only .pw files below this folder, unchanged since the save
+      files = snapshot.host.files;
+      const own = restoring(a.restore, () => restoreScripts(snapshot!));
+      if (!own) return 1;
+      sources = own;
+    } else sources = readScripts(files);
+  } else {
+    if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
+    sources = readScripts(files);
+  }
   checkOutputs(a, sources.map((s) => s.file));
   const loaded = loadLinted(sources);
   if (!loaded.program) {
@@ -167,15 +118,16 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const program = loaded.program;
   const restored = snapshot && restoring(a.restore!, () => fitSnapshot(snapshot!, program));
   if (snapshot && !restored) return 1;
-  if (a.save) checkWritable(a.save);
-  const traceSink = a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
+  if (a.save) checkSnapshotWritable(a.save);
+  const traceToStdout = a.trace === STDOUT;
+  const traceSink = traceToStdout ? stdout : a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
   const timeline = a.timeline ? new TimelineBuilder() : null;
   // the detail kinds go to the trace file only when asked for: otherwise it is the trace it always was
   const detailInFile = a.traceDetail === 'timeline';
   const detail = { timeline: timeline !== null || detailInFile };
   let endedAt = 0;
   const host = {
-    print: (text: string) => stdout.line(text),
+    print: traceToStdout ? () => {} : (text: string) => stdout.line(text),
     diagnostic: (_d: unknown, formatted: string) => {
       stdout.flush();
       stderr.line(formatted);
@@ -189,7 +141,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
           }
         : undefined,
   };
-  const liveOpts = { until: a.until, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing, jit: !a.interpreter };
+  const liveOpts = { until: a.until, untilWall: a.untilWall, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing, jit: !a.interpreter };
   let exit: number;
   if (a.live) {
     const { runLive } = await import('../hosts/live.ts');
@@ -203,6 +155,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
       ...liveOpts,
       ...detail,
       fps: a.fps,
+      savedAfter: a.save !== undefined,
       traceVm: a.traceVm ? (line: string) => stderr.line(line) : undefined,
       progress: showProgress
         ? (wall: number) => {
@@ -227,15 +180,20 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (showProgress) process.stderr.write('\r\x1b[K');
     exit = r.exit;
     endedAt = unitsToMs(r.engine.now);
+    if (r.stoppedBy === 'until-wall') {
+      stdout.flush();
+      stderr.line(`pw: stopped at ${formatUnits(r.endedAt)} of wall time (--until-wall) with the game clock at ${formatUnits(r.engine.state.clock.game)}, held back by a save window or a lock`);
+    }
     if (a.save && !r.engine.halted) {
       const info: HostInfo = { kind: 'headless', fps: restored ? restored.host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
-      writeSnapshotFile(a.save, writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
+      writeSnapshotFile(a.save, () => writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
     }
   }
   stdout.flush();
-  traceSink?.close();
+  if (traceSink !== stdout) traceSink?.close();
   if (timeline) writeTimelineFile(a.timeline!, timeline.build(undefined, Math.max(endedAt, timeline.last)), `Pocketwatch timeline of ${files.join(' ')}`);
   // the run went on without its trace; saying so at the end loses nothing else
-  if (traceSink?.failure) throw cannotWrite(a.trace!, 'trace', traceSink.failure);
+  const failure = traceSink !== stdout ? traceSink?.failure : null;
+  if (failure) throw cannotWrite(a.trace!, 'trace', failure.code ?? failure.message);
   return exit;
 }

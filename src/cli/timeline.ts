@@ -1,12 +1,13 @@
 // `pw timeline TRACE.jsonl -o FILE.(json|html|svg)`, and the file writing `pw run
 // --timeline` shares with it. Exit 0 on success, 1 for a trace that cannot be read as
 // one, 2 on bad usage.
-import { openSync, readFileSync, realpathSync } from 'node:fs';
+import { readFileSync, realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import { UsageError } from '../compiler/load.ts';
 import { FORMAT_HINT, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { Sink, stderr } from './output.ts';
+import { cannotWrite, openForWriting } from './outputs.ts';
 
 export interface TimelineArgs {
   trace: string;
@@ -25,19 +26,10 @@ export function timelineFormat(path: string, flag: string): TimelineFormat {
 
 export function writeTimelineFile(path: string, tl: Timeline, title: string): void {
   const format = timelineFormat(path, 'the timeline');
-  let out: Sink;
-  try {
-    out = new Sink(openSync(path, 'w'), true);
-  } catch (err) {
-    throw cannotWrite(path, err);
-  }
+  const out = new Sink(openForWriting(path, 'timeline'), true);
   for (const chunk of timelineChunks(tl, format, title)) out.write(chunk);
   out.close();
-  if (out.failure) throw cannotWrite(path, out.failure);
-}
-
-function cannotWrite(path: string, err: unknown): UsageError {
-  return new UsageError(`cannot write the timeline to "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  if (out.failure) throw cannotWrite(path, 'timeline', out.failure.code ?? out.failure.message);
 }
 
 function place(p: string): string {

@@ -1,6 +1,6 @@
 // Loading scripts from files and folders (Node only); compiling them is sources.ts's
 // business, which needs no file system.
-import { readFileSync, readdirSync, statSync } from 'node:fs';
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { SourceText } from './sources.ts';
 
@@ -20,10 +20,34 @@ function pwFilesIn(dir: string): string[] {
 
 /** A script file's text; one that cannot be read (a dangling link, no permission) is bad usage. */
 export function readScriptFile(path: string, shown = path): string {
+  return readTextFile(path, shown, SCRIPT_MAX_BYTES);
+}
+
+/** The largest script file read: ten times the biggest world worth writing by hand. */
+export const SCRIPT_MAX_BYTES = 64 * 1024 * 1024;
+
+/**
+ * A text file's contents, if it is a regular file of at most `max` bytes; anything else
+ * (a folder, a device, a FIFO, which would block for ever, a huge file) is bad usage.
+ * The file is opened without blocking and checked before a byte is read.
+ */
+export function readTextFile(path: string, shown: string, max: number): string {
+  let fd: number;
   try {
-    return readFileSync(path, 'utf8');
+    fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
     throw new UsageError(`cannot read "${shown}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+  try {
+    const st = fstatSync(fd);
+    if (!st.isFile()) throw new UsageError(`cannot read "${shown}": it is ${st.isDirectory() ? 'a folder' : 'not a regular file'}`);
+    if (st.size > max) throw new UsageError(`cannot read "${shown}": it has ${st.size} bytes, more than the ${max} read`);
+    return readFileSync(fd, 'utf8');
+  } catch (err) {
+    if (err instanceof UsageError) throw err;
+    throw new UsageError(`cannot read "${shown}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  } finally {
+    closeSync(fd);
   }
 }
 

@@ -17,6 +17,7 @@ import { ticksAt } from '../time/units.ts';
 import { createWorldState, type InputEvent, type WorldState } from '../world/state.ts';
 import type { TraceFields } from '../world/context.ts';
 import { createActor, type ActorState } from '../world/walk.ts';
+import type { SlotName, SoundSlot } from '../world/sound.ts';
 import { Scheduler } from './scheduler.ts';
 import { Delivery } from './events.ts';
 import { FrameDriver } from './frames.ts';
@@ -196,6 +197,15 @@ export class Engine implements BuiltinContext, VmContext {
     this.frames.advanceTo(target);
   }
 
+  /** Game time beyond which nothing is processed (a headless run's --until); Infinity: none. */
+  get horizon(): number {
+    return this.frames.horizon;
+  }
+
+  set horizon(t: number) {
+    this.frames.horizon = t;
+  }
+
   nextEventAt(): number {
     return this.frames.nextEventAt();
   }
@@ -207,6 +217,17 @@ export class Engine implements BuiltinContext, VmContext {
   /** Hosts post input here; it is drained once per heartbeat service pass, never lost or repeated. */
   post(ev: InputEvent): void {
     this.state.mailbox.push(ev);
+  }
+
+  /**
+   * The run is over while sounds still sound: each gets its end in the trace, marked as
+   * cut by the end of the run, so every start in the trace is paired with an end.
+   */
+  endRun(): void {
+    if (!this.tracing) return;
+    const s = this.state.sound;
+    const channels: [SlotName, SoundSlot | null][] = [[1, s.slots[0]], [2, s.slots[1]], ['voice', s.voice]];
+    for (const [slot, entry] of channels) if (entry !== null && entry.end > this.state.wallNow) this.trace({ ev: 'soundend', slot, sound: entry.name, cut: 'run ended' });
   }
 
   // ---- threads ------------------------------------------------------------

@@ -24,6 +24,13 @@ export interface FrameHost extends WorldContext {
 }
 
 export class FrameDriver {
+  /**
+   * Game time beyond which nothing is processed, whatever the clock reads (a headless
+   * run's --until): a frame whose clock jumps past it (a lock's credit) stops there,
+   * and a later frame goes on from it.
+   */
+  horizon = Infinity;
+
   /** advanceTo's stepper readings (hosts call it, never a thread, so it is not re-entered). */
   private stepSink = newStepSink();
   /** The next of them to serve, and how many there are. */
@@ -120,7 +127,8 @@ export class FrameDriver {
     const st = host.state;
     const c = st.clock;
     const wallEnd = c.wall;
-    let gameEnd = target;
+    const horizon = this.horizon;
+    let gameEnd = target < horizon ? target : horizon;
     // (a caller may drive game time past the clock's reading: then the target stays put)
     const followsClock = target === c.game;
     this.beginSteps(gameEnd);
@@ -149,7 +157,8 @@ export class FrameDriver {
         } else if (w === t) isWake = true;
       }
       if (game && t > gameEnd) game = false;
-      const wallDue = wallSleepers.length > 0 && wallSleepers.peekTime() <= wallEnd;
+      // (a wall sleeper's moment, while the game clock runs, is a game time too: not past the horizon)
+      const wallDue = wallSleepers.length > 0 && wallSleepers.peekTime() <= wallEnd && (c.lockDepth > 0 || c.saveDepth > 0 || wallSleepers.peekTime() - (c.lastWall - c.game) <= horizon);
       if (!game && !wallDue) break;
       const tw = wallDue ? wallSleepers.peekTime() : 0;
       // the wall moment of game time t (never before the moment already reached: after
@@ -186,12 +195,14 @@ export class FrameDriver {
       if (followsClock) {
         // a window closed at this moment: the game clock catches up with this display frame
         if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);
-        if (c.game !== gameEnd) gameEnd = this.followClock(gameEnd);
+        if (c.game !== gameEnd) gameEnd = this.followClock(gameEnd, horizon);
       }
     }
     if (host.halted) return;
     if (gameEnd > st.now) st.now = gameEnd;
-    if (wallEnd > st.wallNow) st.wallNow = wallEnd;
+    // the wall moment reached: the frame's, or that of the horizon where the game clock stopped short of it
+    const wallAt = gameEnd < c.game && c.lockDepth === 0 && c.saveDepth === 0 ? gameEnd + (c.lastWall - c.game) : wallEnd;
+    if (wallAt > st.wallNow) st.wallNow = wallAt;
     expireSoundsUpTo(host, st.wallNow);
   }
 
@@ -222,13 +233,14 @@ export class FrameDriver {
    * clock caught up). The stepper is read again from where this frame found it, up to
    * the clock: steps already served are the same, those past a window's start wait.
    */
-  private followClock(gameEnd: number): number {
+  private followClock(gameEnd: number, horizon: number): number {
     const st = this.host.state;
     const c = st.clock;
+    const to = c.game < horizon ? c.game : horizon;
     if (c.game > gameEnd && this.stepIndex === this.stepCount) {
       // every step read so far has been served: the catch-up is an update of its own
-      this.beginSteps(c.game);
-      return c.game;
+      this.beginSteps(to);
+      return to;
     }
     if (this.advanced) {
       const s = st.stepper;
@@ -238,13 +250,13 @@ export class FrameDriver {
       s.acc = b.acc;
       s.served = b.served;
       this.stepCount = 0;
-      if (c.game >= nextDueAt(s)) {
-        advanceInto(s, c.game, this.stepSink);
+      if (to >= nextDueAt(s)) {
+        advanceInto(s, to, this.stepSink);
         this.stepCount = this.stepSink.count;
       }
       if (this.stepIndex > this.stepCount) this.stepIndex = this.stepCount;
     }
-    return c.game;
+    return to;
   }
 
   /** One heartbeat step: walks, crickets, due loops, poses; then calctime if no thread is mid-flight. */

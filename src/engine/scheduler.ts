@@ -323,8 +323,10 @@ export class Scheduler {
     this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
   }
 
-  /** Takes over restored threads, every wait re-registered in the order they went to sleep. */
+  /** Takes over restored threads, every wait re-registered in the order they went to sleep; nothing is running or draining then. */
   adopt(threads: Thread[]): void {
+    this.running = null;
+    this.draining = false;
     this.live.clear();
     this.sleepers.clear();
     this.wallSleepers.clear();

@@ -1,5 +1,6 @@
 // A code frame: the offending line with its neighbours and a caret under the spot.
 import { lineAt, lineStarts } from '../../grammar/lexer.ts';
+import { visible } from './text.ts';
 
 // Where each line of the last source framed starts. Errors come in runs from one file,
 // and splitting a big script again for every one of a thousand errors took seconds.
@@ -25,7 +26,8 @@ export function codeFrame(source: string, line: number, col: number, length = 1,
   const width = String(last).length;
   const out: string[] = [];
   for (let n = first; n <= last; n++) {
-    const whole = lineAt(source, starts, n).replace(/\t/g, ' ');
+    // one mark per control character: an escape sequence in a script never reaches the terminal, and the caret stays aligned
+    const whole = visible(lineAt(source, starts, n).replace(/\t/g, ' '));
     // a very long line (a generated script, a 1 MB literal) is cut to the part around the spot
     const long = whole.length > MAX_SHOWN;
     const from = long && n === line && col - 1 > MAX_SHOWN - WINDOW_BEFORE ? col - 1 - WINDOW_BEFORE : 0;

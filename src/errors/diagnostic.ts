@@ -1,6 +1,7 @@
 // Every problem a script author sees — syntax, compile or runtime — is a Diagnostic:
 // file:line:col, a plain message, a code frame, and for runtime errors the script call stack.
 import { codeFrame } from './codeframe.ts';
+import { shownMessage } from './text.ts';
 
 export type DiagnosticKind = 'syntax error' | 'error' | 'runtime error' | 'warning';
 
@@ -34,12 +35,13 @@ export class CompileErrors extends Error {
 }
 
 export function formatDiagnostic(d: Diagnostic, source: string | undefined): string {
-  const head = `${d.file}:${d.line}:${d.col}: ${d.kind}${d.code ? ` ${d.code}` : ''}: ${d.message}`;
+  // names and values in a message come from the script: long ones are cut, escapes made visible
+  const head = `${shownMessage(d.file)}:${d.line}:${d.col}: ${d.kind}${d.code ? ` ${d.code}` : ''}: ${shownMessage(d.message)}`;
   const parts = [head];
   if (source !== undefined && d.line > 0) parts.push(codeFrame(source, d.line, d.col, d.length));
   if (d.stack && d.stack.length > 0) {
     parts.push('script call stack:');
-    for (const s of d.stack) parts.push(`  ${s}`);
+    for (const s of d.stack) parts.push(`  ${shownMessage(s)}`);
   }
   return parts.join('\n');
 }

@@ -4,7 +4,7 @@ import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts
 import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
-import { manageTime } from '../time/clock.ts';
+import { manageTime, type ClockState } from '../time/clock.ts';
 import { UNITS_PER_MS } from '../time/units.ts';
 
 export interface TimedInput {
@@ -15,8 +15,12 @@ export interface TimedInput {
 }
 
 export interface HeadlessOptions extends Partial<EngineOptions> {
-  /** Game-time limit in units (default 60 s). */
+  /** Game-time limit in units (default 60 s): game time, even while a save window holds the game clock back. */
   until: number;
+  /** Wall-time limit in units, so a world held in a save window cannot run for ever (default: twice `until`). */
+  untilWall?: number;
+  /** The world is saved when the run ends and goes on later: the sounds still sounding are not cut off in the trace. */
+  savedAfter?: boolean;
   fps: number;
   keepGoing?: boolean;
   input?: TimedInput[];
@@ -36,6 +40,18 @@ export interface HeadlessResult {
   nextFrame: number;
   /** Timed input not delivered yet. */
   pendingInput: TimedInput[];
+  /** What ended the run: nothing left alive, a script error, the game-time or the wall-time limit. */
+  stoppedBy: 'quiet' | 'error' | 'until' | 'until-wall';
+}
+
+/** The wall-time limit a run gets unless it names one: twice its game-time limit. */
+export function defaultWallLimit(until: number): number {
+  return until * 2;
+}
+
+/** The wall reading at which the game clock reaches `game`, or Infinity while a lock or a save window holds it. */
+function wallWhenGameReaches(c: ClockState, game: number): number {
+  return c.lockDepth > 0 || c.saveDepth > 0 ? Infinity : c.lastWall + (game - c.game);
 }
 
 /** Display frame k happens at wall time floor(k × 1000 / fps) ms, in units: no drift. */
@@ -77,10 +93,34 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
     }
   };
+  const c = e.state.clock;
+  const untilWall = opts.untilWall ?? defaultWallLimit(opts.until);
+  const held = (): boolean => c.lockDepth > 0 || c.saveDepth > 0;
+  // where the run ends: the game-time limit, unless the wall-time limit comes first
+  let end = untilWall;
+  let limited = false;
+  // nothing past the game-time limit is processed, even when a lock's credit makes a frame's clock jump past it
+  e.horizon = opts.until;
   while (!e.halted) {
     if (e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
     wall = displayTime(k, fps);
-    if (wall > opts.until) break;
+    end = Math.min(untilWall, wallWhenGameReaches(c, opts.until));
+    if (wall > end || (c.game >= opts.until && e.now >= opts.until)) {
+      // the limit falls before the next frame: finish exactly there, whatever the display rate
+      // (a restored world already past it stays where it is). A clock just out of a lock
+      // window reaches the limit at its next reading, which credits the locked span: the
+      // world then runs up to the limit and no further.
+      if (c.game < opts.until) {
+        const to = Math.max(end, c.wall);
+        postUpTo(to);
+        manageTime(c, to);
+        e.advanceTo(c.game);
+      }
+      // a lock or save window opened on the way there: the game clock has not reached the limit, and frames go on
+      if (!e.halted && end < untilWall && held() && c.game < opts.until) continue;
+      limited = !e.halted;
+      break;
+    }
     // skip idle stretches: frames before the next due event (or input) only count
     const idle = Math.min(e.idleUntil(), nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity);
     if (wall < idle) {
@@ -93,11 +133,8 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     if (opts.progress && (k & 1023) === 0) opts.progress(wall);
     k++;
   }
-  if (!e.halted && wall > opts.until) {
-    // finish exactly at the limit, whatever the display rate
-    postUpTo(opts.until);
-    manageTime(e.state.clock, opts.until);
-    e.advanceTo(e.state.clock.game);
-  }
-  return { engine: e, exit: e.errors > 0 ? 1 : 0, endedAt: Math.min(wall, opts.until), nextFrame: k, pendingInput: inputs.slice(nextInput) };
+  e.horizon = Infinity;
+  if (!opts.savedAfter) e.endRun();
+  const stoppedBy = e.halted ? 'error' : !limited ? 'quiet' : end === untilWall && c.game < opts.until ? 'until-wall' : 'until';
+  return { engine: e, exit: e.errors > 0 ? 1 : 0, endedAt: Math.min(wall, end), nextFrame: k, pendingInput: inputs.slice(nextInput), stoppedBy };
 }

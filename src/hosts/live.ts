@@ -14,6 +14,7 @@ import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import type { WorldState } from '../world/state.ts';
 import type { Thread } from '../vm/thread.ts';
+import { defaultWallLimit } from './headless.ts';
 
 export interface WallSource {
   /** Milliseconds from an arbitrary origin; never goes backwards. */
@@ -34,6 +35,8 @@ export class LiveWorld {
   readonly engine: Engine;
   /** Called after every display frame and every step. */
   onFrame: (() => void) | null = null;
+  /** Runs each timed frame: the REPL runs it where it can always be broken into. */
+  frameGuard: (frame: () => void) => void = (frame) => frame();
   private readonly wallSource: WallSource;
   private readonly useTimer: boolean;
   private origin = 0;
@@ -44,6 +47,8 @@ export class LiveWorld {
   private pausedAt: number | null = null;
   /** True when our pause() holds the outermost savetimer, so step() may move its saved value. */
   private ownsSave = false;
+  /** How far step() drew the wall clock ahead of the real one: each step draws its frame a heartbeat after the last. */
+  private skew = 0;
 
   constructor(program: Program, host: EngineHost, opts: LiveWorldOptions = {}) {
     const { wall, timer, ...engineOpts } = opts;
@@ -56,7 +61,7 @@ export class LiveWorld {
 
   /** Wall clock in units since the world started. */
   wall(): number {
-    return Math.floor((this.wallSource.now() - this.origin) * UNITS_PER_MS);
+    return Math.floor((this.wallSource.now() - this.origin) * UNITS_PER_MS) + this.skew;
   }
 
   get paused(): boolean {
@@ -112,8 +117,10 @@ export class LiveWorld {
 
   /**
    * n heartbeats while paused: each moves the game clock to the next heartbeat
-   * boundary (50 ms apart), serves it, and draws one display frame. The saved clock
-   * moves with the steps so resuming does not rewind them.
+   * boundary (50 ms apart), serves it, and draws its display frame, at least a
+   * heartbeat of wall time after the last one, so frame-paced things (camera turns,
+   * forceupdate) move a game frame each step. The saved clock moves with the steps so
+   * resuming does not rewind them.
    */
   step(n: number): void {
     const e = this.engine;
@@ -123,6 +130,8 @@ export class LiveWorld {
       if (!(target > c.game)) target = c.game + STEP_UNITS;
       if (this.ownsSave) c.savedGame += target - c.game;
       c.game = target;
+      const now = this.wall();
+      if (c.wall + STEP_UNITS > now) this.skew += c.wall + STEP_UNITS - now;
       this.displayFrame();
     }
     this.onFrame?.();
@@ -134,6 +143,7 @@ export class LiveWorld {
    */
   adopt(state: WorldState, threads: Thread[], fresh?: Parameters<Engine['adopt']>[2]): void {
     this.engine.adopt(state, threads, fresh);
+    this.skew = 0;
     this.origin = this.wallSource.now() - state.clock.wall / UNITS_PER_MS;
     this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
     // a world restored while paused stays paused: its clock takes the pause's save level
@@ -198,7 +208,7 @@ export class LiveWorld {
   private tick(): void {
     this.timer = null;
     const now = this.wallSource.now();
-    this.frame();
+    this.frameGuard(() => this.frame());
     // keep a 60 Hz grid; after a stall start again from now instead of bursting
     this.nextFrame += LIVE_FRAME_MS;
     if (this.nextFrame < now) this.nextFrame = now + LIVE_FRAME_MS;
@@ -207,21 +217,24 @@ export class LiveWorld {
 }
 
 export interface LiveRunOptions extends Partial<EngineOptions> {
-  /** Wall time in units after which the run ends. */
+  /** Game time in units after which the run ends. */
   until: number;
+  /** Wall time in units after which the run ends however far the game clock got (default: twice `until`). */
+  untilWall?: number;
   keepGoing?: boolean;
 }
 
 /** `pw run --live`: the same as headless, on the wall clock; resolves with the exit code. */
 export function runLive(program: Program, host: EngineHost, opts: LiveRunOptions): Promise<number> {
-  const { until, keepGoing, ...engineOpts } = opts;
+  const { until, untilWall = defaultWallLimit(until), keepGoing, ...engineOpts } = opts;
   return new Promise((resolve) => {
     const w = new LiveWorld(program, host, engineOpts);
     w.engine.stopOnError = !keepGoing;
     w.onFrame = () => {
       const e = w.engine;
-      if (e.halted || e.isQuiet() || w.wall() > until) {
+      if (e.halted || e.isQuiet() || e.state.clock.game > until || w.wall() > untilWall) {
         w.stop();
+        e.endRun();
         resolve(e.errors > 0 ? 1 : 0);
       }
     };

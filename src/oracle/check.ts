@@ -112,6 +112,7 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
     },
     {
       until: parseDuration(s.until),
+      untilWall: s.untilWall === undefined ? undefined : parseDuration(s.untilWall),
       fps: s.fps,
       seed: s.seed,
       loopGuard: s.loopGuard,

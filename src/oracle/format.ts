@@ -23,8 +23,10 @@ export const ORACLE_EXTENSION = '.oracle';
 export interface OracleSettings {
   /** What the oracle checks, in a sentence (`-- oracle:`). */
   about: string;
-  /** Game-time limit as written, e.g. "10s". */
+  /** Game-time limit as written, e.g. "10s": game time, even while a save window holds the clock. */
   until: string;
+  /** Wall-time limit as written; unset, twice `until`. */
+  untilWall?: string;
   fps: number;
   seed: number;
   loopGuard: number;
@@ -79,7 +81,7 @@ export class OracleFormatError extends Error {
   }
 }
 
-const KEYS = ['oracle', 'until', 'fps', 'seed', 'loop-guard', 'keep-going', 'load', 'click', 'mouse', 'kinds'] as const;
+const KEYS = ['oracle', 'until', 'until-wall', 'fps', 'seed', 'loop-guard', 'keep-going', 'load', 'click', 'mouse', 'kinds'] as const;
 type Key = (typeof KEYS)[number];
 const REPEATABLE: ReadonlySet<Key> = new Set<Key>(['load', 'click', 'mouse']);
 const CLICK_KINDS = ['prop', 'actor', 'flat', 'set'];
@@ -141,12 +143,14 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
       s.about = value;
       return;
     case 'until':
+    case 'until-wall':
       try {
         parseDuration(value);
       } catch (err) {
-        throw new OracleFormatError(`until: ${(err as Error).message}`, line);
+        throw new OracleFormatError(`${key}: ${(err as Error).message}`, line);
       }
-      s.until = value;
+      if (key === 'until') s.until = value;
+      else s.untilWall = value;
       return;
     case 'fps': {
       const n = Number(value);

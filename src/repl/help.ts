@@ -1,5 +1,5 @@
-// :help, generated from the builtin registry (so it never goes out of date) and from
-// the REPL's own command table.
+// :help and docs/builtins.md, generated from the builtin registry (so they never go out
+// of date), and the REPL's own command table.
 import type { Builtin } from '../builtins/registry.ts';
 import { signature } from '../builtins/registry.ts';
 import { closest } from '../errors/suggest.ts';
@@ -31,11 +31,6 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },
 ];
 
-function firstSentence(doc: string): string {
-  const m = /^(.*?[.;:])(\s|$)/.exec(doc);
-  return m ? m[1] : doc;
-}
-
 const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world' };
 
 export function helpText(builtins: readonly Builtin[], topic?: string): string[] {
@@ -51,7 +46,7 @@ export function helpText(builtins: readonly Builtin[], topic?: string): string[]
   for (const area of areas) {
     out.push('');
     out.push(`Builtins — ${AREA_TITLES[area] ?? area}:`);
-    out.push(...table(builtins.filter((b) => b.area === area).map((b) => [`  ${signature(b)}`, firstSentence(b.doc)])));
+    out.push(...table(builtins.filter((b) => b.area === area).map((b) => [`  ${signature(b)}`, b.summary])));
   }
   out.push('');
   out.push('":help NAME" shows one builtin in full. Parameters ending in ? are optional.');
@@ -70,4 +65,47 @@ function topicHelp(builtins: readonly Builtin[], topic: string): string[] {
   if (c) return [`:${c.name}${c.args ? ' ' + c.args : ''}`, `  ${c.doc}`];
   const guess = closest(topic, [...builtins.map((x) => x.name), ...COMMANDS.map((x) => x.name)]);
   return [`no builtin or command "${topic}"${guess ? ` — did you mean "${guess}"?` : ''}`];
+}
+
+/** The complete builtin reference, docs/builtins.md: written by `npm run build`, checked for staleness by the tests. */
+export function builtinReference(builtins: readonly Builtin[]): string {
+  const out: string[] = [];
+  out.push('# Builtin reference');
+  out.push('');
+  out.push('<!-- Generated from the builtin registry by `npm run build`: edit the registry (src/builtins/), not this page. -->');
+  out.push('');
+  out.push(`Every builtin a script can call, ${builtins.length} in all, by area. A parameter ending in \`?\` is optional;`);
+  out.push('`...` takes any number of arguments. The REPL shows the same text with `:help NAME`.');
+  const areas = [...new Set(builtins.map((b) => b.area))];
+  for (const area of areas) {
+    out.push('');
+    out.push(`## ${capitalised(AREA_TITLES[area] ?? area)}`);
+    out.push('');
+    out.push('| builtin | what it does |');
+    out.push('|---|---|');
+    for (const b of builtins.filter((x) => x.area === area)) out.push(`| [\`${signature(b)}\`](#${b.name}) | ${cell(b.summary)} |`);
+    for (const b of builtins.filter((x) => x.area === area)) {
+      out.push('');
+      out.push(`### ${b.name}`);
+      out.push('');
+      out.push(`\`${signature(b)}\``);
+      out.push('');
+      out.push(b.doc);
+      if (b.waits) {
+        out.push('');
+        out.push(`The calling thread waits for ${b.waits}.`);
+      }
+    }
+  }
+  out.push('');
+  return out.join('\n');
+}
+
+function capitalised(text: string): string {
+  return text.charAt(0).toUpperCase() + text.slice(1);
+}
+
+/** Text for a table cell: a bar would end the cell. */
+function cell(text: string): string {
+  return text.replace(/\|/g, '\\|');
 }

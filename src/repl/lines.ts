@@ -5,7 +5,6 @@
 import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ReplSession } from './session.ts';
-import { LineGrouper } from './input.ts';
 import { stamp, type LogEntry } from './events.ts';
 import type { Sink } from '../cli/output.ts';
 
@@ -22,20 +21,18 @@ export async function runLineMode(session: ReplSession, io: LineModeIO): Promise
   const { out, err } = io;
   session.onLog((e) => write(e, out, err));
   session.start();
-  const grouper = new LineGrouper();
   const rl = createInterface({ input: io.input, crlfDelay: Infinity, terminal: false });
   try {
     for await (const line of rl) {
       if (session.quitRequested) break;
-      const group = grouper.push(line);
-      if (group === null) continue;
-      session.submit(group.text, group.parsed);
+      session.enter(line);
+      if (session.lines.pending) continue;
       await settle(session, out);
       if (session.quitRequested) break;
     }
-    if (!session.quitRequested && grouper.pending) {
+    if (!session.quitRequested && session.lines.pending) {
       // the input ended inside a block: running it reports what was left open
-      session.submit(grouper.reset());
+      session.submit(session.lines.reset());
       await settle(session, out);
     }
   } finally {

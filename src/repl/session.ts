@@ -2,7 +2,7 @@
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { loadProgram, parseSources, readSources, type SourceText } from '../compiler/load.ts';
+import { loadProgram, parseSources, readSources, UsageError, type SourceText } from '../compiler/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
@@ -17,11 +17,14 @@ import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
 import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
+import { overwrites, writeSnapshotFile } from '../cli/outputs.ts';
 import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
+import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
+import { FREEZE_MS, type Outcome } from './interrupt.ts';
 import { statusInfo, statusText } from './status.ts';
 
 export interface SessionOptions {
@@ -39,6 +42,8 @@ export interface SessionOptions {
 }
 
 const LOOP_LINE_MS = 1000;
+/** Wall time (units: 1 ms) a frame may start after the idle check. */
+const IDLE_MARGIN = 3;
 
 // trace events the log gets from the host's print/diagnostic calls instead
 const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
@@ -46,10 +51,16 @@ const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
 export class ReplSession {
   readonly world: LiveWorld;
   filter: Set<WorldKind> = new Set(DEFAULT_FILTER);
+  /** The lines typed so far of a block not yet closed. */
+  readonly lines = new LineGrouper();
   traceOn: boolean;
   /** Script errors seen so far: in loaded files, typed code and running threads. */
   errorCount = 0;
   quitRequested = false;
+  /** Runs script code where it can be broken into (the terminal UI sets it; see interrupt.ts). */
+  guard: ((run: () => void) => Outcome) | null = null;
+  /** Told when the guard broke into script code. */
+  onBrokenInto: ((outcome: Exclude<Outcome, 'done'>) => void) | null = null;
   private listeners: ((e: LogEntry) => void)[] = [];
   private quitListeners: (() => void)[] = [];
   private group = 0;
@@ -75,13 +86,17 @@ export class ReplSession {
     };
     this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer, timeline: true });
     this.world.onFrame = () => this.afterFrame();
+    // a frame before anything is due runs no script: it needs no guard (which costs a thread start)
+    this.world.frameGuard = (frame) => (this.world.wall() + IDLE_MARGIN < this.engine.idleUntil() ? frame() : this.guarded(frame));
     this.watchSpawns();
     this.pendingEarly = early;
   }
 
   private pendingEarly: LogEntry[];
-  /** Files loaded so far, recorded in snapshots. */
+  /** Files loaded so far, each once, recorded in snapshots. */
   private files: string[] = [];
+  /** What was defined at the prompt (handlers, objects, globals): a snapshot cannot name it, as it is in no file. */
+  private typedAtPrompt: string[] = [];
 
   get engine(): Engine {
     return this.world.engine;
@@ -93,7 +108,7 @@ export class ReplSession {
     this.started = true;
     for (const e of this.pendingEarly) this.emit(e);
     this.pendingEarly = [];
-    this.world.start();
+    this.guarded(() => this.world.start());
   }
 
   close(): void {
@@ -127,14 +142,55 @@ export class ReplSession {
   }
 
   /**
+   * A line typed (or pasted, or piped): it joins the block being typed, and a complete
+   * group runs. An entry past MAX_ENTRY_CHARS is refused whole, with a message.
+   */
+  enter(line: string): void {
+    const group = this.lines.push(line);
+    if (group === null) return;
+    if (group.tooLong !== undefined) {
+      return this.replError(`this entry is ${group.tooLong.toLocaleString('en-US')} characters long and the REPL takes at most ${MAX_ENTRY_CHARS.toLocaleString('en-US')} at once: nothing of it ran. Put long code in a file and :load it.`);
+    }
+    this.submit(group.text, group.parsed);
+  }
+
+  /**
    * Runs one complete group: a `:command` or code (statements, blocks, definitions).
    * `parsed`: the code's parse when the caller has it already (LineGrouper does).
    */
   submit(text: string, parsed: ReplParse | null = null): void {
     const trimmed = text.trim();
     if (trimmed === '') return;
-    if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
-    else this.evaluate(text, parsed);
+    this.guarded(() => {
+      if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
+      else this.evaluate(text, parsed);
+    });
+  }
+
+  /** Runs script code (a line, a frame) under the guard, and puts the world right when it was broken into. */
+  private guarded(run: () => void): void {
+    const outcome = this.guard ? this.guard(run) : (run(), 'done');
+    if (outcome !== 'done') this.brokenInto(outcome);
+  }
+
+  /**
+   * Code was stopped where it stood, with no chance to tidy up: the thread it was in
+   * stops, the scheduler's queues are rebuilt from the threads as they are, and the
+   * REPL's own threads stop as on Ctrl-C.
+   */
+  private brokenInto(outcome: Exclude<Outcome, 'done'>): void {
+    const e = this.engine;
+    const stuck = e.running;
+    if (stuck) e.stopThread(stuck.id);
+    e.adopt(e.state, e.liveThreads());
+    const why = outcome === 'frozen' ? `the world did not answer for ${FREEZE_MS / 1000} s (a loop that never waits?)` : 'interrupted';
+    if (stuck) {
+      const frames = frameList(stuck);
+      const h = e.program.handlers[frames[frames.length - FRAME_WORDS]];
+      this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
+    } else this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: why });
+    this.interrupt();
+    this.onBrokenInto?.(outcome);
   }
 
   /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */
@@ -170,32 +226,40 @@ export class ReplSession {
     const tops = items.filter((i): i is A.TopItem => i.type === 'handler' || i.type === 'object' || i.type === 'global');
     const stmts = items.filter((i): i is A.Stmt => i.type !== 'handler' && i.type !== 'object' && i.type !== 'global');
     const source: A.ScriptFile = { file, source: text, items: tops };
-    if (tops.length > 0 && !this.define([source])) return;
-    if (stmts.length === 0) return;
-    let compiled: { program: Program; handler: number };
-    try {
-      compiled = compileSnippet(source, stmts, BUILTIN_TABLE, this.engine.program);
-    } catch (err) {
-      if (err instanceof CompileErrors) {
-        for (const d of err.diagnostics) this.reportDiagnostic(d, d.file === file ? text : this.engine.program.sources[d.file]);
-        return;
+    const before = this.engine.program;
+    if (tops.length > 0) {
+      const defined = this.define([source]);
+      if (defined === null) return;
+      this.typedAtPrompt.push(...defined);
+    }
+    if (stmts.length > 0) {
+      let compiled: { program: Program; handler: number };
+      try {
+        compiled = compileSnippet(source, stmts, BUILTIN_TABLE, this.engine.program);
+      } catch (err) {
+        if (err instanceof CompileErrors) {
+          for (const d of err.diagnostics) this.reportDiagnostic(d, d.file === file ? text : this.engine.program.sources[d.file]);
+          return;
+        }
+        throw err;
       }
-      throw err;
+      this.engine.program = compiled.program;
+      const th = this.spawnForeground(compiled.handler, 'repl');
+      if (th) {
+        this.awaitingEcho.push(th);
+        this.checkEchoes();
+      }
     }
-    this.engine.program = compiled.program;
-    const th = this.spawnForeground(compiled.handler, 'repl');
-    if (th) {
-      this.awaitingEcho.push(th);
-      this.checkEchoes();
-    }
+    for (const g of this.engine.program.globals.slice(before.globals.length)) this.typedAtPrompt.push(`global ${g}`);
   }
 
   /**
    * Adds or redefines handlers and objects in the running world. Threads parked in a
    * handler that is redefined are stopped: their place in the old code means nothing
    * in the new. New startup handlers run, as they would when the world boots.
+   * Returns what was defined (e.g. "prop lamp", "on greet"), or null when it did not compile.
    */
-  private define(files: A.ScriptFile[]): boolean {
+  private define(files: A.ScriptFile[]): string[] | null {
     const e = this.engine;
     const before = e.program;
     let result: ReturnType<typeof compileFiles>;
@@ -205,7 +269,7 @@ export class ReplSession {
       if (err instanceof CompileErrors) {
         const texts = Object.fromEntries(files.map((f) => [f.file, f.source]));
         for (const d of err.diagnostics) this.reportDiagnostic(d, texts[d.file] ?? before.sources[d.file]);
-        return false;
+        return null;
       }
       throw err;
     }
@@ -220,8 +284,9 @@ export class ReplSession {
     const handlers = added.filter((h) => program.handlers[h].object < 0 && program.handlers[h].name !== 'startup').map((h) => `on ${program.handlers[h].spelled}`);
     const what = [...objects, ...handlers];
     if (what.length > 0) this.emit({ kind: 'info', text: `defined ${what.join(', ')}` });
-    for (const h of program.startups.slice(before.startups.length)) this.spawnForeground(h, 'startup');
-    return true;
+    const startups = program.startups.slice(before.startups.length);
+    for (const h of startups) this.spawnForeground(h, 'startup');
+    return startups.length > 0 ? [...what, 'on startup'] : what;
   }
 
   private stopThreadsIn(handlers: Set<number>): void {
@@ -338,7 +403,8 @@ export class ReplSession {
       return;
     }
     if (this.define(files)) {
-      this.files.push(...sources.map((s) => s.file));
+      // loading a file again redefines it in place: it is still one file of the world
+      for (const f of sources) if (!this.files.includes(f.file)) this.files.push(f.file);
       this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
       this.lintLoaded(sources);
     }
@@ -424,17 +490,25 @@ export class ReplSession {
     this.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(this.engine.now))}${note}`);
   }
 
-  /** :save — the whole running world, as the same snapshot `pw run --save` writes. */
+  /** :save — the whole running world, as the same snapshot `pw run --save` writes, written whole or not at all. */
   private save(args: string[]): void {
     if (args.length !== 1) return this.replError(':save needs a file name, e.g. :save world.json');
+    const path = args[0];
     const e = this.engine;
+    const clash = overwrites(path, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
+    if (clash) return this.replError(`:save ${path} would overwrite ${clash}`);
     const info: HostInfo = { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: this.files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
     try {
-      writeFileSync(args[0], writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
+      writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
     } catch (err) {
-      return this.replError(`cannot write "${args[0]}": ${(err as Error).message}`);
+      return this.replError(err instanceof UsageError ? err.message : `cannot save the world to "${path}": ${(err as Error).message}`);
     }
-    this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${args[0]} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
+    this.info(`saved the world at game time ${stamp(unitsToMs(e.now))} to ${path} (${e.threadCount} thread${e.threadCount === 1 ? '' : 's'})`);
+    const typed = [...new Set(this.typedAtPrompt)];
+    if (typed.length > 0) {
+      const shown = typed.length > 8 ? [...typed.slice(0, 8), `${typed.length - 8} more`] : typed;
+      this.emit({ kind: 'warning', text: `the snapshot needs what was defined at the prompt (${shown.join(', ')}), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.` });
+    }
   }
 
   /** :restore — refused whole (and the world left as it was) unless it fits the loaded scripts. */

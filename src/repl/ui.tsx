@@ -1,18 +1,27 @@
 // The interactive REPL in the terminal (ink): the log scrolls above, written once
 // (<Static>), and only the prompt and the status line are redrawn — the status at
 // most ten times a second — so a breathing world costs little to show.
-import React, { useCallback, useEffect, useRef, useState } from 'react';
+import React, { useCallback, useEffect, useLayoutEffect, useRef, useState } from 'react';
 import { Box, Static, Text, render, useApp, useInput, useStdout, type Key } from 'ink';
+import chalk from 'chalk';
 import type { ReplSession } from './session.ts';
 import { LineEditor } from './editor.ts';
-import { LineGrouper } from './input.ts';
 import { stamp, type LogEntry, type LogKind } from './events.ts';
 import { statusFields, statusInfo, type StatusField } from './status.ts';
+import { colourWanted } from '../oracle/diff.ts';
+import { spawnSync } from 'node:child_process';
+import { Interrupter } from './interrupt.ts';
 
 /** Status and log refresh period. */
 export const REFRESH_MS = 100;
-/** Most log entries written per refresh; a flood beyond that is summarised. */
-export const MAX_ENTRIES_PER_REFRESH = 40;
+/** Most world events (prints, loops, walks…) written per refresh; a flood beyond that is summarised. */
+export const MAX_ENTRIES_PER_REFRESH = 200;
+/** What the REPL says in answer to the author is never left out, however much arrives at once. */
+const ANSWERS: ReadonlySet<LogKind> = new Set<LogKind>(['input', 'echo', 'output', 'info', 'error', 'warning']);
+/** Most characters one paste (input arriving without a pause) may bring; the rest is refused. */
+export const MAX_PASTE_CHARS = 16_384;
+/** A pause this long between two pieces of input ends a paste. */
+const PASTE_GAP_MS = 150;
 /** Two Ctrl-C presses within this many ms quit. */
 export const DOUBLE_CTRL_C_MS = 1000;
 
@@ -80,26 +89,59 @@ export function packFields(parts: string[], width: number): string {
 function Prompt({ prompt, editor }: { prompt: string; editor: LineEditor }): React.ReactElement {
   const v = editor.value;
   const c = editor.cursor;
-  const under = editor.atCursor;
+  const under = editor.atCursor === '' ? ' ' : editor.atCursor;
   return (
     <Text>
       <Text color="gray">{prompt}</Text>
       {v.slice(0, c)}
-      <Text inverse>{under === '' ? ' ' : under}</Text>
+      {/* inverse video is no colour: under NO_COLOR the cursor is drawn by hand, chalk drawing nothing */}
+      {cursorByHand ? `\x1b[7m${under}\x1b[27m` : <Text inverse>{under}</Text>}
       {v.slice(c + under.length)}
     </Text>
   );
 }
 
-export function ReplApp({ session }: { session: ReplSession }): React.ReactElement {
+/** Set when NO_COLOR turned chalk off in a terminal. */
+let cursorByHand = false;
+
+/** Keeps what the author asked for and caps the world's own events; returns the entries to show and how many were left out. */
+export function capEntries(entries: readonly LogEntry[], max = MAX_ENTRIES_PER_REFRESH): { shown: LogEntry[]; left: number } {
+  let world = entries.filter((e) => !ANSWERS.has(e.kind)).length;
+  if (world <= max) return { shown: entries.slice(), left: 0 };
+  const left = world - max;
+  // the latest world events are kept, in order among the answers
+  const shown = entries.filter((e) => ANSWERS.has(e.kind) || world-- <= max);
+  return { shown, left };
+}
+
+/** The real terminal around the app (tests render it without one). */
+export interface Terminal {
+  /** Where SIGINT and SIGTERM come from: the process. */
+  signals: {
+    on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+    off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
+  };
+  /** Whether a SIGINT is the watchdog's, come too late, rather than the author's. */
+  stray(): boolean;
+  /** SIGTERM: the REPL ends. */
+  terminated(): void;
+}
+
+export function ReplApp({ session, terminal }: { session: ReplSession; terminal?: Terminal }): React.ReactElement {
   const { exit } = useApp();
   const { stdout } = useStdout();
   const editor = useRef(new LineEditor()).current;
-  const grouper = useRef(new LineGrouper()).current;
+  const grouper = session.lines;
   const pending = useRef<LogEntry[]>([]);
   const dropped = useRef(0);
   const lastCtrlC = useRef(0);
+  const paste = useRef({ at: 0, size: 0, refused: false });
   const [batch, setBatch] = useState<Batch>({ id: 0, entries: [] });
+  /** The batch last drawn: a flush before the next draw adds to the batch not drawn yet instead of replacing it. */
+  const drawn = useRef(0);
+  useLayoutEffect(() => {
+    drawn.current = batch.id;
+  }, [batch]);
   const [status, setStatus] = useState(() => statusInfo(session.world));
   const [, setEdits] = useState(0);
   const redrawPrompt = (): void => setEdits((n) => n + 1);
@@ -108,17 +150,16 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
     const info = statusInfo(session.world);
     setStatus((old) => (sameStatus(old, info) ? old : info));
     if (pending.current.length === 0) return;
-    let entries = pending.current;
+    const { shown, left } = capEntries(pending.current);
     pending.current = [];
-    if (entries.length > MAX_ENTRIES_PER_REFRESH) {
-      dropped.current += entries.length - MAX_ENTRIES_PER_REFRESH;
-      entries = entries.slice(-MAX_ENTRIES_PER_REFRESH);
-    }
+    let entries = shown;
+    dropped.current += left;
     if (dropped.current > 0) {
       entries = [{ kind: 'info', text: `… ${dropped.current} more events not shown (:filter narrows the log)` }, ...entries];
       dropped.current = 0;
     }
-    setBatch((b) => ({ id: b.id + 1, entries }));
+    // several flushes before one draw (the lines of a paste): every entry is drawn, in order
+    setBatch((b) => ({ id: b.id + 1, entries: b.id === drawn.current ? entries : [...b.entries, ...entries] }));
   }, [session]);
 
   useEffect(() => {
@@ -140,12 +181,35 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
 
   const submitLine = (line: string): void => {
     log({ kind: 'input', text: (grouper.pending ? '... ' : 'pw> ') + line });
-    const group = grouper.push(line);
-    if (group !== null) session.submit(group.text, group.parsed);
+    session.enter(line);
     flush();
   };
 
-  const onCtrlC = (): void => {
+  /** Text typed or pasted; a paste past MAX_PASTE_CHARS is refused from there on, with one message. */
+  const insertText = (input: string): void => {
+    const now = Date.now();
+    const p = paste.current;
+    if (now - p.at > PASTE_GAP_MS) Object.assign(p, { size: 0, refused: false });
+    p.at = now;
+    p.size += input.length;
+    if (p.size > MAX_PASTE_CHARS) {
+      if (!p.refused) log({ kind: 'error', text: `pasted text over ${MAX_PASTE_CHARS.toLocaleString('en-US')} characters: the rest of it was not taken. Put long code in a file and :load it.` });
+      p.refused = true;
+      editor.clear();
+      grouper.clear();
+      flush();
+      return;
+    }
+    // pasted text (or keys sent in one burst) may hold several lines
+    const parts = input.split(/\r\n|\r|\n/);
+    parts.forEach((part, i) => {
+      editor.insert(part.replace(/[\x00-\x1f\x7f]/g, ''));
+      if (i < parts.length - 1) submitLine(editor.take());
+    });
+  };
+
+  /** Ctrl-C (the key, or SIGINT); `stoppedAlready`: the guard broke into a script for it. */
+  const onCtrlC = (stoppedAlready = false): void => {
     const now = Date.now();
     if (now - lastCtrlC.current < DOUBLE_CTRL_C_MS) {
       session.quit();
@@ -154,11 +218,36 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
     lastCtrlC.current = now;
     const hadText = editor.value !== '' || grouper.pending;
     editor.clear();
-    grouper.reset();
-    const stopped = session.interrupt();
+    grouper.clear();
+    const stopped = stoppedAlready ? 1 : session.interrupt();
     if (stopped === 0) log({ kind: 'info', text: hadText ? 'input cleared; Ctrl-C again quits' : 'no script running; press Ctrl-C again (or Ctrl-D) to quit' });
     flush();
+    redrawPrompt();
   };
+
+  // Ctrl-C and SIGTERM never wait on a script (see interrupt.ts)
+  useEffect(() => {
+    if (!terminal) return;
+    const onSigint = (): void => {
+      if (!terminal.stray()) onCtrlC();
+    };
+    const onSigterm = (): void => {
+      terminal.terminated();
+      session.quit();
+    };
+    session.onBrokenInto = (outcome) => {
+      if (outcome === 'interrupted') onCtrlC(true);
+      else flush();
+    };
+    terminal.signals.on('SIGINT', onSigint);
+    terminal.signals.on('SIGTERM', onSigterm);
+    return () => {
+      terminal.signals.off('SIGINT', onSigint);
+      terminal.signals.off('SIGTERM', onSigterm);
+      session.onBrokenInto = null;
+    };
+    // onCtrlC reads refs only: the first one serves for good
+  }, [terminal, session]);
 
   useInput((input: string, key: Key) => {
     if (key.ctrl && input === 'c') return onCtrlC();
@@ -177,14 +266,7 @@ export function ReplApp({ session }: { session: ReplSession }): React.ReactEleme
     else if (key.ctrl && input === 'k') editor.killToEnd();
     else if (key.ctrl && input === 'w') editor.deleteWordBack();
     else if (key.ctrl || key.meta || key.escape || key.tab) return;
-    else {
-      // pasted text (or keys sent in one burst) may hold several lines
-      const parts = input.split(/\r\n|\r|\n/);
-      parts.forEach((part, i) => {
-        editor.insert(part.replace(/[\x00-\x1f\x7f]/g, ''));
-        if (i < parts.length - 1) submitLine(editor.take());
-      });
-    }
+    else insertText(input);
     redrawPrompt();
   });
 
@@ -204,12 +286,45 @@ function sameStatus(a: ReturnType<typeof statusInfo>, b: ReturnType<typeof statu
 }
 
 /** Runs the interactive REPL until the author quits; resolves with the exit code. */
+/**
+ * Ctrl-C as a signal: the terminal sends SIGINT, which breaks into a script that never
+ * yields, where a key would wait to be read. Raw mode turns that off, each time ink sets
+ * it; this turns it back on (and Ctrl-Z and Ctrl-\\ off, so they neither suspend nor kill
+ * the REPL). Node puts the terminal back as it found it when the process ends.
+ */
+function ctrlCAsSignal(): void {
+  const stdin = process.stdin;
+  const setRawMode = stdin.setRawMode.bind(stdin);
+  const isig = (): void => void spawnSync('stty', ['isig', 'susp', 'undef', 'quit', 'undef'], { stdio: ['inherit', 'ignore', 'ignore'] });
+  stdin.setRawMode = (mode: boolean) => {
+    setRawMode(mode);
+    if (mode) isig();
+    return stdin;
+  };
+  if (stdin.isRaw) isig();
+}
+
 export async function runInteractive(session: ReplSession): Promise<number> {
-  const app = render(<ReplApp session={session} />, { exitOnCtrlC: false, patchConsole: false });
+  // NO_COLOR (and FORCE_COLOR) as everywhere else in pw: ink draws with chalk, which reads neither
+  if (!colourWanted(true)) {
+    chalk.level = 0;
+    cursorByHand = true;
+  }
+  const interrupter = new Interrupter();
+  session.guard = (run) => interrupter.run(run);
+  let terminated = false;
+  const terminal: Terminal = {
+    signals: process,
+    stray: () => interrupter.strayWatchdogSignal(),
+    terminated: () => (terminated = true),
+  };
+  ctrlCAsSignal();
+  const app = render(<ReplApp session={session} terminal={terminal} />, { exitOnCtrlC: false, patchConsole: false });
   try {
     await app.waitUntilExit();
   } finally {
     session.close();
+    interrupter.close();
   }
-  return 0;
+  return terminated ? 128 + 15 : 0;
 }

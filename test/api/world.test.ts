@@ -91,6 +91,7 @@ describe('World driven frame by frame', () => {
     const world = new World(compile(demo), { seed: 1, fps: 60, loopGuard: 100000, host });
     world.start();
     drive(world, 60, 60_000);
+    world.end(); // the sounds still sounding end with the run, as pw run's trace does
     expect(out.prints).toEqual(run.stdout);
     expect(out.trace).toEqual(run.trace);
     expect(world.gameTime).toBe(60_000);
@@ -102,6 +103,7 @@ describe('World driven frame by frame', () => {
     const { out, host } = recorder();
     const world = new World(compile([{ name: 'test/world-scripts/walk_path.pw', text }]), { fps: 144, host });
     drive(world, 144, 10_000);
+    world.end();
     expect(out.trace).toEqual(run.trace);
     expect(out.prints).toEqual(run.stdout);
   });

@@ -39,6 +39,7 @@ const plain: string[][] = [
   ['run', 'a.pw', '--trace='],
   ['run', '5', '--seed', '0.5'],
   ['run', 'a.pw', '--seed', '007', '--fps', '30.5', '--loop-guard', '0'],
+  ['run', 'a.pw', '--fps', '1e3', '--trace-detail', 'timeline', '--timeline', 't.html', '--until-wall', '5s', '--interpreter'],
 ];
 
 const unusual: string[][] = [
@@ -50,7 +51,6 @@ const unusual: string[][] = [
   ['run', 'a.pw', '--seed', '1', '--seed', '2'],
   ['run', 'a.pw', '--until', '-1s'],
   ['run', 'a.pw', '--loop-guard', '-1'],
-  ['run', 'a.pw', '--fps', '1e3'],
   ['run', 'a.pw', '--loopGuard', '5'],
   ['run', 'a.pw', '--until'],
   ['run', '--', 'a.pw'],

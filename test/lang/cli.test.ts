@@ -3,7 +3,7 @@
 // that no input, however strange, shows a JavaScript stack trace.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -368,5 +368,167 @@ describe('pw run: nasty inputs never show a JavaScript stack', () => {
     // a list inside itself prints as [...] where it recurs, however many times it is shared
     const self = pw(['run', 'self.pw'], { 'self.pw': 'on startup\n  l = [1]\n  append (l, l)\n  print (l)\n  append (l, l)\n  print (l)\nend\n' });
     expect(self.stdout).toBe('[1, [...]]\n[1, [...], [...]]\n');
+  });
+});
+
+describe('pw run: a snapshot or trace never replaces what is not its own', () => {
+  const script = 'on startup\n  print ("ran")\nend\n';
+
+  it.runIf(process.platform === 'linux')('a FIFO or a symbolic link at the --save place is refused with exit 2 and left as it was', () => {
+    writeFileSync(join(dir, 'keep-me.txt'), 'not a snapshot');
+    rmSync(join(dir, 'pipe'), { force: true });
+    rmSync(join(dir, 'link.json'), { force: true });
+    expect(spawnSync('mkfifo', [join(dir, 'pipe')]).status).toBe(0);
+    symlinkSync('keep-me.txt', join(dir, 'link.json'));
+    for (const [place, kind] of [['pipe', 'a FIFO'], ['link.json', 'a symbolic link']]) {
+      const r = pw(['run', 'saver.pw', '--save', place], { 'saver.pw': script });
+      expect(r.code, place).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(`cannot write the snapshot to "${place}" (${kind}: a snapshot is written only to a new file or over a regular file)`);
+      expectNoJsStack(r);
+    }
+    expect(lstatSync(join(dir, 'pipe')).isFIFO()).toBe(true);
+    expect(lstatSync(join(dir, 'link.json')).isSymbolicLink()).toBe(true);
+    expect(readFileSync(join(dir, 'keep-me.txt'), 'utf8')).toBe('not a snapshot');
+    // a regular file is still replaced, and a new one made
+    writeFileSync(join(dir, 'old-snap.json'), 'an earlier snapshot');
+    expect(pw(['run', 'saver.pw', '--save', 'old-snap.json']).code).toBe(0);
+    expect(readFileSync(join(dir, 'old-snap.json'), 'utf8')).toMatch(/^\{"checksum"/);
+  });
+
+  it('an output that is a hard link to a script is the script: refused, the script untouched', () => {
+    writeFileSync(join(dir, 'linked.pw'), script);
+    rmSync(join(dir, 'other-name.jsonl'), { force: true });
+    linkSync(join(dir, 'linked.pw'), join(dir, 'other-name.jsonl'));
+    for (const flag of ['--trace', '--save']) {
+      const r = pw(['run', 'linked.pw', flag, 'other-name.jsonl']);
+      expect(r.code, flag).toBe(2);
+      expect(r.stderr).toContain(`${flag} "other-name.jsonl" would overwrite the script "linked.pw"`);
+    }
+    expect(readFileSync(join(dir, 'linked.pw'), 'utf8')).toBe(script);
+  });
+
+  it.runIf(process.platform === 'linux')("the REPL's :save that cannot finish writing leaves the earlier snapshot whole", () => {
+    writeFileSync(join(dir, 'earlier.json'), 'an earlier snapshot');
+    // files may grow to 1 KiB only: the snapshot does not fit
+    const r = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" "${PW}" repl`], { cwd: dir, input: 'x = [1, 2, 3]\n:save earlier.json\nprint ("after")\n', encoding: 'utf8', timeout: 20000 });
+    expect(r.stderr).toContain('cannot write the snapshot to "earlier.json" (EFBIG)');
+    expect(r.stdout).toBe('after\n');
+    expect(readFileSync(join(dir, 'earlier.json'), 'utf8')).toBe('an earlier snapshot');
+    expect(readdirSync(dir).filter((f) => f.endsWith('.tmp'))).toEqual([]);
+  });
+});
+
+describe('pw run --until is game time', () => {
+  const held = [
+    'on startup',
+    '  savetimer ()',
+    '  while walltime () < 2000',
+    '    forceupdate ()',
+    '  endwhile',
+    '  restoretimer ()',
+    '  while true',
+    '    delay (30)',
+    '    print (gametime ())',
+    '  endwhile',
+    'end',
+    '',
+  ].join('\n');
+
+  it('after a 2 s save window, --until 3500ms runs to game time 3500', () => {
+    const r = pw(['run', 'held.pw', '--until', '3500ms'], { 'held.pw': held });
+    expect(r.code).toBe(0);
+    expect(r.stdout.trim().split('\n').map(Number)).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500]);
+  });
+
+  it('--save saves at that game time', () => {
+    const saved = pw(['run', 'held.pw', '--until', '3500ms', '--save', 'held.json'], { 'held.pw': held });
+    expect(saved.code).toBe(0);
+    expect(JSON.parse(readFileSync(join(dir, 'held.json'), 'utf8')).body.world.clock.game * 3).toBe(3500 * 9);
+    const on = pw(['run', '--restore', 'held.json', '--until', '4.5s']);
+    expect(on.stdout).toBe('4000\n4500\n');
+  });
+
+  it('--until-wall ends a world held in a save window for good, and says so', () => {
+    const files = { 'stuck.pw': 'on startup\n  savetimer ()\n  while true\n    forceupdate ()\n  endwhile\nend\n' };
+    const r = pw(['run', 'stuck.pw', '--loop-guard', '0', '--until', '1s', '--until-wall', '3s'], files);
+    expect(r.code).toBe(0);
+    expect(r.stderr).toContain('pw: stopped at 3000ms of wall time (--until-wall) with the game clock at 0ms');
+    // without --until-wall, twice --until
+    const d = pw(['run', 'stuck.pw', '--loop-guard', '0', '--until', '1s']);
+    expect(d.code).toBe(0);
+    expect(d.stderr).toContain('pw: stopped at 2000ms of wall time (--until-wall)');
+    expect(pw(['run', 'stuck.pw', '--until-wall', 'soon']).code).toBe(2);
+  });
+});
+
+describe('pw run: a trace pairs every sound start with an end', () => {
+  it('a sound still sounding when the run ends gets a soundend cut by the end of the run; a saved run leaves it sounding', () => {
+    const files = { 'hum.pw': 'on startup\n  defsound ("hum", 5000)\n  defsound ("line", 4000)\n  playsound ("hum")\n  voice ("line")\n  delay (600)\nend\n' };
+    const r = pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum.jsonl'], files);
+    expect(r.code).toBe(0);
+    const trace = readFileSync(join(dir, 'hum.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    expect(trace.filter((e) => e.ev === 'soundend')).toEqual([
+      { t: 1000, ev: 'soundend', slot: 1, sound: 'hum', cut: 'run ended' },
+      { t: 1000, ev: 'soundend', slot: 'voice', sound: 'line', cut: 'run ended' },
+    ]);
+    expect(pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum2.jsonl', '--save', 'hum.json']).code).toBe(0);
+    expect(readFileSync(join(dir, 'hum2.jsonl'), 'utf8')).not.toContain('soundend');
+  });
+});
+
+describe('pw: usage messages say what was typed', () => {
+  const files = { 'u.pw': 'on startup\n  print ("ran")\nend\n' };
+
+  it('--version and -h work', () => {
+    const v = pw(['--version']);
+    expect(v.code).toBe(0);
+    expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
+    const h = pw(['-h']);
+    expect(h.code).toBe(0);
+    expect(h.stdout).toContain('pw run [files..]');
+  });
+
+  it('an unknown command is called one, with the commands listed', () => {
+    const r = pw(['frobnicate']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('pw: unknown command "frobnicate": the commands are run, check, repl, lint, lsp, timeline, disasm');
+    expect(pw(['rn', 'u.pw'], files).stderr).toContain('did you mean "run"?');
+  });
+
+  it('a missing value, a negative duration and a number that is not one, echoed as typed', () => {
+    for (const [args, said] of [
+      [['--trace'], '--trace needs a file name'],
+      [['--trace', '--until', '5s'], '--trace needs a file name'],
+      [['--save'], '--save needs a file name'],
+      [['--until', '-5s'], '--until: bad duration "-5s": must not be negative'],
+      [['--fps', 'abc'], '--fps needs a number from 1 to 10000, not "abc"'],
+      [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
+      [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
+    ] as const) {
+      const r = pw(['run', 'u.pw', ...args], files);
+      expect(r.code, args.join(' ')).toBe(2);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain(said);
+    }
+  });
+
+  it('--trace - writes the trace to stdout in place of the printed lines', () => {
+    const r = pw(['run', 'u.pw', '--trace', '-'], files);
+    expect(r.code).toBe(0);
+    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    expect(events.map((e) => e.ev)).toEqual(['event', 'event', 'print']);
+    expect(events[2].text).toBe('ran');
+  });
+
+  it('an 8 MB name is cut in a message, and escape sequences from a script never reach the terminal', () => {
+    const r = pw(['run', 'long.pw'], { 'long.pw': 'on startup\n  s = "n"\n  for i = 1 to 23\n    s = s .. s\n  endfor\n  gotoset (s)\nend\n' });
+    expect(r.code).toBe(1);
+    expect(r.stderr.length).toBeLessThan(5000);
+    expect(r.stderr).toContain('(8,388,608 characters)');
+    const esc = pw(['run', 'esc.pw'], { 'esc.pw': 'on startup\n  x = "\u001b]0;owned\u0007\u001b[2J" + 1\nend\n' });
+    expect(esc.code).toBe(1);
+    expect(esc.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
+    expect(esc.stderr).toContain('\u241b]0;owned\u2407\u241b[2J');
   });
 });

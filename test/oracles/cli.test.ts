@@ -15,6 +15,7 @@ function run(args: string[], env: Record<string, string> = {}) {
   const clean = { ...process.env };
   delete clean.FORCE_COLOR;
   delete clean.NO_COLOR;
+  delete clean.CI; // --update writes only outside CI
   const r = spawnSync(process.execPath, [pw, ...args], { cwd: root, encoding: 'buffer', env: { ...clean, ...env }, timeout: 60_000 });
   return { code: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), raw: r.stdout };
 }
@@ -25,6 +26,30 @@ beforeEach(() => {
 });
 afterEach(() => {
   rmSync(tmp, { recursive: true, force: true });
+});
+
+describe('pw check --update writes only oracles, and never in CI', () => {
+  it('refuses a .pw script: an expect section would stop it compiling', () => {
+    const script = join(tmp, 'lamp.pw');
+    const text = 'on startup\n  print ("lamp")\nend\n';
+    writeFileSync(script, text);
+    const r = run(['check', '--update', script]);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain(`--update rewrites only oracle files (.oracle), and "${script}" is not one: nothing was written`);
+    expect(readFileSync(script, 'utf8')).toBe(text);
+  });
+
+  it('refuses to write when CI is set, and writes when it is "false"', () => {
+    const file = join(tmp, 'loop_rearm.oracle');
+    const text = readFileSync(join(root, 'test', 'oracles', 'loop_rearm.oracle'), 'utf8').replace(/\n== expect\n[\s\S]*$/, '\n');
+    writeFileSync(file, text);
+    const r = run(['check', '--update', file], { CI: 'true' });
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('--update does not write in CI (CI is set)');
+    expect(readFileSync(file, 'utf8')).toBe(text);
+    expect(run(['check', '--update', file], { CI: 'false' }).code).toBe(0);
+    expect(readFileSync(file, 'utf8')).toContain('== expect');
+  });
 });
 
 describe('pw check', () => {

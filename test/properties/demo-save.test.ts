@@ -22,7 +22,7 @@ function record(into: string[]) {
 
 function saveAndRestore(saveMs: number, inspect: (e: Engine) => void): string[] {
   const out: string[] = [];
-  const a = runHeadless(program, record(out), { fps: 60, seed: 1, until: saveMs * UNITS });
+  const a = runHeadless(program, record(out), { fps: 60, seed: 1, until: saveMs * UNITS, savedAfter: true });
   inspect(a.engine);
   const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100000, input: [] });
   const r = readSnapshot(text, program);

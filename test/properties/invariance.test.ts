@@ -58,7 +58,7 @@ function expectSaveRestoreEquivalent(src: string, seed: number, saveMs: number, 
 
   const parts: string[] = [];
   const host = { print: (t: string) => parts.push('out ' + t), diagnostic: (_d: unknown, f: string) => parts.push('err ' + f), trace: (e: TraceEvent) => parts.push(JSON.stringify(e)) };
-  const a = runHeadless(program, host, { fps, seed, until: saveMs * UNITS });
+  const a = runHeadless(program, host, { fps, seed, until: saveMs * UNITS, savedAfter: true });
   if (a.engine.halted) return; // a script error before the save point ends the run anyway
   const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps, nextFrame: a.nextFrame, files: ['gen.pw'], seed, loopGuard: 100000, input: [] });
   const restored = readSnapshot(text, program);

@@ -2,13 +2,20 @@
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join } from 'node:path';
+import { join, resolve } from 'node:path';
 import { tmpdir } from 'node:os';
 
-function repl(input: string, args: string[] = []): { stdout: string; stderr: string; status: number | null; ms: number } {
+const PW = resolve('dist/pw.js');
+
+function repl(input: string, args: string[] = [], cwd?: string): { stdout: string; stderr: string; status: number | null; ms: number } {
   const started = Date.now();
-  const r = spawnSync(process.execPath, ['dist/pw.js', 'repl', ...args], { input, encoding: 'utf8', timeout: 15_000 });
+  const r = spawnSync(process.execPath, [PW, 'repl', ...args], { input, encoding: 'utf8', timeout: 15_000, cwd });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status, ms: Date.now() - started };
+}
+
+function run(args: string[], cwd: string): { stdout: string; stderr: string; status: number | null } {
+  const r = spawnSync(process.execPath, [PW, 'run', ...args], { encoding: 'utf8', timeout: 15_000, cwd });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
 describe('pw repl with piped stdin', () => {
@@ -74,5 +81,31 @@ describe('pw repl with piped stdin', () => {
     expect(r.stdout).toBe('1\n');
     expect(r.stderr).toContain('cannot read "no/such/file.pw"');
     expect(r.status).toBe(1);
+  });
+});
+
+describe('a REPL snapshot continued by pw run --restore', () => {
+  it('after :load of the same file twice', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-lines-'));
+    writeFileSync(join(dir, 'lamp.pw'), 'prop lamp\n  on click\n    print ("lamp")\n  end\nendprop\n\non startup\n  makeloop ("prop", "click", 40, "lamp")\nend\n');
+    const saved = repl(':load lamp.pw\n:load lamp.pw\n:save lamp.json\n', [], dir);
+    expect(saved.stderr).toBe('');
+    const r = run(['--restore', 'lamp.json', '--until', '10s'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('lamp\n');
+    expect(r.status).toBe(0);
+  });
+
+  it('of a world with no files loaded: it runs on the boot library; refused when a thread waits in code typed at the prompt', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-lines-'));
+    expect(repl('makeloop ("scene", "tick", 40)\n:save bare.json\n', [], dir).status).toBe(0);
+    const r = run(['--restore', 'bare.json'], dir);
+    expect(r.stderr).toBe('');
+    expect(r.status).toBe(0);
+    // a loop delivers to a prop typed at the prompt, whose handler waits: a thread the snapshot keeps
+    repl('prop bell\n  on ring\n    delay (600)\n    print ("hi")\n  end\nendprop\nmakeloop ("prop", "ring", 1, "bell")\n:step 2\n:save typed.json\n', [], dir);
+    const refused = run(['--restore', 'typed.json'], dir);
+    expect(refused.status).toBe(1);
+    expect(refused.stderr).toMatch(/a saved thread waits in handler prop bell\/ring, which these scripts do not have\n/);
   });
 });

@@ -264,6 +264,21 @@ end
     expect(r.say(':step x')[0].kind).toBe('error');
   });
 
+  it(':step N draws a frame at each step: frame-paced things move N game frames', () => {
+    const r = testRepl('on startup\n  defview ("door", 180)\nend\n\non count\n  while true\n    forceupdate ()\n  endwhile\nend\n');
+    r.say('count ()');
+    r.run(200);
+    r.say(':pause');
+    const frame = r.s.engine.state.frame.count;
+    r.say('currentscene ("door", 6)');
+    r.say(':step 5');
+    expect(r.s.engine.state.frame.count).toBe(frame + 5);
+    expect(r.say('currentview ()').map((e) => e.text)).toEqual(['"moving"']);
+    r.say(':step 1');
+    expect(r.say('currentview ()').map((e) => e.text)).toEqual(['"door"']);
+    expect(r.s.engine.state.frame.count).toBe(frame + 6);
+  });
+
   it(':load adds objects and handlers to the running world and runs its startup', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-'));
     const file = join(dir, 'extra.pw');
@@ -317,6 +332,26 @@ describe('commands', () => {
   });
 });
 
+describe('entries the REPL takes', () => {
+  it('an entry past its size is refused whole with a message; the rest of its block is skipped, what follows runs', () => {
+    const r = testRepl(null);
+    const from = r.log.length;
+    r.s.enter('if true then');
+    for (let i = 0; i < 400; i++) r.s.enter(`  print ("line ${i} of a block far too long for one entry")`);
+    r.s.enter('endif');
+    const refused = r.log.slice(from).filter((e) => e.kind === 'error');
+    expect(refused.length).toBe(1);
+    expect(refused[0].text).toMatch(/^this entry is 8,2\d\d characters long and the REPL takes at most 8,192 at once: nothing of it ran\. Put long code in a file and :load it\.$/);
+    expect(r.texts('print')).toEqual([]);
+    r.s.enter('print ("after")');
+    expect(r.texts('print')).toEqual(['after']);
+    r.s.enter('x'.repeat(9000));
+    expect(r.log.at(-1)!.text).toMatch(/^this entry is 9,000 characters long/);
+    r.s.enter('print ("and after that")');
+    expect(r.texts('print')).toEqual(['after', 'and after that']);
+  });
+});
+
 describe(':save and :restore', () => {
   it('a world restored from :save goes on exactly as it would have', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
@@ -367,6 +402,21 @@ describe(':save and :restore', () => {
     b.run(500);
     expect(b.gameMs()).toBeCloseTo(at + 500, 0);
     expect(b.s.engine.state.clock.saveDepth).toBe(0);
+  });
+
+  it('says when the snapshot needs what was defined at the prompt, which no file holds', () => {
+    const dir = mkdtempSync(join(tmpdir(), 'pw-repl-save-'));
+    const plain = testRepl();
+    plain.run(500);
+    const quiet = plain.say(`:save ${join(dir, 'plain.json')}`);
+    expect(quiet.map((e) => e.kind)).toEqual(['info']);
+    const typed = testRepl();
+    typed.say('on greet\n  print ("hi")\nend');
+    typed.say('score = 3');
+    const said = typed.say(`:save ${join(dir, 'typed.json')}`);
+    expect(said[0].text).toMatch(/^saved the world/);
+    expect(said[1].kind).toBe('warning');
+    expect(said[1].text).toBe('the snapshot needs what was defined at the prompt (on greet, global score), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.');
   });
 
   it('refuses a snapshot whose threads wait in handlers these scripts lack or changed, and leaves the world as it was', () => {

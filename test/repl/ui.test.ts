@@ -2,7 +2,7 @@
 import { afterEach, describe, expect, it } from 'vitest';
 import React from 'react';
 import { render, cleanup } from 'ink-testing-library';
-import { ReplApp, REFRESH_MS, packFields } from '../../src/repl/ui.tsx';
+import { ReplApp, REFRESH_MS, capEntries, packFields } from '../../src/repl/ui.tsx';
 import { ReplSession } from '../../src/repl/session.ts';
 import { WORLD } from './helpers.ts';
 
@@ -118,8 +118,47 @@ describe('the REPL in a terminal', () => {
     expect(session.quitRequested).toBe(true);
   });
 
+  it('a paste of several lines shows each line and what it printed or returned, in order, errors included', async () => {
+    const { ui } = setup();
+    await tick();
+    await type(ui, 'print ("one")\r2 + 2\rprint (nope)\rprint ("four")\r');
+    await until(() => ui.lastFrame()!.includes('four'));
+    const lines = ui.lastFrame()!.split('\n');
+    const at = (text: string): number => lines.findIndex((l) => l.includes(text));
+    const order = ['pw> print ("one")', 'one', 'pw> 2 + 2', '4', 'pw> print (nope)', 'unknown variable "nope"', 'pw> print ("four")'];
+    const found = order.map(at);
+    expect(found.every((i) => i >= 0), `${order.filter((_, i) => found[i] < 0).join(' | ')} missing in\n${lines.join('\n')}`).toBe(true);
+    expect(found).toEqual([...found].sort((a, b) => a - b));
+    expect(lines.slice(found[6] + 1).some((l) => /\sfour$/.test(l))).toBe(true);
+  });
+
+  it('a paste of more than it may hold is refused with one message, and the REPL answers after it', async () => {
+    const { ui, session } = setup();
+    await tick();
+    const started = Date.now();
+    await type(ui, 'print (1)\r'.repeat(Math.ceil(1_000_000 / 10)));
+    expect(Date.now() - started).toBeLessThan(5000);
+    expect(ui.lastFrame()!.split('pasted text over 16,384 characters: the rest of it was not taken').length).toBe(2);
+    expect(session.foregroundAlive()).toBe(false);
+    await tick(200);
+    await type(ui, 'print (6 * 7)\r');
+    await until(() => ui.lastFrame()!.includes('42'));
+    expect(ui.lastFrame()).toContain('42');
+  });
+
   it('breaks the status line between fields in a narrow terminal', () => {
     expect(packFields(['game 1.0s', 'wall 1.0s', 'frame 20'], 20)).toBe('game 1.0s  wall 1.0s\nframe 20');
     expect(packFields(['game 1.0s', 'wall 1.0s'], 80)).toBe('game 1.0s  wall 1.0s');
+  });
+});
+
+describe('the log in a flood', () => {
+  it('never leaves out what the REPL says to the author; caps the world events, keeping the latest', () => {
+    const world = Array.from({ length: 10 }, (_, i) => ({ kind: 'loop' as const, text: `loop ${i}`, t: i }));
+    const entries = [{ kind: 'input' as const, text: 'pw> x' }, ...world.slice(0, 5), { kind: 'echo' as const, text: '1' }, ...world.slice(5)];
+    const { shown, left } = capEntries(entries, 3);
+    expect(left).toBe(7);
+    expect(shown.map((e) => e.text)).toEqual(['pw> x', '1', 'loop 7', 'loop 8', 'loop 9']);
+    expect(capEntries(entries, 10).shown).toEqual(entries);
   });
 });

@@ -2,7 +2,7 @@
 //   -- expect: TEXT                  a line of stdout, in order
 //   -- expect error: TEXT            a compile/syntax error on this line whose message contains TEXT
 //   -- expect runtime error: TEXT    a runtime error on this line whose message contains TEXT
-//   -- run: --until 10s --fps 30 --seed 4 --loop-guard 0   options for the run
+//   -- run: --until 10s --fps 30 --seed 4 --loop-guard 0 --until-wall 20s   options for the run
 import { parseDuration } from '../../src/time/units.ts';
 
 export interface Expected {
@@ -28,9 +28,10 @@ export function expectations(source: string): Expected {
 }
 
 /** The run options a test's `-- run:` line asks for, with the CLI's defaults. */
-export function runOptions(ex: Expected): { until: number | undefined; fps: number; seed: number; loopGuard: number } {
+export function runOptions(ex: Expected): { until: number | undefined; untilWall: number | undefined; fps: number; seed: number; loopGuard: number } {
   return {
     until: ex.opts.until ? parseDuration(ex.opts.until) : undefined,
+    untilWall: ex.opts['until-wall'] ? parseDuration(ex.opts['until-wall']) : undefined,
     fps: ex.opts.fps ? Number(ex.opts.fps) : 60,
     seed: ex.opts.seed ? Number(ex.opts.seed) : 1,
     loopGuard: ex.opts['loop-guard'] !== undefined ? Number(ex.opts['loop-guard']) : 100000,

@@ -112,7 +112,7 @@ describe('generated worlds with lock and save windows timed on the wall clock', 
         const full: string[] = [];
         runHeadless(program, record(full), { fps, seed, until });
         const parts: string[] = [];
-        const a = runHeadless(program, record(parts), { fps, seed, until: saveMs * UNITS });
+        const a = runHeadless(program, record(parts), { fps, seed, until: saveMs * UNITS, savedAfter: true });
         const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps, nextFrame: a.nextFrame, files: ['gen.pw'], seed, loopGuard: 100000, input: [] });
         const restored = readSnapshot(text, program);
         const e = createHeadlessEngine(program, record(parts), { fps, seed, until });
@@ -128,7 +128,7 @@ describe('generated worlds with lock and save windows timed on the wall clock', 
     const src = 'on startup\n  savetimer ()\n  walldelay (90)\n  print (walltime () .. " " .. gametime ())\n  restoretimer ()\nend\n';
     const program = loadProgram([{ file: 'w.pw', source: src }]).program!;
     const out: string[] = [];
-    const a = runHeadless(program, { print: (t) => out.push(t), diagnostic: () => {} }, { fps: 60, seed: 1, until: 1000 * UNITS });
+    const a = runHeadless(program, { print: (t) => out.push(t), diagnostic: () => {} }, { fps: 60, seed: 1, until: 1000 * UNITS, untilWall: 1000 * UNITS, savedAfter: true });
     const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['w.pw'], seed: 1, loopGuard: 100000, input: [] });
     const saved = JSON.parse(text).body;
     expect(saved.threads.map((t: { wait: unknown; wakeAt: number }) => [t.wait, t.wakeAt])).toEqual([['wall', 1500 * UNITS]]);

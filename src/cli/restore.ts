@@ -1,0 +1,59 @@
+// What `pw run --restore SNAPSHOT` reads. A snapshot is untrusted input (players share
+// them), so it never makes Pocketwatch read a file the command line did not name, but
+// for the scripts it was saved with — and only .pw files, or folders of them, below the
+// current folder — and nothing of those is parsed or shown before each matches the
+// SHA-256 the snapshot recorded for it. Every file is read only if it is a regular file
+// within a size cap.
+import { realpathSync, statSync } from 'node:fs';
+import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { readSources, readTextFile, type SourceText } from '../compiler/load.ts';
+import { SnapshotError, type DecodedSnapshot } from '../engine/snapshot.ts';
+import { sha256Hex } from '../hash/sha256.ts';
+
+/** The largest snapshot read: a world at every limit (20 000 threads, lists of a million items) fits. */
+export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
+
+export function readSnapshotFile(path: string): string {
+  return readTextFile(path, path, SNAPSHOT_MAX_BYTES);
+}
+
+/** Whether `path` lies below the current folder, links followed. */
+function below(path: string): boolean {
+  let real: string;
+  try {
+    real = realpathSync(path);
+  } catch {
+    return false;
+  }
+  const rel = relative(realpathSync(process.cwd()), real);
+  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+}
+
+/** The scripts a snapshot names, read and checked against it; a SnapshotError names the first that may not be read or changed. */
+export function restoreScripts(snapshot: DecodedSnapshot): SourceText[] {
+  const names = snapshot.host.files;
+  const short = (p: string): string => (p.length > 80 ? p.slice(0, 80) + '…' : p);
+  for (const p of names) {
+    const isFolder = (() => {
+      try {
+        return statSync(p).isDirectory();
+      } catch {
+        return false;
+      }
+    })();
+    if (!(isFolder || p.toLowerCase().endsWith('.pw')) || !below(resolve(p))) {
+      throw new SnapshotError(`it names "${short(p)}" as one of its scripts; a snapshot may name only .pw files and folders below the current folder (name the scripts on the command line to restore it)`);
+    }
+  }
+  const sources = readSources(names);
+  // version 2 recorded no file digests: its fingerprint is checked once the scripts are compiled
+  if (snapshot.version2) return sources;
+  const recorded = new Map(snapshot.files.map((f) => [f.name, f.sha256]));
+  for (const s of sources) {
+    const want = recorded.get(s.file);
+    if (want === undefined || sha256Hex(s.source) !== want) {
+      throw new SnapshotError(`the script "${short(s.file)}" ${want === undefined ? 'was not among the scripts' : 'has changed since'} the snapshot was saved: name the scripts on the command line to restore it into changed scripts`);
+    }
+  }
+  return sources;
+}

@@ -1,0 +1,120 @@
+// The interactive REPL in a real terminal: the built CLI in a child process on a
+// pseudo-terminal (util-linux `script`), driven by keys and signals as an author would.
+import { describe, expect, it } from 'vitest';
+import { spawn, spawnSync, type ChildProcess } from 'node:child_process';
+import { readFileSync } from 'node:fs';
+import { fileURLToPath } from 'node:url';
+
+const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
+const hasScript = process.platform === 'linux' && spawnSync('script', ['--version']).status === 0;
+
+interface Terminal {
+  child: ChildProcess;
+  /** Everything the REPL drew so far. */
+  output(): string;
+  keys(text: string): void;
+  /** Waits until the output has `text` (after `from`); false if it never comes. */
+  shows(text: string, from?: number, ms?: number): Promise<boolean>;
+  /** The REPL's own process (script's child). */
+  pid(): number;
+  exited(ms: number): Promise<number | null | 'running'>;
+  /** Ends the REPL and the terminal, whatever state they are in. */
+  kill(): void;
+}
+
+function terminal(args: string[], env: Record<string, string | undefined> = {}): Terminal {
+  const clean: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...env };
+  const child = spawn('script', ['-qfec', `stty cols 160 rows 40; exec "${process.execPath}" "${PW}" repl ${args.join(' ')}`, '/dev/null'], { env: clean as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  let out = '';
+  child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
+  let code: number | null | undefined;
+  child.on('exit', (c) => (code = c));
+  const wait = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+  return {
+    child,
+    output: () => out,
+    keys: (text) => void child.stdin!.write(text),
+    async shows(text, from = 0, ms = 15_000) {
+      const end = Date.now() + ms;
+      while (!out.slice(from).includes(text) && Date.now() < end && code === undefined) await wait(25);
+      return out.slice(from).includes(text);
+    },
+    pid: () => Number(readFileSync(`/proc/${child.pid}/task/${child.pid}/children`, 'utf8').trim().split(/\s+/)[0]),
+    async exited(ms) {
+      const end = Date.now() + ms;
+      while (code === undefined && Date.now() < end) await wait(25);
+      return code === undefined ? 'running' : code;
+    },
+    kill() {
+      // a REPL that ignored its signals would outlive the terminal: end it first
+      try {
+        if (code === undefined) process.kill(this.pid(), 'SIGKILL');
+      } catch {
+        // already gone
+      }
+      child.kill('SIGKILL');
+    },
+  };
+}
+
+const LOOP = 'while true endwhile\r';
+const pause = (ms: number): Promise<void> => new Promise((r) => setTimeout(r, ms));
+
+/** Waits for the REPL to draw its status line (it has the keyboard then), and starts the loop. */
+async function startLoop(t: Terminal): Promise<number> {
+  expect(await t.shows('clock running', t.output().length)).toBe(true);
+  const from = t.output().length;
+  t.keys(LOOP);
+  // the REPL draws nothing while the loop runs; give it time to start
+  await pause(600);
+  return from;
+}
+
+describe.runIf(hasScript)('the REPL in a real terminal, while a script loops without yielding', () => {
+  it('Ctrl-C stops the script, and the REPL answers the next line', async () => {
+    const t = terminal(['--loop-guard', '0']);
+    try {
+      const from = await startLoop(t);
+      t.keys('\u0003');
+      expect(await t.shows('interrupted: stopped thread', from, 1500), t.output().slice(from)).toBe(true);
+      t.keys('print (6 * 7)\r');
+      expect(await t.shows('42', from)).toBe(true);
+      t.keys('\u0004');
+      expect(await t.exited(10_000)).toBe(0);
+    } finally {
+      t.kill();
+    }
+  });
+
+  it('SIGINT from outside stops the script too; SIGTERM ends the REPL', async () => {
+    const t = terminal(['--loop-guard', '0']);
+    try {
+      const from = await startLoop(t);
+      process.kill(t.pid(), 'SIGINT');
+      expect(await t.shows('interrupted: stopped thread', from, 1500)).toBe(true);
+      await startLoop(t);
+      process.kill(t.pid(), 'SIGTERM');
+      // the watchdog breaks into the loop within about 2 s; then the REPL ends
+      expect(await t.exited(8000)).toBe(143);
+    } finally {
+      t.kill();
+    }
+  });
+
+  it('NO_COLOR draws the REPL without colour', async () => {
+    const colour = /\u001b\[(3\d|9\d|1;3\d)m/;
+    for (const [env, coloured] of [[{}, true], [{ NO_COLOR: '1' }, false]] as const) {
+      const t = terminal([], env);
+      try {
+        expect(await t.shows('clock running')).toBe(true);
+        t.keys('print (1)\r');
+        expect(await t.shows('pw> print (1)')).toBe(true);
+        expect(colour.test(t.output()), JSON.stringify(env)).toBe(coloured);
+        t.keys('\u0004');
+        expect(await t.exited(10_000)).toBe(0);
+      } finally {
+        t.kill();
+      }
+    }
+  });
+});
