@@ -81,6 +81,8 @@ export class Engine implements BuiltinContext, VmContext {
   onSpawn: ((th: Thread) => void) | null = null;
 
   readonly threads: Scheduler;
+  readonly maxThreads: number;
+  readonly realFrames: boolean;
   readonly delivery: Delivery;
   private readonly frames: FrameDriver;
   private readonly report: Reporter;
@@ -105,19 +107,9 @@ export class Engine implements BuiltinContext, VmContext {
     this.globals = this.state.globals;
     this.props = this.state.props;
     builtins.forEach((b, i) => this.builtinByName.set(b.name, i));
-    const engine = this;
-    this.threads = new Scheduler({
-      get state() { return engine.state; },
-      get program() { return engine.current; },
-      vm: this,
-      maxThreads: this.options.maxThreads,
-      realFrames: this.options.realFrames,
-      get halted() { return engine.halted; },
-      refused: (h, origin, message) => this.reportError(() => this.report.refused(h, origin, message)),
-      failed: (th, message) => this.reportError(() => this.report.threadFailed(th, message)),
-      finished: (th) => (this.lastResult = th.result),
-      spawned: (th) => this.onSpawn?.(th),
-    });
+    this.maxThreads = this.options.maxThreads;
+    this.realFrames = this.options.realFrames;
+    this.threads = new Scheduler(this);
     this.delivery = new Delivery(this);
     this.frames = new FrameDriver(this);
     this.report = new Reporter(host, this);
@@ -421,9 +413,24 @@ export class Engine implements BuiltinContext, VmContext {
     return this.report.callStack(th);
   }
 
-  private reportError(say: () => void): void {
-    say();
+  // ---- what the scheduler tells the engine ---------------------------------------
+
+  threadRefused(h: number, origin: string, message: string): void {
+    this.report.refused(h, origin, message);
     if (this.stopOnError) this.halted = true;
+  }
+
+  threadFailed(th: Thread, message: string): void {
+    this.report.threadFailed(th, message);
+    if (this.stopOnError) this.halted = true;
+  }
+
+  threadFinished(th: Thread): void {
+    this.lastResult = th.result;
+  }
+
+  threadSpawned(th: Thread): void {
+    this.onSpawn?.(th);
   }
 }
 
