@@ -12,7 +12,7 @@ import type { VmContext } from '../vm/context.ts';
 import { runThread } from '../vm/run.ts';
 import { SUSPEND } from '../vm/native.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { resetOnProgress } from '../vm/guard.ts';
+import { afterWait, FRAME_DRAWN, NO_PROGRESS, TIME_PASSED, type Progress } from '../vm/guard.ts';
 import type { WorldState } from '../world/state.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
@@ -116,7 +116,7 @@ export class Scheduler {
     const th = newThread(st.nextThreadId++, origin, h, stack);
     th.since = st.now;
     this.live.add(th);
-    this.makeReady(th, false);
+    this.makeReady(th, NO_PROGRESS);
     this.timeline?.started(th);
     host.threadSpawned(th);
     return th;
@@ -128,14 +128,14 @@ export class Scheduler {
     this.resume(th);
   }
 
-  makeReady(th: Thread, fromRealFrame: boolean): void {
-    this.markReady(th, fromRealFrame);
+  makeReady(th: Thread, progress: Progress): void {
+    this.markReady(th, progress);
     this.ready.push(th);
   }
 
-  /** A thread about to run; in the live host, frames were drawn while it waited, which resets its runaway guard. */
-  private markReady(th: Thread, fromRealFrame: boolean): void {
-    if (fromRealFrame && this.host.realFrames) resetOnProgress(th);
+  /** A thread about to run, after a wait that made `progress` (the runaway guard's reset rule is in vm/guard.ts). */
+  private markReady(th: Thread, progress: Progress): void {
+    afterWait(th, progress, this.host.realFrames);
     th.wait = READY;
     th.sleepSeq = this.host.state.sleepSeq++;
   }
@@ -175,7 +175,7 @@ export class Scheduler {
   private wakeAll(threads: (Thread | null)[], n: number): void {
     if (this.ready.length > 0 || this.draining) {
       for (let i = 0; i < n; i++) {
-        this.makeReady(threads[i]!, true);
+        this.makeReady(threads[i]!, TIME_PASSED);
         threads[i] = null;
       }
     } else {
@@ -185,7 +185,7 @@ export class Scheduler {
       // and their registers fetches many at once rather than one at a time.
       for (let i = 0; i < n; i++) {
         const th = threads[i]!;
-        this.markReady(th, true);
+        this.markReady(th, TIME_PASSED);
         if (th.resumeWith < 0 && th.resumeDst >= 0) {
           th.stack[th.resumeDst] = null;
           th.resumeDst = -1;
@@ -229,12 +229,12 @@ export class Scheduler {
     if (gameFrame && this.frameWaiters.length > 0) {
       const waiting = this.frameWaiters;
       this.frameWaiters = [];
-      for (const th of waiting) this.makeReady(th, true);
+      for (const th of waiting) this.makeReady(th, FRAME_DRAWN);
     }
     if (this.displayWaiters.length > 0) {
       const polling = this.displayWaiters;
       this.displayWaiters = [];
-      for (const th of polling) this.makeReady(th, true);
+      for (const th of polling) this.makeReady(th, FRAME_DRAWN);
     }
   }
 
