@@ -2,6 +2,7 @@
 // wall-clock reading, and it tells the host what the scripts print, sound and do.
 // Headless determinism holds: the same frames give the same output, byte for byte.
 import { Engine, type EngineHost } from '../engine/engine.ts';
+import { SLICE_MS } from '../vm/guard.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
 import { nextDueAt } from '../time/stepper.ts';
@@ -142,6 +143,8 @@ export class World {
       loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
       realFrames: this.#realFrames,
+      // drawing real frames, a thread spinning where the guard does not count it is paused for the next frame
+      preempt: this.#realFrames ? { now: () => performance.now(), sliceMs: SLICE_MS } : null,
     });
     this.#engine.stopOnError = o.keepGoing !== true;
     // the engine's last memory check reads Node's heap; a browser has no such reading,

@@ -6,6 +6,7 @@ import type { Program } from '../vm/program.ts';
 import type { Thread } from '../vm/thread.ts';
 import type { SUSPEND } from '../vm/native.ts';
 import type { WorldContext } from '../world/context.ts';
+import type { Worker } from '../vm/guard.ts';
 
 /** Limits a builtin checks; the engine's options set them. */
 export interface BuiltinLimits {
@@ -15,7 +16,7 @@ export interface BuiltinLimits {
   realFrames: boolean;
 }
 
-export interface BuiltinContext extends WorldContext {
+export interface BuiltinContext extends WorldContext, Worker {
   readonly program: Program;
   readonly limits: BuiltinLimits;
   /** Set once the world stopped at a script error. */

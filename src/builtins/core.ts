@@ -5,6 +5,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { describe, equals, formatNumber, str, strWithin } from '../vm/value.ts';
 import { randomInt, randomBelow } from '../world/random.ts';
 import { int, list, num, text } from './args.ts';
+import { worked } from '../vm/guard.ts';
 
 function checkSize(e: BuiltinContext, n: number): void {
   if (n > e.limits.maxList) throw new ScriptError(`list too long: ${n} items (the limit is ${e.limits.maxList})`);
@@ -17,7 +18,9 @@ export const CORE: Builtin[] = [
     summary: 'Writes a value and a newline.',
     doc: 'Writes the value and a newline: numbers in shortest form, lists as [1, "a", [2]].',
     fn: (e, _th, s, b) => {
-      e.print(str(s[b]));
+      const t = str(s[b]);
+      if (Array.isArray(s[b])) worked(e, t.length);
+      e.print(t);
       return null;
     },
   },
@@ -83,24 +86,34 @@ export const CORE: Builtin[] = [
     name: 'substr', params: ['text', 'start', 'count?'], area: 'core',
     summary: 'Part of a string, by start and count.',
     doc: 'Part of a string: count characters (default: the rest) from position start (from 1).',
-    fn: (_e, _th, s, b, n) => {
+    fn: (e, _th, s, b, n) => {
       const t = text('substr', s[b], 'its first argument');
       const start = int('substr', s[b + 1], 'the start');
       const count = n > 2 ? int('substr', s[b + 2], 'the count') : t.length;
       if (start < 1) throw new ScriptError(`substr: the start is counted from 1, not ${start}`);
       if (count < 0) throw new ScriptError(`substr: the count cannot be negative (${count})`);
-      return t.substr(start - 1, count);
+      const r = t.substr(start - 1, count);
+      if (r.length > 4096) e.grew(r.length * 2);
+      return r;
     },
   },
   {
     name: 'contains', params: ['haystack', 'needle'], area: 'core',
     summary: 'Whether a string or a list contains a value.',
     doc: 'Whether a string contains another string, or a list contains a value.',
-    fn: (_e, _th, s, b) => {
+    fn: (e, _th, s, b) => {
       const h = s[b];
       const x = s[b + 1];
-      if (typeof h === 'string') return h.includes(text('contains', x, 'what to look for in a string'));
-      if (Array.isArray(h)) return h.some((v) => equals(v, x));
+      if (typeof h === 'string') {
+        worked(e, h.length >> 4);
+        return h.includes(text('contains', x, 'what to look for in a string'));
+      }
+      if (Array.isArray(h)) {
+        const walked = { items: h.length };
+        const r = h.some((v) => equals(v, x, walked));
+        worked(e, walked.items);
+        return r;
+      }
       throw new ScriptError(`contains needs a string or a list to look in, not ${describe(h)}`);
     },
   },
@@ -111,6 +124,10 @@ export const CORE: Builtin[] = [
     fn: (e, _th, s, b) => {
       const t = strWithin(s[b], e.limits.maxString);
       if (t === null) throw new ScriptError(`string too long: str () of this list would pass the limit of ${e.limits.maxString} characters`);
+      if (Array.isArray(s[b])) {
+        worked(e, t.length);
+        e.grew(t.length * 2 + 32);
+      }
       return t;
     },
   },

@@ -2,7 +2,7 @@
 // sound, crickets and input.
 import type { Builtin } from './registry.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { closest } from '../errors/suggest.ts';
+import { closest, NameIndex } from '../errors/suggest.ts';
 import type { BuiltinContext } from './context.ts';
 import type { Value } from '../vm/value.ts';
 import { finite, flag, list, name, num, text } from './args.ts';
@@ -35,11 +35,20 @@ function star(e: BuiltinContext, fn: string, v: Value): { name: string; x: numbe
   return { name: n, ...s };
 }
 
+/** The defined sounds of each sound table, for "did you mean": the missing names that then play as silence are not guesses. */
+const soundNames = new WeakMap<object, NameIndex>();
+
+function soundIndex(table: object): NameIndex {
+  let index = soundNames.get(table);
+  if (!index) soundNames.set(table, (index = new NameIndex(Object.keys(table))));
+  return index;
+}
+
 function sound(e: BuiltinContext, fn: string, v: Value): string {
   const n = name(fn, v, 'the sound');
   if (!hasSound(e.state.sounds, n)) {
     // A missing sound is not worth stopping a scene for: warn once, then it plays as silence.
-    const guess = closest(n, Object.keys(e.state.sounds));
+    const guess = soundIndex(e.state.sounds).closest(n);
     e.warn(`${fn}: there is no sound "${n}"${guess ? ` — did you mean "${guess}"?` : ''}; define it with defsound (it plays as silence)`);
     e.state.sounds[n] = 0;
   }
@@ -328,7 +337,9 @@ export const WORLD: Builtin[] = [
     fn: (e, _th, s, b) => {
       const ms = finite('defsound', s[b + 1], 'the length in ms');
       if (ms < 0) throw new ScriptError(`defsound needs a length of 0 ms or more, not ${ms}`);
-      e.state.sounds[name('defsound', s[b], 'the sound')] = ms;
+      const n = name('defsound', s[b], 'the sound');
+      e.state.sounds[n] = ms;
+      soundNames.get(e.state.sounds)?.add(n);
       return null;
     },
   },

@@ -44,6 +44,12 @@ export interface EngineOptions {
   jit: boolean;
   /** Trace the timeline's detail too: thread runs and waits, loop arming (trace/events.ts TIMELINE_KINDS). */
   timeline: boolean;
+  /**
+   * The live host's wall clock (ms) and the slice of it that threads may spin through
+   * per frame: a thread spinning in code the runaway guard does not count is paused
+   * and goes on next frame (vm/guard.ts). null: headless, where such spin is a hang.
+   */
+  preempt: { now(): number; sliceMs: number } | null;
 }
 
 export const DEFAULT_OPTIONS: EngineOptions = {
@@ -57,6 +63,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   realFrames: false,
   jit: true,
   timeline: false,
+  preempt: null,
 };
 
 export class Engine implements BuiltinContext, VmContext {
@@ -90,6 +97,12 @@ export class Engine implements BuiltinContext, VmContext {
   private actors: ActorState[] | null = null;
   private builtinByName = new Map<string, number>();
   private growth = 0;
+  /** Spin since game time last moved (vm/guard.ts). */
+  spin = 0;
+  work = 0;
+  readonly preemptive: boolean;
+  private sliceEnd = Infinity;
+  private sliceSpent = false;
 
   constructor(
     program: Program,
@@ -109,6 +122,7 @@ export class Engine implements BuiltinContext, VmContext {
     builtins.forEach((b, i) => this.builtinByName.set(b.name, i));
     this.maxThreads = this.options.maxThreads;
     this.realFrames = this.options.realFrames;
+    this.preemptive = this.options.preempt !== null;
     this.threads = new Scheduler(this);
     this.delivery = new Delivery(this);
     this.frames = new FrameDriver(this);
@@ -174,7 +188,26 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   displayFrame(wall: number): void {
+    this.startSlice();
     this.frames.displayFrame(wall);
+  }
+
+  /** Threads may spin through a new slice of wall time (the live host): each frame, and each time a host runs them itself. */
+  private startSlice(): void {
+    this.spin = 0;
+    this.work = 0;
+    const p = this.options.preempt;
+    if (p === null) return;
+    this.sliceSpent = false;
+    this.sliceEnd = p.now() + p.sliceMs;
+  }
+
+  /** Whether this slice of wall time is spent (always false headless). */
+  sliceOver(): boolean {
+    if (this.sliceSpent) return true;
+    const p = this.options.preempt;
+    if (p !== null && p.now() >= this.sliceEnd) this.sliceSpent = true;
+    return this.sliceSpent;
   }
 
   idleFrame(wall: number): void {
@@ -228,7 +261,9 @@ export class Engine implements BuiltinContext, VmContext {
     return this.threads.spawn(h, args, origin);
   }
 
+  /** Runs the ready threads (a host's own entry: the REPL's lines, the world's start). */
   drain(): void {
+    this.startSlice();
     this.threads.drain();
   }
 

@@ -21,6 +21,9 @@ export interface FrameHost extends WorldContext {
   readonly threads: Scheduler;
   readonly delivery: Delivery;
   readonly halted: boolean;
+  /** Spin and builtin work since game time last moved: each moment starts them again (vm/guard.ts). */
+  spin: number;
+  work: number;
 }
 
 export class FrameDriver {
@@ -168,6 +171,8 @@ export class FrameDriver {
         const mapped = t + (c.lastWall - c.game);
         if (mapped > at) at = mapped;
       }
+      host.spin = 0;
+      host.work = 0;
       if (game && (!wallDue || at <= tw)) {
         st.now = t;
         st.wallNow = at;

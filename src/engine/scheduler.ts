@@ -12,7 +12,7 @@ import type { VmContext } from '../vm/context.ts';
 import { runThread } from '../vm/run.ts';
 import { SUSPEND } from '../vm/native.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { afterWait, FRAME_DRAWN, NO_PROGRESS, TIME_PASSED, type Progress } from '../vm/guard.ts';
+import { afterWait, resumed, FRAME_DRAWN, NO_PROGRESS, PAUSED, TIME_PASSED, type Progress } from '../vm/guard.ts';
 import type { WorldState } from '../world/state.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
@@ -205,12 +205,17 @@ export class Scheduler {
     }
   }
 
-  /** Runs ready threads until none is left (threads they spawn or wake join the queue). */
+  /**
+   * Runs ready threads until none is left (threads they spawn or wake join the queue);
+   * in the live host, until this frame's slice of wall time is spent: the rest run next frame.
+   */
   drain(): void {
     if (this.draining) return;
     this.draining = true;
+    const host = this.host;
     try {
-      while (!this.host.halted) {
+      while (!host.halted) {
+        if (host.preemptive && host.sliceOver()) break;
         const th = this.ready.shift();
         if (th === null) break;
         if (th.done) continue;
@@ -241,23 +246,25 @@ export class Scheduler {
   private resume(th: Thread): void {
     const host = this.host;
     const vm = host;
-    if (th.resumeWith >= 0) {
-      const b = vm.builtins[th.resumeWith] as { resume?: (cx: unknown, th: Thread) => Value };
-      th.resumeWith = -1;
-      try {
+    try {
+      // a thread that yields again and again without time moving spins too (vm/guard.ts)
+      resumed(vm);
+      if (th.resumeWith >= 0) {
+        const b = vm.builtins[th.resumeWith] as { resume?: (cx: unknown, th: Thread) => Value };
+        th.resumeWith = -1;
         th.stack[th.resumeDst] = b.resume!(vm.nativeContext, th);
-      } catch (err) {
-        if (err instanceof ScriptError) {
-          th.done = true;
-          this.live.delete(th);
-          host.threadFailed(th, err.message);
-          this.timeline?.ended(th, 'failed');
-          return;
-        }
-        throw err;
+      } else if (th.resumeDst >= 0) {
+        th.stack[th.resumeDst] = null;
       }
-    } else if (th.resumeDst >= 0) {
-      th.stack[th.resumeDst] = null;
+    } catch (err) {
+      if (err instanceof ScriptError) {
+        th.done = true;
+        this.live.delete(th);
+        host.threadFailed(th, err.message);
+        this.timeline?.ended(th, 'failed');
+        return;
+      }
+      throw err;
     }
     th.resumeDst = -1;
     th.wait = null;
@@ -269,6 +276,10 @@ export class Scheduler {
     if (outcome === 'done') {
       this.live.delete(th);
       host.threadFinished(th);
+    } else if (th.wait === PAUSED) {
+      // paused by the live host mid-loop: back in the ready queue, to go on next frame
+      th.sleepSeq = host.state.sleepSeq++;
+      this.ready.push(th);
     } else if (outcome === 'failed') {
       this.live.delete(th);
       host.threadFailed(th, th.error!);

@@ -53,6 +53,8 @@ export function waitName(w: WaitView, th: Thread): string {
       return b?.name ?? 'display frame';
     case 'gameframe':
       return b?.name ?? 'game frame';
+    case 'paused':
+      return 'paused';
   }
 }
 
@@ -73,6 +75,8 @@ export function describeWait(w: WaitView, th: Thread): string {
       return `${call}${b?.waits ?? 'the next game frame'}`;
     case 'ready':
       return 'ready to run';
+    case 'paused':
+      return 'paused mid-loop after spinning through its slice of a frame; it goes on next frame';
   }
 }
 

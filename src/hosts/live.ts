@@ -12,6 +12,7 @@ import { BUILTINS } from '../builtins/index.ts';
 import { manageTime, restoreTimer, saveTimer } from '../time/clock.ts';
 import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
+import { SLICE_MS } from '../vm/guard.ts';
 import type { WorldState } from '../world/state.ts';
 import type { Thread } from '../vm/thread.ts';
 import { defaultWallLimit } from './headless.ts';
@@ -52,10 +53,12 @@ export class LiveWorld {
 
   constructor(program: Program, host: EngineHost, opts: LiveWorldOptions = {}) {
     const { wall, timer, ...engineOpts } = opts;
-    this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true });
+    const wallSource = wall ?? performance;
+    // a thread that spins where the guard does not count it gets a slice of each frame and goes on at the next
+    this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true, preempt: { now: () => wallSource.now(), sliceMs: SLICE_MS } });
     // the world goes on after a script error, whoever's thread it was
     this.engine.stopOnError = false;
-    this.wallSource = wall ?? performance;
+    this.wallSource = wallSource;
     this.useTimer = timer ?? true;
   }
 

@@ -7,16 +7,22 @@ import type { HandlerCode, Program } from './program.ts';
 /** A handler with more registers than this keeps a frame on the thread (its JavaScript frame would be large). */
 export const DIRECT_MAX_REGISTERS = 64;
 
-const directByProgram = new WeakMap<Program, Uint8Array>();
+const directByProgram = new WeakMap<Program, Map<string, Uint8Array>>();
 
 /**
  * For each handler: 1 when it can never wait — it calls no waiting builtin, and only
  * handlers (and event handlers it may send to) that can never wait either — and is
  * small enough to run as a plain function; 0 when it needs a frame on the thread.
- * `waits(b)`: whether builtin b may suspend its caller.
+ * `waits(b)`: whether builtin b may suspend its caller. `pausable`: code for the live
+ * host, which pauses code that spins where the runaway guard does not count it
+ * (vm/guard.ts: noloopcheck handlers, or all when `guardOff`): such a handler that
+ * loops or calls may be paused, so it needs a frame too.
  */
-export function directHandlers(p: Program, waits: (b: number) => boolean): Uint8Array {
-  let direct = directByProgram.get(p);
+export function directHandlers(p: Program, waits: (b: number) => boolean, pausable = false, guardOff = false): Uint8Array {
+  const key = `${pausable}/${guardOff}`;
+  let byKey = directByProgram.get(p);
+  if (byKey === undefined) directByProgram.set(p, (byKey = new Map()));
+  let direct = byKey.get(key);
   if (direct !== undefined) return direct;
   const n = p.handlers.length;
   direct = new Uint8Array(n).fill(1);
@@ -25,8 +31,10 @@ export function directHandlers(p: Program, waits: (b: number) => boolean): Uint8
     const code = p.handlers[h];
     const out: number[] = [];
     if (code.registers > DIRECT_MAX_REGISTERS) direct[h] = 0;
+    const mayPause = pausable && (code.noLoopCheck || guardOff);
     for (let pc = 0; pc < code.code.length; pc = nextPc(code.code, pc)) {
       const op = code.code[pc] as Op;
+      if (mayPause && (op === Op.LOOP || op === Op.FORLOOP || op === Op.CALL || op === Op.SEND)) direct[h] = 0;
       if (op === Op.CALLB && waits(code.code[pc + 2])) direct[h] = 0;
       else if (op === Op.CALL) out.push(code.code[pc + 2]);
       else if (op === Op.SEND) out.push(...sendTargets(p, code, pc));
@@ -47,7 +55,7 @@ export function directHandlers(p: Program, waits: (b: number) => boolean): Uint8
       }
     }
   }
-  directByProgram.set(p, direct);
+  byKey.set(key, direct);
   return direct;
 }
 
@@ -72,12 +80,22 @@ export function sendTargets(p: Program, code: HandlerCode, pc: number): number[]
 
 /**
  * Registers that hold something the code may still read, at each point where a thread
- * of this handler can be suspended: the instruction after each call. (A register the
- * call itself writes is not among them: it is written when the call returns.)
+ * of this handler can be suspended: the instruction after each call (a register the
+ * call itself writes is not among them: it is written when the call returns), and the
+ * head of each loop, where the live host may pause a thread that spins.
  */
-const liveByHandler = new WeakMap<HandlerCode, Map<number, Uint8Array>>();
+const liveByHandler = new WeakMap<HandlerCode, { resume: Map<number, Uint8Array>; heads: Map<number, Uint8Array> }>();
 
 export function liveAtResume(h: HandlerCode): Map<number, Uint8Array> {
+  return liveness(h).resume;
+}
+
+/** The registers live at each loop head (the target of a back edge). */
+export function liveAtLoopHeads(h: HandlerCode): Map<number, Uint8Array> {
+  return liveness(h).heads;
+}
+
+function liveness(h: HandlerCode): { resume: Map<number, Uint8Array>; heads: Map<number, Uint8Array> } {
   let m = liveByHandler.get(h);
   if (m !== undefined) return m;
   const code = h.code;
@@ -110,19 +128,32 @@ export function liveAtResume(h: HandlerCode): Map<number, Uint8Array> {
       }
     }
   }
-  m = new Map();
-  for (let i = 0; i < pcs.length; i++) {
-    const pc = pcs[i];
+  const at = (pc: number): Uint8Array => {
+    const j = index.get(pc);
+    return j === undefined ? new Uint8Array(regs) : liveIn[j].slice();
+  };
+  m = { resume: new Map(), heads: new Map() };
+  for (const pc of pcs) {
     const op = code[pc] as Op;
-    if (OPS[op].flow !== 'call') continue;
-    const after = nextPc(code, pc);
-    const j = index.get(after);
-    const live = j === undefined ? new Uint8Array(regs) : liveIn[j].slice();
-    live[code[pc + 1]] = 0;
-    m.set(after, live);
+    if (OPS[op].flow === 'call') {
+      const after = nextPc(code, pc);
+      const live = at(after);
+      live[code[pc + 1]] = 0;
+      m.resume.set(after, live);
+    }
+    const head = loopHead(code, pc);
+    if (head >= 0) m.heads.set(head, at(head));
   }
   liveByHandler.set(h, m);
   return m;
+}
+
+/** The loop head the back edge at pc jumps to; -1 when pc is no back edge. */
+export function loopHead(code: Int32Array, pc: number): number {
+  const op = code[pc] as Op;
+  if (op === Op.LOOP) return code[pc + 1];
+  if (op === Op.FORLOOP) return code[pc + 2];
+  return -1;
 }
 
 function successors(code: Int32Array, pc: number): number[] {

@@ -4,6 +4,7 @@ import type { Program, HandlerCode } from './program.ts';
 import type { Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import type { Native } from './native.ts';
+import type { Spinner, Worker } from './guard.ts';
 
 /** Called before every instruction when the VM is traced (pw run --trace-vm). */
 export type VmTrace = (th: Thread, h: HandlerCode, pc: number) => void;
@@ -16,7 +17,8 @@ export interface VmOptions {
   jit: boolean;
 }
 
-export interface VmContext {
+/** (Spinner, Worker: the budgets of code the runaway guard does not count and of builtin work, vm/guard.ts.) */
+export interface VmContext extends Spinner, Worker {
   readonly program: Program;
   globals: (Value | undefined)[];
   props: (Value | undefined)[][];

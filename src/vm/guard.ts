@@ -4,8 +4,20 @@
 // a runaway error. Progress is a wait that lets time pass for real (afterWait has the
 // rule). A handler declared
 // `on noloopcheck NAME` opts out: neither its loops nor its calls are counted.
+//
+// What the guard does not count is still bounded, as spin: the loop iterations,
+// calls and resumptions of uncounted code (noloopcheck, or the guard off) since game
+// time last moved. The live host pauses a thread that spins past its slice of a frame
+// (it goes on at the next frame, so the REPL keeps drawing and Ctrl-C can stop it);
+// headless, where nothing else can happen until the thread waits, spin past HANG_SPIN
+// is a hang, reported where the loop is.
+//
+// Work a builtin does inside one call (str of a big list, contains on one) is counted
+// too, by items and characters, since time last moved: past WORK_LIMIT the thread
+// stops, whatever the guard counts, so no script spends hours in builtins between two
+// back edges.
 import { ScriptError } from '../errors/diagnostic.ts';
-import type { Thread } from './thread.ts';
+import type { Thread, Wait } from './thread.ts';
 
 /** The guard allows this many script calls per allowed loop iteration. */
 export const CALLS_PER_ITERATION = 10;
@@ -50,10 +62,91 @@ export function backEdgeCheck(counter: string, guard: string, place: string): st
   return `if (++${counter} > ${guard} && ${guard} > 0) { ${place} GUARD.runawayLoop(${counter}, ${guard}); }`;
 }
 
+/**
+ * The spin count as generated code, at a back edge the guard does not count: `counter`
+ * is a variable of the running code, `place` records where the loop is, `pause` is
+ * what pauses the thread (nothing where it cannot be paused). The VM context is `e`.
+ */
+export function spinCheck(counter: string, place: string, pause: string): string {
+  return `if (++${counter} >= ${SPIN_STEP}) { ${place} ${counter} = 0; if (GUARD.spun(e, ${SPIN_STEP})) { ${pause} } }`;
+}
+
+/** The spin count of an uncounted call, as a generated expression: true when the thread should pause (see spinCheck). */
+export function callSpin(): string {
+  return `((++e.spin & ${SPIN_STEP - 1}) === 0 && GUARD.spun(e, 0))`;
+}
+
 export function runawayLoop(n: number, guard: number): never {
   throw new ScriptError(`runaway loop: ${n - 1} iterations without a rendered frame (the loop guard is ${guard}; use --loop-guard to change it, or "on noloopcheck" for this handler)`);
 }
 
 export function runawayCalls(guard: number): ScriptError {
   return new ScriptError(`runaway calls: ${guard * CALLS_PER_ITERATION} handler calls without a rendered frame (recursion that never ends? the limit follows --loop-guard)`);
+}
+
+/** Uncounted back edges between two looks at the spin budget. */
+export const SPIN_STEP = 4096;
+/** Wall time (ms) per display frame that spinning threads may take in the live host: about half a frame, the rest is the host's. */
+export const SLICE_MS = 8;
+/** Spin headless before a loop that never waits is called a hang (a tight loop's second or so). */
+export const HANG_SPIN = 2 ** 28;
+/** What resuming a thread counts as spin (a delay (0) loop spins through the scheduler). */
+export const RESUME_SPIN = 16;
+
+/** What the spin budget needs from whoever runs the VM. */
+export interface Spinner {
+  /** Spin since game time last moved. */
+  spin: number;
+  /** True in the live host, which pauses spinning threads instead of failing them. */
+  readonly preemptive: boolean;
+  /** Whether this frame's slice of wall time is spent (the live host; always false headless). */
+  sliceOver(): boolean;
+}
+
+/** A thread paused by the live host, back in the ready queue: it goes on at the next frame. */
+export const PAUSED: Wait = { kind: 'paused' };
+
+/**
+ * Counts `n` more spin. True when the thread should pause now (live host, slice spent);
+ * headless, throws the hang error once the budget is spent.
+ */
+export function spun(vm: Spinner, n: number): boolean {
+  vm.spin += n;
+  if (vm.preemptive) return vm.sliceOver();
+  if (vm.spin >= HANG_SPIN) throw hang();
+  return false;
+}
+
+/** A thread is resumed: headless, a thread that keeps yielding without time moving spins too. */
+export function resumed(vm: Spinner): void {
+  vm.spin += RESUME_SPIN;
+  if (vm.spin >= HANG_SPIN && !vm.preemptive) throw hang();
+}
+
+/** Marks th paused (the VM then hands it back as suspended). */
+export function pause(th: Thread): void {
+  th.wait = PAUSED;
+}
+
+function hang(): ScriptError {
+  return new ScriptError(
+    `hang: ${HANG_SPIN} loop iterations and calls without waiting, where the runaway guard does not count them (noloopcheck, or --loop-guard 0); headless, the game clock cannot move on (nor reach --until) until this thread waits`,
+  );
+}
+
+/** Items and characters builtins may walk through since time last moved (a few seconds of work). */
+export const WORK_LIMIT = 2 ** 27;
+
+/** What the work budget needs from whoever runs the builtins. */
+export interface Worker {
+  /** Builtin work since game time last moved (or, live, since the frame began). */
+  work: number;
+}
+
+/** Counts `units` of work done by a builtin; past the budget the calling thread stops. */
+export function worked(vm: Worker, units: number): void {
+  if ((vm.work += units) > WORK_LIMIT) {
+    vm.work = 0;
+    throw new ScriptError(`runaway work: builtins walked through more than ${WORK_LIMIT} items and characters without time moving (str, contains or == of big lists in a loop?)`);
+  }
 }

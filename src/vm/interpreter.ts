@@ -29,7 +29,7 @@ function interpreterGen(op: Op): Gen {
     jump: (i) => `{ pc = ${word(i)}; continue; }`,
     at: () => '',
     fail: (error) => `throw ${error};`,
-    backEdge: () => `if (!h.noLoopCheck) { ${guard.backEdgeCheck('E', 'G', '')} }`,
+    backEdge: (i) => `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.spinCheck('W', '', `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
     vm: 'e',
     globals: () => 'e.globals',
     props: () => 'e.props[h.object]',
@@ -39,7 +39,9 @@ function interpreterGen(op: Op): Gen {
     call: () => `{
       const hi = ${word(1)}, callee = handlers[hi];
       th.pc = pc + ${len};
+      const pausing = (h.noLoopCheck || !(G > 0)) && ${guard.callSpin()};
       DOOR.enterFrame(th, hi, callee, base + ${word(2)}, base + ${word(0)}, ${word(3)}, !h.noLoopCheck, G);
+      if (pausing) { th.backEdges = E; GUARD.pause(th); return 'suspended'; }
       h = callee; code = h.code; K = h.consts; pc = 0; base = th.base; continue;
     }`,
     callNative: () => `{
@@ -55,7 +57,9 @@ function interpreterGen(op: Op): Gen {
       else {
         const callee = handlers[hi];
         th.pc = pc + ${len};
+        const pausing = (h.noLoopCheck || !(G > 0)) && ${guard.callSpin()};
         DOOR.enterFrame(th, hi, callee, c + first, base + ${word(0)}, ${word(3)} - first, !h.noLoopCheck, G, true);
+        if (pausing) { th.backEdges = E; GUARD.pause(th); return 'suspended'; }
         h = callee; code = h.code; K = h.consts; pc = 0; base = th.base; continue;
       }
     }`,
@@ -77,7 +81,7 @@ function buildLoop(traced: boolean): Loop {
   const body = `
     const handlers = e.program.handlers, B = e.builtins, N = e.nativeContext, G = e.options.loopGuard, T = e.traceVm;
     const s = th.stack;
-    let h = handlers[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges;
+    let h = handlers[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges, W = 0;
     try {
       for (;;) {
         opPc = pc;

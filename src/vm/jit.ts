@@ -17,7 +17,7 @@ import { SITE_SPAN, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import type { HandlerCode, Program } from './program.ts';
 import type { VmContext } from './context.ts';
-import { directHandlers, liveAtResume } from './analysis.ts';
+import { directHandlers, liveAtLoopHeads, liveAtResume } from './analysis.ts';
 import { shapeOf, type Shape } from './structure.ts';
 import * as ops from './ops.ts';
 import * as door from './call.ts';
@@ -31,10 +31,15 @@ const YIELD: unique symbol = Symbol('yield');
 type Resumable = (e: VmContext, th: Thread, s: Value[], base: number, pc: number) => Value | typeof YIELD;
 type Plain = (e: VmContext, th: Thread, ...args: Value[]) => Value;
 
-/** The generated code of one program, in one variant (traced or not); filled in lazily, per handler. */
+/** The generated code of one program, in one variant; filled in lazily, per handler. */
 interface Code {
   program: Program;
+  /** Calls the trace hook before each instruction (pw run --trace-vm). */
   traced: boolean;
+  /** For the live host: uncounted code that spins can be paused (vm/guard.ts). */
+  preemptive: boolean;
+  /** The runaway guard is off: no handler is counted. */
+  guardOff: boolean;
   /** 1 for the handlers that run as plain functions. */
   direct: Uint8Array;
   /** Whether builtin b may suspend its caller. */
@@ -50,32 +55,39 @@ interface Code {
  * redefinitions make new programs), not to an engine: engines running the same
  * program share it, so V8 sees one function per handler, not a new one per engine.
  */
-const codeByProgram = new WeakMap<Program, { plain?: Code; traced?: Code }>();
+const codeByProgram = new WeakMap<Program, Map<string, Code>>();
 
 function codeOf(vm: VmContext): Code {
   const p = vm.program;
   const traced = vm.traceVm !== null;
-  let both = codeByProgram.get(p);
-  if (both === undefined) codeByProgram.set(p, (both = {}));
-  const key = traced ? 'traced' : 'plain';
-  let c = both[key];
+  const preemptive = vm.preemptive;
+  const guardOff = !(vm.options.loopGuard > 0);
+  let variants = codeByProgram.get(p);
+  if (variants === undefined) codeByProgram.set(p, (variants = new Map()));
+  const key = `${traced}/${preemptive}/${guardOff}`;
+  let c = variants.get(key);
   if (c === undefined) {
     const waits = (b: number): boolean => vm.builtins[b]?.waits !== undefined;
-    both[key] = c = { program: p, traced, direct: directHandlers(p, waits), waits, plain: [], resumable: [], entry: [] };
+    const direct = directHandlers(p, waits, preemptive, guardOff);
+    variants.set(key, (c = { program: p, traced, preemptive, guardOff, direct, waits, plain: [], resumable: [], entry: [] }));
   }
   return c;
+}
+
+function fits(code: Code | null, vm: VmContext): code is Code {
+  return code !== null && code.program === vm.program && code.traced === (vm.traceVm !== null) && code.preemptive === vm.preemptive && code.guardOff === !(vm.options.loopGuard > 0);
 }
 
 /** Runs a thread with generated code until it suspends, finishes or fails. */
 export function executeCompiled(vm: VmContext, th: Thread): RunOutcome {
   let code = vm.code as Code | null;
-  if (code === null || code.program !== vm.program || code.traced !== (vm.traceVm !== null)) vm.code = code = codeOf(vm);
+  if (!fits(code, vm)) vm.code = code = codeOf(vm);
   const s = th.stack as Value[];
   try {
     for (;;) {
       const hi = th.hi;
       const dst = th.dst;
-      const f = th.pc === 0 && code.direct[hi] === 1 ? (code.entry[hi] ?? makeEntry(code, hi)) : (code.resumable[hi] ?? makeResumable(code, hi));
+      const f = th.pc === 0 && code.direct[hi] === 1 && fresh(th, code.program.handlers[hi]) ? (code.entry[hi] ?? makeEntry(code, hi)) : (code.resumable[hi] ?? makeResumable(code, hi));
       const r = f(vm, th, s, th.base, th.pc);
       if (r === YIELD) {
         if (th.wait !== null) return 'suspended';
@@ -92,6 +104,17 @@ export function executeCompiled(vm: VmContext, th: Thread): RunOutcome {
   } catch (err) {
     return ops.threadFailedWith(th, err);
   }
+}
+
+/**
+ * Whether the innermost frame has not started: none of its locals is assigned. (A frame
+ * at pc 0 may be one paused at a loop that begins the handler, restored into code where
+ * its handler is a plain function: it goes on in the resumable form.)
+ */
+function fresh(th: Thread, h: HandlerCode): boolean {
+  const s = th.stack;
+  for (let r = th.base + h.params, end = th.base + h.registers; r < end; r++) if (s[r] !== undefined) return false;
+  return true;
 }
 
 // ---- what the generated code is given ------------------------------------------
@@ -146,9 +169,17 @@ interface Site {
   code: Code;
   /** How a jump to `target` from here is written. */
   jump(target: number): string;
-  /** Plain functions count loop iterations in E only when they loop. */
+  /** Plain functions count loop iterations in E only when they loop (and the guard counts them). */
   counts: boolean;
   caches: string[];
+  /** The runaway guard does not count this handler (noloopcheck, or the guard is off): it counts spin instead. */
+  uncounted: boolean;
+  /** A statement pausing the thread to go on at loop head `target`, or '' where it cannot be paused. */
+  pauseAt(target: number): string;
+}
+
+function uncounted(code: Code, h: HandlerCode): boolean {
+  return h.noLoopCheck || code.guardOff;
 }
 
 /** The parts of Gen both forms share: operands and constants written in, registers as variables. */
@@ -162,7 +193,7 @@ function baseGen(site: Site): Omit<Gen, 'call' | 'callNative' | 'send' | 'ret' |
     jumpTo: (i) => site.jump(word(i)),
     at: () => `P = ${pc};`,
     fail: (error) => `{ P = ${pc}; throw ${error}; }`,
-    backEdge: () => (h.noLoopCheck ? '' : guard.backEdgeCheck('E', 'G', `P = ${pc};`)),
+    backEdge: (i) => (site.uncounted ? guard.spinCheck('W', `P = ${pc};`, site.pauseAt(word(i))) : guard.backEdgeCheck('E', 'G', `P = ${pc};`)),
     vm: 'e',
     globals: () => 'e.globals',
     props: () => `e.props[${h.object}]`,
@@ -187,10 +218,11 @@ function sendLookup(site: Site): string {
 
 /** A plain call of handler `callee` (an expression giving its index) with the registers `given`; its result into r[a]. */
 function plainCall(site: Site, callee: string, given: string[], a: number, sent: boolean): string {
-  const counted = !site.h.noLoopCheck;
+  const counted = !site.uncounted;
   const sync = site.counts ? 'th.backEdges = E; ' : '';
   const reload = site.counts ? ' E = th.backEdges;' : '';
-  return `${sync}DOOR.enterHandler(th, ${counted}, G${sent ? ', true' : ''}); r${a} = (D[${callee}] ?? LOAD(e, ${callee}))(e, th${given.map((g) => ', ' + g).join('')}); th.depth--;${reload}`;
+  const spin = counted ? '' : `${guard.callSpin()}; `;
+  return `${sync}${spin}DOOR.enterHandler(th, ${counted}, G${sent ? ', true' : ''}); r${a} = (D[${callee}] ?? LOAD(e, ${callee}))(e, th${given.map((g) => ', ' + g).join('')}); th.depth--;${reload}`;
 }
 
 // ---- resumable functions ------------------------------------------------------
@@ -206,18 +238,20 @@ function makeResumable(code: Code, hi: number): Resumable {
     if (info.flow === 'call') starts.add(nextPc(h.code, pc));
   }
   const live = liveAtResume(h);
+  const heads = liveAtLoopHeads(h);
   const caches: string[] = [];
   const out: string[] = [];
   for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
     if (starts.has(pc)) out.push(`case ${pc}:`);
     if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
-    const site: Site = { h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts: true, caches };
+    const pauseAt = (t: number): string => (code.preemptive ? `{ ${syncRegs(h, heads.get(t)!)} th.pc = ${t}; th.backEdges = E; GUARD.pause(th); return YIELD; }` : '');
+    const site: Site = { h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts: true, caches, uncounted: uncounted(code, h), pauseAt };
     out.push(OPS[h.code[pc] as Op].run(resumableGen(site, live)));
   }
   const regs = Array.from({ length: h.registers }, (_, i) => `r${i} = s[base + ${i}]`);
   const body = `
     const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
-    let P = pc, E = th.backEdges;
+    let P = pc, E = th.backEdges${uncounted(code, h) ? ', W = 0' : ''};
     let ${regs.join(', ')};
     try {
       for (;;) {
@@ -251,14 +285,20 @@ function resumableGen(site: Site, live: Map<number, Uint8Array>): Gen {
     return regs.map((r) => `s[base + ${r}] = r${r};`).join(' ');
   };
   const g = baseGen(site);
-  const counted = !h.noLoopCheck;
+  const counted = !site.uncounted;
+  /** A frame is pushed: uncounted, the call counts as spin, and the live host may pause the thread at the callee's start. */
+  const push = (enter: string): string => {
+    if (counted) return `${enter} return YIELD;`;
+    if (!site.code.preemptive) return `${guard.callSpin()}; ${enter} return YIELD;`;
+    return `const pausing = ${guard.callSpin()}; ${enter} if (pausing) GUARD.pause(th); return YIELD;`;
+  };
   return {
     ...g,
     jump: g.jumpTo,
     call: () => {
       const callee = w(1);
       if (site.code.direct[callee] === 1) return `{ P = ${pc}; ${plainCall(site, String(callee), args(w(2), w(3)), w(0), false)} }`;
-      return `{ P = ${pc}; ${sync(w(2), w(3))} th.pc = ${next}; th.backEdges = E; DOOR.enterFrame(th, ${callee}, H[${callee}], base + ${w(2)}, base + ${w(0)}, ${w(3)}, ${counted}, G); return YIELD; }`;
+      return `{ P = ${pc}; ${sync(w(2), w(3))} th.pc = ${next}; th.backEdges = E; ${push(`DOOR.enterFrame(th, ${callee}, H[${callee}], base + ${w(2)}, base + ${w(0)}, ${w(3)}, ${counted}, G);`)} }`;
     },
     callNative: () => {
       const b = w(1);
@@ -270,10 +310,17 @@ function resumableGen(site: Site, live: Map<number, Uint8Array>): Gen {
     send: () => {
       const first = w(1) === 0 ? 1 : 2;
       const n = w(3) - first;
-      return `{ P = ${pc}; const hi = ${sendLookup(site)}; if (hi < 0) r${w(0)} = null; else if (DIR[hi] === 1) { ${plainCall(site, 'hi', args(w(2) + first, n), w(0), true)} } else { ${sync(w(2), w(3))} th.pc = ${pc + len}; th.backEdges = E; DOOR.enterFrame(th, hi, H[hi], base + ${w(2) + first}, base + ${w(0)}, ${n}, ${counted}, G, true); return YIELD; } }`;
+      return `{ P = ${pc}; const hi = ${sendLookup(site)}; if (hi < 0) r${w(0)} = null; else if (DIR[hi] === 1) { ${plainCall(site, 'hi', args(w(2) + first, n), w(0), true)} } else { ${sync(w(2), w(3))} th.pc = ${pc + len}; th.backEdges = E; ${push(`DOOR.enterFrame(th, hi, H[hi], base + ${w(2) + first}, base + ${w(0)}, ${n}, ${counted}, G, true);`)} } }`;
     },
     ret: (value) => `{ const v = ${value}; DOOR.leaveFrame(th); th.backEdges = E; return v; }`,
   };
+}
+
+/** The registers marked in `live`, written back to the thread's stack. */
+function syncRegs(h: HandlerCode, live: Uint8Array): string {
+  const out: string[] = [];
+  for (let r = 0; r < h.registers; r++) if (live[r] === 1) out.push(`s[base + ${r}] = r${r};`);
+  return out.join(' ');
 }
 
 function argSync(first: number, n: number): string {
@@ -296,13 +343,15 @@ function makePlain(code: Code, hi: number): Plain {
   if (body === null) body = dispatchBody(code, hi, caches);
   const params = Array.from({ length: h.params }, (_, i) => `r${i}`);
   const locals = Array.from({ length: h.registers - h.params }, (_, i) => `r${h.params + i}`);
-  const counts = hasBackEdge(h);
+  const loose = uncounted(code, h);
+  const loops = hasBackEdge(h);
+  const counts = loops && !loose;
   // an object's handler can be sent an event with fewer arguments than it takes: those are void
   const fill = h.object >= 0 ? params.map((p) => `if (${p} === undefined) ${p} = null;`).join(' ') : '';
   const text = `
     ${fill}
     ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
-    let P = 0${counts ? ', E = th.backEdges' : ''};
+    let P = 0${counts ? ', E = th.backEdges' : ''}${loops && loose ? ', W = 0' : ''};
     const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
     try {
       ${body}
@@ -333,7 +382,7 @@ function structuredBody(code: Code, hi: number, shape: Shape, caches: string[]):
     if (!byStart.has(start)) byStart.set(start, []);
     byStart.get(start)!.push(target);
   }
-  const counts = hasBackEdge(h);
+  const counts = hasBackEdge(h) && !uncounted(code, h);
   for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
     // blocks ending here close first
     while (open.length > 0 && open[open.length - 1].kind === 'B' && open[open.length - 1].end === pc) {
@@ -366,7 +415,7 @@ function structuredBody(code: Code, hi: number, shape: Shape, caches: string[]):
       return `break B${t};`;
     };
     if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
-    out.push(OPS[h.code[pc] as Op].run(plainGen({ h, hi, pc, code, jump, counts, caches })));
+    out.push(OPS[h.code[pc] as Op].run(plainGen({ h, hi, pc, code, jump, counts, caches, uncounted: uncounted(code, h), pauseAt: () => '' })));
     // a loop closes after its last instruction; falling out of it leaves it
     while (open.length > 0 && open[open.length - 1].kind === 'L' && open[open.length - 1].end === pc) {
       out.push(`break L${open[open.length - 1].at}; }`);
@@ -381,12 +430,12 @@ function structuredBody(code: Code, hi: number, shape: Shape, caches: string[]):
 /** The body as a dispatch on the pc, for code that does not nest (never produced by the compiler today). */
 function dispatchBody(code: Code, hi: number, caches: string[]): string {
   const h = code.program.handlers[hi];
-  const counts = hasBackEdge(h);
+  const counts = hasBackEdge(h) && !uncounted(code, h);
   const out: string[] = [];
   for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
     out.push(`case ${pc}:`);
     if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
-    out.push(OPS[h.code[pc] as Op].run(plainGen({ h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts, caches })));
+    out.push(OPS[h.code[pc] as Op].run(plainGen({ h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts, caches, uncounted: uncounted(code, h), pauseAt: () => '' })));
   }
   return `let pc = 0; for (;;) { switch (pc) { ${out.join('\n')} default: throw new Error('internal: bad pc ' + pc); } }`;
 }

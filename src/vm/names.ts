@@ -2,6 +2,7 @@
 // where it lies: what a saved world records so that it can be restored into a program
 // whose scripts were patched since.
 import { OPS, nextPc, type Op } from './opcodes.ts';
+import { loopHead } from './analysis.ts';
 import type { Program } from './program.ts';
 import { repr, type Value } from './value.ts';
 import { sha256OfParts } from '../hash/sha256.ts';
@@ -83,4 +84,14 @@ export function resumePoints(code: Int32Array): number[] {
   const out: number[] = [];
   for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) if (OPS[code[pc] as Op].flow === 'call') out.push(nextPc(code, pc));
   return out;
+}
+
+/** The loop heads of handler code, in order: where the live host may pause a thread that spins (vm/guard.ts). */
+export function loopPoints(code: Int32Array): number[] {
+  const heads = new Set<number>();
+  for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) {
+    const head = loopHead(code, pc);
+    if (head >= 0) heads.add(head);
+  }
+  return [...heads].sort((a, b) => a - b);
 }

@@ -29,8 +29,13 @@ export interface Gen {
   at(): string;
   /** A statement throwing the ScriptError that `error` evaluates to, at this instruction. */
   fail(error: string): string;
-  /** A statement counting one loop iteration against the runaway guard (nothing in a noloopcheck handler). */
-  backEdge(): string;
+  /**
+   * A statement counting one loop iteration against the runaway guard (or, where the
+   * guard does not count, as spin), about to jump back to operand i's target: the live
+   * host may pause the thread here, to go on at that target, so the template has
+   * done all the iteration's work before it.
+   */
+  backEdge(i: number): string;
   /** The VM's context. */
   readonly vm: string;
   /** The globals, this handler's object's properties, its name. */
@@ -113,9 +118,9 @@ value(Op.MOD, 'mod', 'rrr', 'r[a] = r[b] mod r[c] (floored: the sign of the divi
   `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number' && y > 0 && x >= 0) ${g.r(0)} = x % y; else { ${g.at()} ${g.r(0)} = OPS.mod(x, y); } }`);
 value(Op.CAT, 'cat', 'rrr', 'r[a] = r[b] .. r[c]', (g) => `${g.at()} ${g.r(0)} = OPS.cat(${g.vm}, ${g.r(1)}, ${g.r(2)});`);
 value(Op.EQ, 'eq', 'rrr', 'r[a] = r[b] = r[c]', (g) =>
-  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = true; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = OPS.equals(x, y); } else ${g.r(0)} = false; }`);
+  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = true; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = OPS.same(${g.vm}, x, y); } else ${g.r(0)} = false; }`);
 value(Op.NE, 'ne', 'rrr', 'r[a] = r[b] <> r[c]', (g) =>
-  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = false; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = !OPS.equals(x, y); } else ${g.r(0)} = true; }`);
+  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = false; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = !OPS.same(${g.vm}, x, y); } else ${g.r(0)} = true; }`);
 
 function comparison(op: Op, name: string, sym: '<' | '<=' | '>' | '>='): void {
   value(op, name, 'rrr', `r[a] = r[b] ${sym} r[c]`, (g) =>
@@ -133,7 +138,7 @@ value(Op.TRUTH, 'truth', 'rr', 'r[a] = r[b] is truthy', (g) => `${g.r(0)} = OPS.
 
 // ---- lists
 
-value(Op.LIST, 'list', 'rrn', 'r[a] = [r[b] … r[b+c-1]]', (g) => `${g.r(0)} = ${g.list(1, 2)};`, [1, 2]);
+value(Op.LIST, 'list', 'rrn', 'r[a] = [r[b] … r[b+c-1]]', (g) => `${g.r(0)} = ${g.list(1, 2)}; ${g.at()} ${g.vm}.grew(32 + 8 * ${g.n(2)});`, [1, 2]);
 value(Op.INDEX, 'index', 'rrr', 'r[a] = r[b][r[c]] (from 1)', (g) =>
   `{ const t = ${g.r(1)}, i = ${g.r(2)}; if (Array.isArray(t) && typeof i === 'number' && i >= 1 && i <= t.length && (i | 0) === i) ${g.r(0)} = t[i - 1]; else { ${g.at()} ${g.r(0)} = OPS.indexValue(t, i); } }`);
 def(Op.SETINDEX, 'setindex', 'rrr', 'r[a][r[b]] = r[c]', (g) => `${g.at()} OPS.setIndex(${g.r(0)}, ${g.r(1)}, ${g.r(2)});`);
@@ -154,11 +159,11 @@ compareJump(Op.GTJ, 'gtj', '>');
 compareJump(Op.GEJ, 'gej', '>=');
 def(Op.EQKJ, 'eqkj', 'rkj', 'jump to j unless r[a] = k[b] (a number or string constant)', (g) => `if (${g.r(0)} !== ${g.k(1)}) ${g.jump(2)}`, 'jump');
 
-def(Op.LOOP, 'loop', 'j', 'jump back: one loop iteration (the runaway guard counts it)', (g) => `${g.backEdge()} ${g.jump(0)}`, 'jump');
+def(Op.LOOP, 'loop', 'j', 'jump back: one loop iteration (the runaway guard counts it)', (g) => `${g.backEdge(0)} ${g.jump(0)}`, 'jump');
 def(Op.FORPREP, 'forprep', 'rj', 'check r[a], r[a+1], r[a+2] (from, to, step); skip to j if the loop runs zero times', (g) =>
   `${g.at()} if (!OPS.forPrep(${g.r(0)}, ${g.r(0, 1)}, ${g.r(0, 2)})) ${g.jump(1)}`, 'jump', false, [0, 'fixed3']);
 def(Op.FORLOOP, 'forloop', 'rjr', 'r[a] += step; while still in range jump back to j (one loop iteration); r[c] is the loop variable', (g) =>
-  `{ const st = ${g.r(0, 2)}, i = ${g.r(0)} + st; if (st > 0 ? i <= ${g.r(0, 1)} : i >= ${g.r(0, 1)}) { ${g.backEdge()} ${g.r(0)} = i; ${g.jump(1)} } }`, 'jump', false, [0, 'fixed3']);
+  `{ const st = ${g.r(0, 2)}, i = ${g.r(0)} + st; if (st > 0 ? i <= ${g.r(0, 1)} : i >= ${g.r(0, 1)}) { ${g.r(0)} = i; ${g.backEdge(1)} ${g.jump(1)} } }`, 'jump', false, [0, 'fixed3']);
 
 // ---- calls
 

@@ -5,8 +5,17 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { describe, equals, formatNumber, str, truthy, type Value } from './value.ts';
 import type { Program } from './program.ts';
 import type { Thread } from './thread.ts';
+import { worked, type Worker } from './guard.ts';
 
 export { equals, truthy };
+
+/** `=` of two values, the first a list: the items compared count as work (vm/guard.ts). */
+export function same(vm: Worker, a: Value, b: Value): boolean {
+  const walked = { items: 0 };
+  const r = equals(a, b, walked);
+  worked(vm, walked.items);
+  return r;
+}
 
 /** Handler frames one thread may hold. */
 export const MAX_CALL_DEPTH = 200;

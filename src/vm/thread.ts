@@ -16,7 +16,9 @@ export type Wait =
   /** the next game frame (forceupdate) */
   | { kind: 'gameframe' }
   /** ready to run at the current time (delay (0), newly spawned) */
-  | { kind: 'ready' };
+  | { kind: 'ready' }
+  /** ready, paused by the live host mid-loop after spinning through its slice of a frame (vm/guard.ts) */
+  | { kind: 'paused' };
 
 export interface Thread {
   /** The innermost frame lives on the thread itself: a thread that waits in its first

@@ -97,9 +97,9 @@ export function formatNumber(n: number): string {
 }
 
 /** `=`: same type and same value; lists compare item by item. */
-export function equals(a: Value, b: Value): boolean {
+export function equals(a: Value, b: Value, walked: { items: number } = { items: 0 }): boolean {
   if (a === b) return true;
-  if (Array.isArray(a) && Array.isArray(b)) return listsEqual(a, b, new Map(), 0);
+  if (Array.isArray(a) && Array.isArray(b)) return listsEqual(a, b, new Map(), 0, walked);
   return false;
 }
 
@@ -108,8 +108,9 @@ export function equals(a: Value, b: Value): boolean {
  * shared a million ways) is taken as equal so far. Any difference ends the whole
  * comparison, so the assumption is only ever kept when it held.
  */
-function listsEqual(a: List, b: List, seen: Map<List, Set<List>>, depth: number): boolean {
+function listsEqual(a: List, b: List, seen: Map<List, Set<List>>, depth: number, walked: { items: number }): boolean {
   if (a.length !== b.length) return false;
+  walked.items += a.length;
   let partners = seen.get(a);
   if (partners?.has(b)) return true;
   if (depth > MAX_NESTING) throw new ScriptError(`lists nested more than ${MAX_NESTING} deep cannot be compared`);
@@ -119,7 +120,7 @@ function listsEqual(a: List, b: List, seen: Map<List, Set<List>>, depth: number)
     const x = a[i];
     const y = b[i];
     if (x === y) continue;
-    if (!(Array.isArray(x) && Array.isArray(y) && listsEqual(x, y, seen, depth + 1))) return false;
+    if (!(Array.isArray(x) && Array.isArray(y) && listsEqual(x, y, seen, depth + 1, walked))) return false;
   }
   return true;
 }

@@ -122,6 +122,40 @@ const CASES: LimitCase[] = [
     stack: ['boom', 'startup'],
   },
   {
+    name: 'memory of str () of lists',
+    // each str () of a thousand numbers is a new 4 kB string nobody frees
+    body: '  l = []\n  for i = 1 to 1000\n    append (l, i)\n  endfor\n  kept = []\n  while true\n    append (kept, str (l))     -- text of a list\n  endwhile',
+    opts: { maxHeap: 1024 * 1024 },
+    at: '-- text of a list',
+    message: /^script values use too much memory \(\d+ MB; the limit is 1 MB\)$/,
+    stack: ['boom', 'startup'],
+  },
+  {
+    name: 'memory of list literals',
+    body: '  l = []\n  while true\n    l = [l, l, l, l, l, l, l, l]  -- a literal\n  endwhile',
+    opts: { maxHeap: 1024 * 1024, loopGuard: 0 },
+    at: '-- a literal',
+    message: /^script values use too much memory \(\d+ MB; the limit is 1 MB\)$/,
+    stack: ['boom', 'startup'],
+  },
+  {
+    name: 'work inside builtins',
+    // 90 000 items walked per call: the loop guard would take 100 000 such calls
+    body: '  l = []\n  for i = 1 to 90000\n    append (l, i)\n  endfor\n  while true\n    found = contains (l, "x")  -- searching\n  endwhile',
+    opts: {},
+    at: '-- searching',
+    message: /^runaway work: builtins walked through more than 134217728 items/,
+    stack: ['boom', 'startup'],
+  },
+  {
+    name: 'work of list comparisons',
+    body: '  a = []\n  b = []\n  for i = 1 to 90000\n    append (a, i)\n    append (b, i)\n  endfor\n  while true\n    same = [a] = [b]             -- comparing\n  endwhile',
+    opts: {},
+    at: '-- comparing',
+    message: /^runaway work: /,
+    stack: ['boom', 'startup'],
+  },
+  {
     name: 'runaway loop',
     body: '  n = 0\n  while n >= 0                 -- never ends\n    n = n + 1\n  endwhile',
     opts: { loopGuard: 5000 },

@@ -181,6 +181,17 @@ describe('pw run: script errors exit 1', () => {
     expectNoJsStack(r);
   });
 
+  it('an endless loop the guard does not count (noloopcheck, --loop-guard 0) ends --until 1s as a hang at the loop', () => {
+    const files = { 'spin.pw': 'on noloopcheck spin\n  n = 0\n  while true\n    n = n + 1\n  endwhile\nend\n\non startup\n  spin ()\nend\n' };
+    for (const args of [[], ['--loop-guard', '0']]) {
+      const r = pw(['run', 'spin.pw', '--until', '1s', ...args], files);
+      expect(r.code).toBe(1);
+      expect(r.stderr).toContain('spin.pw:3:3: runtime error: hang:');
+      expect(r.stderr).toContain('spin at spin.pw:3:3');
+      expectNoJsStack(r);
+    }
+  });
+
   it('unbounded recursion is a script error, not a crash', () => {
     const r = pw(['run', 'rec.pw'], { 'rec.pw': 'on startup\n  startup2 ()\nend\n\non startup2\n  startup2 ()\nend\n' });
     expect(r.code).toBe(1);

@@ -32,8 +32,10 @@ export interface HostInfo {
 export interface SavedFrame {
   /** The handler's stable name (vm/names.ts). */
   handler: string;
-  /** The call it waits in, by number (0 = the handler's first call); -1: not started. */
+  /** The call it waits in, by number (0 = the handler's first call); -1: in none (not started, or paused at a loop). */
   at: number;
+  /** A thread the live host paused mid-loop: the loop head it goes on at, by number (0 = the handler's first). */
+  loop?: number;
   /** Its registers that the code may still read, by local name (`#7` for a temporary). */
   registers: Record<string, Encoded>;
 }
@@ -41,7 +43,7 @@ export interface SavedFrame {
 export interface SavedThread {
   id: number;
   origin: string;
-  wait: 'time' | 'wall' | 'display' | 'gameframe' | 'ready';
+  wait: 'time' | 'wall' | 'display' | 'gameframe' | 'ready' | 'paused';
   wakeAt: unknown;
   /** Its place among threads waiting in the same queue. */
   order: number;

@@ -10,9 +10,10 @@ import type { Program } from '../../vm/program.ts';
 import { newThread, type Thread, type Wait } from '../../vm/thread.ts';
 import type { Value } from '../../vm/value.ts';
 import { CODE_FORMAT, Op, OPS } from '../../vm/opcodes.ts';
-import { handlerDigest, handlerNaming, resumePoints } from '../../vm/names.ts';
-import { liveAtResume } from '../../vm/analysis.ts';
+import { handlerDigest, handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
+import { liveAtLoopHeads, liveAtResume } from '../../vm/analysis.ts';
 import { MAX_CALL_DEPTH } from '../../vm/ops.ts';
+import { PAUSED } from '../../vm/guard.ts';
 import { dict } from '../../vm/dict.ts';
 import type { WorldState } from '../../world/state.ts';
 import { BUILTINS } from '../../builtins/index.ts';
@@ -61,7 +62,7 @@ const HOST = obj({
   input: list(obj({ at: num(0), click: str(), mouse: oneOf('down', 'up') }, ['click', 'mouse']), 1_000_000),
 });
 
-const FRAME = obj({ handler: str(), at: int(-1, 2 ** 31), registers: raw });
+const FRAME = obj({ handler: str(), at: int(-1, 2 ** 31), loop: int(0, 2 ** 31), registers: raw }, ['loop']);
 
 /** The checks that do not need a program: a SnapshotError names the first thing wrong. */
 export function decodeSnapshot(text: string, limits: SnapshotLimits = DEFAULT_LIMITS): DecodedSnapshot {
@@ -127,7 +128,7 @@ function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): Snapshot
       obj({
         id: int(1, (world.nextThreadId as number) - 1),
         origin: str(),
-        wait: oneOf('time', 'wall', 'display', 'gameframe', 'ready'),
+        wait: oneOf('time', 'wall', 'display', 'gameframe', 'ready', 'paused'),
         wakeAt: num(0, Infinity),
         order: int(),
         since: num(0, Infinity),
@@ -217,7 +218,7 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program): Restore
   return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed } };
 }
 
-const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' } };
+const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
 
 function fitThread(t: SnapshotBody['threads'][number], i: number, program: Program, index: Map<string, number>): Thread {
   const path = `threads[${i}]`;
@@ -236,11 +237,19 @@ function fitThread(t: SnapshotBody['threads'][number], i: number, program: Progr
     const h = program.handlers[hi!];
     const innermost = j === t.frames.length - 1;
     const points = resumePoints(h.code);
-    if (f.at === -1 && !(innermost && j === 0 && t.wait === 'ready')) bad(`is at the start of ${f.handler} but has already started`);
+    // a paused thread goes on at a loop head, or at the start of a handler it has just called
+    const paused = innermost && t.wait === 'paused';
+    if (f.loop !== undefined) {
+      if (!paused) bad(`is paused at a loop of ${f.handler}, but ${innermost ? `its wait is ${t.wait}` : 'has a frame above it'}`);
+      if (f.at !== -1) bad(`is both at call ${f.at} and at a loop of ${f.handler}`);
+    } else if (f.at === -1 && !(innermost && ((j === 0 && t.wait === 'ready') || paused))) bad(`is at the start of ${f.handler} but has already started`);
     if (f.at >= points.length) bad(`waits at call ${f.at} of ${f.handler}, which has only ${points.length}`);
-    const pc = f.at < 0 ? 0 : points[f.at];
+    const heads = f.loop === undefined ? [] : loopPoints(h.code);
+    if (f.loop !== undefined && f.loop >= heads.length) bad(`is paused at loop ${f.loop} of ${f.handler}, which has only ${heads.length}`);
+    if (paused && f.loop === undefined && f.at !== -1) bad(`is paused in ${f.handler} at a call`);
+    const pc = f.loop !== undefined ? heads[f.loop] : f.at < 0 ? 0 : points[f.at];
     // the registers the code may still read there, by name
-    const live = f.at < 0 ? null : liveAtResume(h).get(pc)!;
+    const live = f.loop !== undefined ? liveAtLoopHeads(h).get(pc)! : f.at < 0 ? null : liveAtResume(h).get(pc)!;
     for (let r = 0; r < h.registers; r++) stack[base + r] = undefined;
     for (const [name, v] of Object.entries(f.registers)) {
       const r = name.startsWith('#') ? Number(name.slice(1)) : h.localNames.indexOf(name);

@@ -5,8 +5,8 @@
 import type { Program } from '../../vm/program.ts';
 import { FRAME_WORDS, type Thread } from '../../vm/thread.ts';
 import { CODE_FORMAT } from '../../vm/opcodes.ts';
-import { handlerDigest, handlerNaming, resumePoints } from '../../vm/names.ts';
-import { liveAtResume } from '../../vm/analysis.ts';
+import { handlerDigest, handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
+import { liveAtLoopHeads, liveAtResume } from '../../vm/analysis.ts';
 import type { WorldState } from '../../world/state.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
@@ -62,9 +62,13 @@ function savedThread(th: Thread, program: Program, names: string[], digests: Rec
     const h = program.handlers[hi];
     const name = names[hi];
     digests[name] ??= handlerDigest(program, hi, builtinName);
-    // where it waits: the call it is in, by number; -1 for a thread not started yet
-    const at = pc === 0 ? -1 : resumePoints(h.code).indexOf(pc);
-    const live = at < 0 ? null : liveAtResume(h).get(pc)!;
+    // where it waits: the call it is in, by number; -1 for a frame not started yet; a
+    // thread paused mid-loop (the innermost frame) by the loop head it goes on at
+    const paused = th.wait?.kind === 'paused' && fp === all.length - FRAME_WORDS;
+    const loop = paused ? loopPoints(h.code).indexOf(pc) : -1;
+    const at = loop >= 0 || pc === 0 ? -1 : resumePoints(h.code).indexOf(pc);
+    if (at < 0 && loop < 0 && pc !== 0) throw new Error(`internal: thread ${th.id} is at ${pc} in ${name}, which is no place to save`);
+    const live = loop >= 0 ? liveAtLoopHeads(h).get(pc)! : at < 0 ? null : liveAtResume(h).get(pc)!;
     const registers: Record<string, Encoded> = {};
     for (let r = 0; r < h.registers; r++) {
       // only what the code may still read: the same moment gives the same bytes on either engine
@@ -72,7 +76,7 @@ function savedThread(th: Thread, program: Program, names: string[], digests: Rec
       const v = th.stack[base + r];
       if (v !== undefined) registers[h.localNames[r] ?? `#${r}`] = values.value(v);
     }
-    frames.push({ handler: name, at, registers });
+    frames.push(loop >= 0 ? { handler: name, at, loop, registers } : { handler: name, at, registers });
   }
   return {
     id: th.id,
