@@ -168,12 +168,14 @@ class Reader {
   /**
    * @param lazy handlers read their bodies again when asked for them (see LazyHandler)
    * @param at where to start: a handler body being read again
+   * @param sink told of each item as soon as it is read (see ReadSink)
    */
   constructor(
     private readonly src: string,
     private readonly repl: boolean,
     private readonly lazy = false,
     at: BodyStart | null = null,
+    private readonly sink: ReadSink | null = null,
   ) {
     this.b = new AstBuilder({ file: '', problems: [], endPos: { line: 1, col: 1 }, endOffset: 0 }, repl, true);
     if (at !== null) {
@@ -399,18 +401,27 @@ class Reader {
 
   // ---- top level
 
+  /** The file's items; with a sink, none: each went to the sink. */
   file(): (A.TopItem | A.Stmt)[] {
     const items: (A.TopItem | A.Stmt)[] = [];
+    const sink = this.sink;
     for (;;) {
       const k = this.kind;
       if (k === SEP) this.next();
       else if (k === END_OF_FILE) return items;
-      else if (isOpener[k] === 1) items.push(this.objectBlock());
-      else if (k === ON) items.push(this.handler());
-      else {
+      else if (isOpener[k] === 1) {
+        const block = this.objectBlock();
+        if (sink !== null) sink.item(block);
+        else items.push(block);
+      } else if (k === ON) {
+        const h = this.handler();
+        if (sink !== null) sink.handler(h, null);
+        else items.push(h);
+      } else {
         const s = this.statement();
         if (!this.repl && s.type !== 'global') throw GIVE_UP;
-        items.push(s);
+        if (sink !== null) sink.item(s as A.GlobalDecl);
+        else items.push(s);
       }
     }
   }
@@ -425,18 +436,24 @@ class Reader {
     this.enter();
     const properties: A.PropertyDecl[] = [];
     const handlers: A.Handler[] = [];
+    // endPos is the opener's until the block closes: a sink sees the block while it is read
+    const block: A.ObjectBlock = { type: 'object', kind, name: id.name, spelled: id.spelled, pos, properties, handlers, endPos: pos };
+    const sink = this.sink;
     for (;;) {
       const k = this.kind;
       if (k === SEP) this.next();
-      else if (k === ON) handlers.push(this.handler());
-      else if (k === PROPERTY) properties.push(this.propertyDecl());
+      else if (k === ON) {
+        const h = this.handler();
+        if (sink !== null) sink.handler(h, block);
+        else handlers.push(h);
+      } else if (k === PROPERTY) properties.push(this.propertyDecl());
       else break;
     }
     if (this.kind !== closerOf[opener]) throw GIVE_UP;
-    const endPos = this.pos();
+    block.endPos = this.pos();
     this.next();
     this.depth--;
-    return { type: 'object', kind, name: id.name, spelled: id.spelled, pos, properties, handlers, endPos };
+    return block;
   }
 
   private propertyDecl(): A.PropertyDecl {
@@ -748,6 +765,20 @@ function giveUp(): never {
   throw GIVE_UP;
 }
 
+/**
+ * Told of a file's items as soon as each is read, for a compiler that compiles a
+ * handler while the reader goes on to the next (the file's AST then never lives whole,
+ * and no body is read twice). Should the reader give up further on (a mistake, or
+ * something it leaves to the chevrotain passes), what the sink was told still stands
+ * as read: the caller decides what to do with it.
+ */
+export interface ReadSink {
+  /** A handler, body and all; `block` is the object block it is in (holding the properties read so far), or null. */
+  handler(h: A.Handler, block: A.ObjectBlock | null): void;
+  /** A top-level `global` declaration, or an object block once it has closed (its handlers went to `handler`). */
+  item(item: A.GlobalDecl | A.ObjectBlock): void;
+}
+
 /** Where a handler body starts, and the words of its file. */
 interface BodyStart {
   offset: number;
@@ -819,6 +850,22 @@ export function readDirect(source: string, repl: boolean, lazyBodies = false): (
     return new Reader(source, repl, lazyBodies).file();
   } catch (e) {
     if (e === GIVE_UP || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Reads a script file, handing each item to `sink` as soon as it is read (see ReadSink);
+ * false when the reader gave up (the chevrotain passes must read the file). Anything
+ * else the sink throws goes to the caller; a RangeError counts as giving up, wherever
+ * it came from (the stack ran out).
+ */
+export function readDirectInto(source: string, sink: ReadSink): boolean {
+  try {
+    new Reader(source, false, false, null, sink).file();
+    return true;
+  } catch (e) {
+    if (e === GIVE_UP || e instanceof RangeError) return false;
     throw e;
   }
 }
