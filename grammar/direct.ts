@@ -6,8 +6,10 @@
 // The language is defined by the chevrotain grammar (parser.ts) and the token
 // definitions (lexer.ts); this reader follows them and builds exactly the AST their
 // quick pass builds. It takes its keywords, punctuation, operator categories and the
-// patterns of names, spaces, numbers, strings and comments from lexer.ts, and the
-// precedence reading and statement shapes from build-ast.ts. At anything it does not
+// patterns of names, spaces, numbers, strings and comments from lexer.ts (the common
+// forms of the last three it reads by character classes drawn from those patterns,
+// the rest by the patterns themselves), and the precedence reading and statement
+// shapes from build-ast.ts. At anything it does not
 // expect (a mistake, or only something unusual) it gives up and returns null, and the
 // chevrotain passes read the script: every message still comes from them. Tests hold
 // the two to the same AST on every script the direct reader accepts.
@@ -83,12 +85,17 @@ for (const k of [NOT, MINUS, NUMBER, STRING, IDENT, TRUE, FALSE, VOID, SELF, LPA
 
 // ---- characters, from the token definitions' patterns
 
-/** ASCII characters c for which `prefix + c` is a whole match of the pattern. */
-function asciiMatching(pattern: RegExp, prefix = ''): Uint8Array {
-  const whole = new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gy]/g, ''));
+/** ASCII characters c for which `test (c)` holds. */
+function asciiWhere(test: (c: string) => boolean): Uint8Array {
   const out = new Uint8Array(128);
-  for (let c = 0; c < 128; c++) out[c] = whole.test(prefix + String.fromCharCode(c)) ? 1 : 0;
+  for (let c = 0; c < 128; c++) out[c] = test(String.fromCharCode(c)) ? 1 : 0;
   return out;
+}
+
+/** ASCII characters c for which `prefix + c + suffix` is a whole match of the pattern. */
+function asciiMatching(pattern: RegExp, prefix = '', suffix = ''): Uint8Array {
+  const whole = new RegExp(`^(?:${pattern.source})$`, pattern.flags.replace(/[gy]/g, ''));
+  return asciiWhere((c) => whole.test(prefix + c + suffix));
 }
 
 const sticky = (t: TokenType): RegExp => new RegExp((t.PATTERN as RegExp).source, 'y');
@@ -104,16 +111,27 @@ const lineBreak = asciiMatching(/\r|\n/);
 const COMMENT_START = (T.Comment.PATTERN as RegExp).source.startsWith('--') ? 45 : -1;
 const QUOTE = 34;
 const BACKSLASH = 92;
+// The common forms, read without running the patterns: a comment of ASCII characters;
+// a string of ASCII characters that need no escape; a run of digits followed by
+// nothing that could take the number on (a dot or an exponent).
+const commentPart = asciiMatching(T.Comment.PATTERN as RegExp, '--');
+const stringPart = asciiMatching(T.StringLit.PATTERN as RegExp, '"', '"');
+const numberGoesOn = asciiWhere((c) => {
+  numberRe.lastIndex = 0;
+  return numberRe.test(`1${c}1`) && numberRe.lastIndex > 1;
+});
 
 /** Punctuation by first character: its spellings and kinds, in the lexer's order. */
-const punctuation: { text: string; kind: number }[][] = [];
+const punctuation: { kind: number; length: number; second: number }[][] = [];
 /** The one spelling of each punctuation kind. */
 const spellingOf: string[] = [];
 for (const t of T.lexedTokens) {
   if (typeof t.PATTERN !== 'string' || t.GROUP !== undefined) continue;
   const kind = inCategory(t, T.Sep) ? SEP : idx(t);
-  (punctuation[t.PATTERN.charCodeAt(0)] ??= []).push({ text: t.PATTERN, kind });
-  spellingOf[kind] = t.PATTERN;
+  const text = t.PATTERN;
+  if (text.length > 2) throw new Error(`internal: the direct reader reads punctuation of one or two characters, not "${text}"`);
+  (punctuation[text.charCodeAt(0)] ??= []).push({ kind, length: text.length, second: text.length === 2 ? text.charCodeAt(1) : -1 });
+  spellingOf[kind] = text;
 }
 
 /** A name as the AST holds it; one per spelling in a file. */
@@ -151,7 +169,7 @@ class Reader {
   private tcol = 1;
   private name: Name | null = null;
   private value: string | number = 0;
-  private table: WordTable = { words: new Array(256), count: 0 };
+  private table: WordTable;
 
   private depth = 0;
   /** prefix operators in a row, as the nesting guard counts them */
@@ -168,12 +186,14 @@ class Reader {
   /**
    * @param lazy handlers read their bodies again when asked for them (see LazyHandler)
    * @param at where to start: a handler body being read again
+   * @param sink told of each item as soon as it is read (see ReadSink)
    */
   constructor(
     private readonly src: string,
     private readonly repl: boolean,
     private readonly lazy = false,
     at: BodyStart | null = null,
+    private readonly sink: ReadSink | null = null,
   ) {
     this.b = new AstBuilder({ file: '', problems: [], endPos: { line: 1, col: 1 }, endOffset: 0 }, repl, true);
     if (at !== null) {
@@ -182,6 +202,11 @@ class Reader {
       this.lineStart = at.lineStart;
       this.depth = at.depth;
       this.table = at.table;
+    } else {
+      // room for the words of a file this long (about one new word in sixty characters)
+      let size = 256;
+      while (size * 32 < src.length) size *= 2;
+      this.table = { words: new Array(size), count: 0 };
     }
     this.next();
   }
@@ -225,23 +250,42 @@ class Reader {
           return;
         }
         if (c === COMMENT_START && src.charCodeAt(i + 1) === COMMENT_START) {
-          commentRe.lastIndex = i;
-          if (!commentRe.test(src)) throw GIVE_UP;
-          i = commentRe.lastIndex;
+          let j = i + 2;
+          let d = 0;
+          while (j < n && (d = src.charCodeAt(j)) < 128 && commentPart[d] === 1) j++;
+          if (j < n && d >= 128) {
+            commentRe.lastIndex = i;
+            if (!commentRe.test(src)) throw GIVE_UP;
+            j = commentRe.lastIndex;
+          }
+          i = j;
           continue;
         }
         if (numberStart[c] === 1) {
-          numberRe.lastIndex = i;
-          if (!numberRe.test(src)) throw GIVE_UP;
-          const j = numberRe.lastIndex;
+          let j = i + 1;
+          let d = 0;
+          while (j < n && (d = src.charCodeAt(j)) < 128 && numberStart[d] === 1) j++;
+          if (j < n && (d >= 128 || numberGoesOn[d] === 1)) {
+            numberRe.lastIndex = i;
+            if (!numberRe.test(src)) throw GIVE_UP;
+            j = numberRe.lastIndex;
+          }
           this.token(NUMBER, i, j);
           this.value = this.numberValue(i, j);
           return;
         }
         if (c === QUOTE) {
+          let j = i + 1;
+          let d = 0;
+          while (j < n && (d = src.charCodeAt(j)) < 128 && stringPart[d] === 1) j++;
+          if (j < n && d === QUOTE) {
+            this.token(STRING, i, j + 1);
+            this.value = src.slice(i + 1, j);
+            return;
+          }
           stringRe.lastIndex = i;
           if (!stringRe.test(src)) throw GIVE_UP;
-          const j = stringRe.lastIndex;
+          j = stringRe.lastIndex;
           this.token(STRING, i, j);
           this.value = this.stringValue(i + 1, j - 1);
           return;
@@ -250,8 +294,8 @@ class Reader {
         if (spellings !== undefined) {
           for (let k = 0; k < spellings.length; k++) {
             const p = spellings[k]!;
-            if (p.text.length === 1 || src.startsWith(p.text, i)) {
-              this.token(p.kind, i, i + p.text.length);
+            if (p.second < 0 || src.charCodeAt(i + 1) === p.second) {
+              this.token(p.kind, i, i + p.length);
               return;
             }
           }
@@ -399,18 +443,27 @@ class Reader {
 
   // ---- top level
 
+  /** The file's items; with a sink, none: each went to the sink. */
   file(): (A.TopItem | A.Stmt)[] {
     const items: (A.TopItem | A.Stmt)[] = [];
+    const sink = this.sink;
     for (;;) {
       const k = this.kind;
       if (k === SEP) this.next();
       else if (k === END_OF_FILE) return items;
-      else if (isOpener[k] === 1) items.push(this.objectBlock());
-      else if (k === ON) items.push(this.handler());
-      else {
+      else if (isOpener[k] === 1) {
+        const block = this.objectBlock();
+        if (sink !== null) sink.item(block);
+        else items.push(block);
+      } else if (k === ON) {
+        const h = this.handler();
+        if (sink !== null) sink.handler(h, null);
+        else items.push(h);
+      } else {
         const s = this.statement();
         if (!this.repl && s.type !== 'global') throw GIVE_UP;
-        items.push(s);
+        if (sink !== null) sink.item(s as A.GlobalDecl);
+        else items.push(s);
       }
     }
   }
@@ -425,18 +478,24 @@ class Reader {
     this.enter();
     const properties: A.PropertyDecl[] = [];
     const handlers: A.Handler[] = [];
+    // endPos is the opener's until the block closes: a sink sees the block while it is read
+    const block: A.ObjectBlock = { type: 'object', kind, name: id.name, spelled: id.spelled, pos, properties, handlers, endPos: pos };
+    const sink = this.sink;
     for (;;) {
       const k = this.kind;
       if (k === SEP) this.next();
-      else if (k === ON) handlers.push(this.handler());
-      else if (k === PROPERTY) properties.push(this.propertyDecl());
+      else if (k === ON) {
+        const h = this.handler();
+        if (sink !== null) sink.handler(h, block);
+        else handlers.push(h);
+      } else if (k === PROPERTY) properties.push(this.propertyDecl());
       else break;
     }
     if (this.kind !== closerOf[opener]) throw GIVE_UP;
-    const endPos = this.pos();
+    block.endPos = this.pos();
     this.next();
     this.depth--;
-    return { type: 'object', kind, name: id.name, spelled: id.spelled, pos, properties, handlers, endPos };
+    return block;
   }
 
   private propertyDecl(): A.PropertyDecl {
@@ -748,6 +807,20 @@ function giveUp(): never {
   throw GIVE_UP;
 }
 
+/**
+ * Told of a file's items as soon as each is read, for a compiler that compiles a
+ * handler while the reader goes on to the next (the file's AST then never lives whole,
+ * and no body is read twice). Should the reader give up further on (a mistake, or
+ * something it leaves to the chevrotain passes), what the sink was told still stands
+ * as read: the caller decides what to do with it.
+ */
+export interface ReadSink {
+  /** A handler, body and all; `block` is the object block it is in (holding the properties read so far), or null. */
+  handler(h: A.Handler, block: A.ObjectBlock | null): void;
+  /** A top-level `global` declaration, or an object block once it has closed (its handlers went to `handler`). */
+  item(item: A.GlobalDecl | A.ObjectBlock): void;
+}
+
 /** Where a handler body starts, and the words of its file. */
 interface BodyStart {
   offset: number;
@@ -819,6 +892,22 @@ export function readDirect(source: string, repl: boolean, lazyBodies = false): (
     return new Reader(source, repl, lazyBodies).file();
   } catch (e) {
     if (e === GIVE_UP || e instanceof RangeError) return null;
+    throw e;
+  }
+}
+
+/**
+ * Reads a script file, handing each item to `sink` as soon as it is read (see ReadSink);
+ * false when the reader gave up (the chevrotain passes must read the file). Anything
+ * else the sink throws goes to the caller; a RangeError counts as giving up, wherever
+ * it came from (the stack ran out).
+ */
+export function readDirectInto(source: string, sink: ReadSink): boolean {
+  try {
+    new Reader(source, false, false, null, sink).file();
+    return true;
+  } catch (e) {
+    if (e === GIVE_UP || e instanceof RangeError) return false;
     throw e;
   }
 }

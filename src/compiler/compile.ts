@@ -1,7 +1,7 @@
 // AST → register bytecode. One HandlerCode per handler; every instruction keeps the
 // source position it came from so errors and the disassembler can name it.
 import type * as A from '../../grammar/ast.ts';
-import { Op, OPS, OPERAND_COUNT, SEND_KINDS } from '../vm/opcodes.ts';
+import { Op, OPS, OPERAND_COUNT, SEND_KINDS, type OperandKind } from '../vm/opcodes.ts';
 import type { Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
@@ -23,18 +23,16 @@ const slotIndex = (slot: number): number => slot >> 2;
 
 /**
  * The words of every handler of one compilation, emitted back to back into one
- * growable buffer. Once every handler is compiled, `seal` copies them into one
- * exact-size array and hands every handler a view of its stretch, with the source
- * line and column of each word beside it: three array buffers per compilation instead
- * of three per handler, and no per-instruction arrays along the way.
+ * growable buffer, with the source line and column of each word beside them. Once
+ * every handler is compiled, `seal` hands every handler views of its stretch: three
+ * array buffers per compilation instead of three per handler.
  */
 class CodeBuffer {
   code: Int32Array;
-  length = 0;
-  /** Source line and column of each instruction, by instruction (`seal` spreads them over the words). */
+  /** Source line and column of each word: an instruction's position, on all its words. */
   lines: Int32Array;
   cols: Int32Array;
-  count = 0;
+  length = 0;
   /** Every claimed handler, with where its words start and end. */
   private readonly claimed: HandlerCode[] = [];
   private readonly bounds: number[] = [];
@@ -43,9 +41,8 @@ class CodeBuffer {
   constructor(capacity: number) {
     capacity = Math.max(capacity, 64);
     this.code = new Int32Array(capacity);
-    // instructions average over three words
-    this.lines = new Int32Array(capacity >> 1);
-    this.cols = new Int32Array(capacity >> 1);
+    this.lines = new Int32Array(capacity);
+    this.cols = new Int32Array(capacity);
   }
 
   /** Makes room for at least `n` more words. */
@@ -53,13 +50,8 @@ class CodeBuffer {
     let size = this.code.length * 2;
     while (size < this.length + n) size *= 2;
     this.code = grown(this.code, size, this.length);
-  }
-
-  /** Makes room for one more instruction's position. */
-  growPositions(): void {
-    const size = this.lines.length * 2;
-    this.lines = grown(this.lines, size, this.count);
-    this.cols = grown(this.cols, size, this.count);
+    this.lines = grown(this.lines, size, this.length);
+    this.cols = grown(this.cols, size, this.length);
   }
 
   /**
@@ -74,6 +66,17 @@ class CodeBuffer {
     return f;
   }
 
+  /** Replaces every operand of `kind` (say, every global index) in the code so far by its image under `map`. */
+  mapOperands(kind: OperandKind, map: ArrayLike<number>): void {
+    const code = this.code;
+    const n = this.length;
+    const at: number[][] = OPS.map((o) => o.operands.flatMap((k, i) => (k === kind ? [i + 1] : [])));
+    for (let pc = 0; pc < n; pc += 1 + OPERAND_COUNT[code[pc]]) {
+      const words = at[code[pc]];
+      for (let i = 0; i < words.length; i++) code[pc + words[i]] = map[code[pc + words[i]]];
+    }
+  }
+
   /** `h` gets the words from `start` to the current end when the buffer is sealed. */
   claim(h: HandlerCode, start: number): void {
     this.claimed.push(h);
@@ -82,32 +85,13 @@ class CodeBuffer {
 
   /** Gives every claimed handler its code, lines and columns; the buffer is spent afterwards. */
   seal(): void {
+    // a buffer mostly used is kept as it is (its untouched end costs address space only)
     const n = this.length;
-    const code = this.code.slice(0, n);
-    const lines = new Int32Array(n);
-    const cols = new Int32Array(n);
-    this.spread(lines, cols);
-    this.hand(code, lines, cols);
+    const exact = n * 4 < this.code.length * 3;
+    this.hand(exact ? this.code.slice(0, n) : this.code, exact ? this.lines.slice(0, n) : this.lines, exact ? this.cols.slice(0, n) : this.cols);
   }
 
-  /** Every word of an instruction carries the instruction's position. */
-  private spread(lines: Int32Array, cols: Int32Array): void {
-    const n = this.length;
-    const code = this.code;
-    const byInstr = this.lines;
-    const colsByInstr = this.cols;
-    for (let pc = 0, k = 0; pc < n; k++) {
-      const line = byInstr[k];
-      const col = colsByInstr[k];
-      const next = pc + 1 + OPERAND_COUNT[code[pc]];
-      for (; pc < next; pc++) {
-        lines[pc] = line;
-        cols[pc] = col;
-      }
-    }
-  }
-
-  /** Gives each claimed handler its views; apart from `spread` so that each loop is optimised on its own feedback. */
+  /** Gives each claimed handler its views. */
   private hand(code: Int32Array, lines: Int32Array, cols: Int32Array): void {
     const claimed = this.claimed;
     const bounds = this.bounds;
@@ -157,23 +141,88 @@ export interface CompileContext {
   globalIndex: Map<string, number>;
   /** Where every handler of this compilation is emitted. */
   out: CodeBuffer;
+  /**
+   * Every handler of the compilation is declared: calls resolve as they compile. When
+   * not (handlers compiled as they are read), what a later declaration could change
+   * waits in `later` for `resolveLater`.
+   */
+  declared: boolean;
+  later: Later;
   uses?: NameUses;
 }
 
-/** A compile context over `program`; the caller seals `out` once every handler is compiled. */
+/**
+ * What a handler compiled before the rest are declared leaves open: calls that a later
+ * handler may answer (or shadow, for a global handler called from an object), and
+ * unknown variables that a later handler would explain.
+ */
+class Later {
+  /** Per call: the word of its handler operand, and what names and checks it. */
+  readonly calls: { at: number; name: string; spelled: string; pos: A.Pos; args: number; object: ObjectInfo | null; file: string }[] = [];
+  /** Per unknown variable: its message, unless a handler turns out to have the name. */
+  readonly names: { name: string; spelled: string; pos: A.Pos; object: ObjectInfo | null; file: string; message: string }[] = [];
+}
+
+/** Settles what `later` holds, once every handler is declared: patches calls and reports what is still wrong. */
+export function resolveLater(cx: CompileContext): void {
+  cx.declared = true;
+  const code = cx.out.code;
+  const err = (file: string, pos: A.Pos, message: string): number => cx.diagnostics.push({ kind: 'error', file, line: pos.line, col: pos.col, length: 1, message });
+  for (const c of cx.later.calls) {
+    const own = c.object !== null ? c.object.handlers[c.name] : undefined;
+    const handler = own ?? cx.program.globalHandlers[c.name];
+    if (handler === undefined) err(c.file, c.pos, unknownCallMessage(cx, c.object, c.name, c.spelled));
+    else {
+      code[c.at] = handler;
+      if (c.args !== cx.paramCounts[handler]) err(c.file, c.pos, arityMessage(c.spelled, cx.paramCounts[handler], c.args));
+    }
+  }
+  for (const u of cx.later.names) err(u.file, u.pos, isHandlerName(cx, u.object, u.name) ? handlerAsVariableMessage(u.spelled) : u.message);
+  cx.later = new Later();
+}
+
+function isHandlerName(cx: CompileContext, object: ObjectInfo | null, name: string): boolean {
+  return cx.program.globalHandlers[name] !== undefined || cx.builtinIndex.has(name) || (object !== null && object.handlers[name] !== undefined);
+}
+
+function handlerAsVariableMessage(spelled: string): string {
+  return `"${spelled}" is a handler: call it with parentheses, e.g. ${spelled} ()`;
+}
+
+function arityMessage(spelled: string, want: number, n: number): string {
+  return `"${spelled}" takes ${plural(want, 'argument')}, but ${n} ${n === 1 ? 'was' : 'were'} given`;
+}
+
+function unknownCallMessage(cx: CompileContext, object: ObjectInfo | null, name: string, spelled: string): string {
+  const candidates = new Set<string>();
+  for (const b of cx.builtins) candidates.add(b.name);
+  for (const h of Object.keys(cx.program.globalHandlers)) candidates.add(h);
+  if (object) for (const h of Object.keys(object.handlers)) candidates.add(h);
+  return unknownMessage('handler or builtin', spelled, closest(name, candidates));
+}
+
+function unknownMessage(what: string, spelled: string, guess: string | null | undefined): string {
+  return `unknown ${what} "${spelled}"${guess ? ` — did you mean "${guess}"?` : ''}`;
+}
+
+/**
+ * A compile context over `program`; the caller seals `out` once every handler is
+ * compiled. `declared`: see CompileContext (false: the caller calls resolveLater).
+ */
 export function compileContext(
   program: Program,
   builtins: { list: readonly Builtin[]; index: ReadonlyMap<string, number> },
   diagnostics: Diagnostic[],
   sourceChars: number,
+  declared = true,
 ): CompileContext {
   const paramCounts = new Array<number>(program.handlers.length);
   for (let i = 0; i < program.handlers.length; i++) paramCounts[i] = program.handlers[i].params;
   const globals = new Map<string, number>();
   for (let i = 0; i < program.globals.length; i++) if (!globals.has(program.globals[i])) globals.set(program.globals[i], i);
-  // scripts come to about one word of code for every three characters of source
-  const out = new CodeBuffer(Math.ceil(sourceChars / 2));
-  return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out };
+  // scripts come to about one word of code for every three to five characters of source
+  const out = new CodeBuffer(Math.ceil(sourceChars / 2.5));
+  return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out, declared, later: new Later() };
 }
 
 
@@ -208,7 +257,7 @@ export function handlerCompiler(cx: CompileContext): HandlerCompiler {
 
 /** A context with nothing in it, for a compiler between compilations. */
 function idleContext(): CompileContext {
-  return (idle ??= { builtins: [], builtinIndex: new Map(), diagnostics: [], program: emptyProgram(), paramCounts: [], globalIndex: new Map(), out: new CodeBuffer(16) });
+  return (idle ??= { builtins: [], builtinIndex: new Map(), diagnostics: [], program: emptyProgram(), paramCounts: [], globalIndex: new Map(), out: new CodeBuffer(16), declared: true, later: new Later() });
 }
 
 /** A handler record; compileFiles makes one per declared handler before any is compiled. */
@@ -791,7 +840,7 @@ class HandlerCompiler {
 
   private nameInto(e: A.NameRef, dst: number): void {
     const slot = this.resolve(e.name);
-    if (slot === NOT_FOUND) return this.unknownName(e.name, e.spelled, e.pos, false);
+    if (slot === NOT_FOUND) return this.unknownVariable(e.name, e.spelled, e.pos);
     const where = slotWhere(slot);
     const index = slotIndex(slot);
     if (this.cx.uses !== undefined) this.cx.uses.variable(SCOPE_NAMES[where], e.name, e.pos, false);
@@ -872,23 +921,26 @@ class HandlerCompiler {
     const base = this.temps();
     const args = e.args;
     const n = args.length;
+    const cx = this.cx;
     // a handler of this object, then a global handler, then a builtin
-    let handler = this.object !== null ? this.object.handlers[e.name] : undefined;
-    if (handler === undefined) handler = this.cx.program.globalHandlers[e.name];
-    const builtin = handler === undefined ? this.cx.builtinIndex.get(e.name) : undefined;
-    if (this.cx.uses !== undefined) this.cx.uses.call(e.name, e.pos, handler === undefined ? null : this.cx.program.handlers[handler]);
+    const own = this.object !== null ? this.object.handlers[e.name] : undefined;
+    const handler = own ?? cx.program.globalHandlers[e.name];
+    const builtin = handler === undefined ? cx.builtinIndex.get(e.name) : undefined;
+    // While handlers are still being declared, only this object's own is certain: a
+    // global one may yet be shadowed by one of this object, and no name is unknown yet.
+    // (A builtin's name is never a handler's.)
+    if (!cx.declared && builtin === undefined && own === undefined && (handler === undefined || this.object !== null)) return this.callLater(e, dst);
+    if (cx.uses !== undefined) cx.uses.call(e.name, e.pos, handler === undefined ? null : cx.program.handlers[handler]);
     if (handler === undefined && builtin === undefined) {
       for (let i = 0; i < n; i++) this.exprAny(args[i]); // still check the arguments
       this.freeTemps(base);
-      return this.unknownName(e.name, e.spelled, e.pos, true);
+      return this.error(e.pos, unknownCallMessage(cx, this.object, e.name, e.spelled));
     }
     if (handler !== undefined) {
-      const h = this.cx.paramCounts[handler];
-      if (n !== h) {
-        this.error(e.pos, `"${e.spelled}" takes ${plural(h, 'argument')}, but ${n} ${n === 1 ? 'was' : 'were'} given`);
-      }
+      const h = cx.paramCounts[handler];
+      if (n !== h) this.error(e.pos, arityMessage(e.spelled, h, n));
     } else {
-      const b = this.cx.builtins[builtin!];
+      const b = cx.builtins[builtin!];
       const ar = arityOf(b);
       if (n < ar.min || n > ar.max) {
         const want = ar.max === Infinity ? `at least ${ar.min}` : ar.min === ar.max ? `${ar.min}` : `${ar.min} to ${ar.max}`;
@@ -898,7 +950,7 @@ class HandlerCompiler {
     const first = this.allocTemps(Math.max(n, 1));
     for (let i = 0; i < n; i++) this.exprInto(args[i], first + i, false);
     this.pos = e.pos;
-    const sends = builtin === undefined ? undefined : this.cx.builtins[builtin].sends;
+    const sends = builtin === undefined ? undefined : cx.builtins[builtin].sends;
     if (handler !== undefined) this.emit4(Op.CALL, dst, handler, first, n);
     else if (sends !== undefined) {
       // an event to an object runs its handler in this thread; literal names are kept for the analysis
@@ -909,25 +961,31 @@ class HandlerCompiler {
     this.freeTemps(base);
   }
 
-  private unknownName(name: string, spelled: string, pos: A.Pos, call: boolean): void {
-    const p = this.cx.program;
-    if (!call && (p.globalHandlers[name] !== undefined || this.cx.builtinIndex.has(name) || (this.object && this.object.handlers[name] !== undefined))) {
-      return this.error(pos, `"${spelled}" is a handler: call it with parentheses, e.g. ${spelled} ()`);
-    }
+  /** A handler call whose handler resolveLater fills in (and checks the arguments against). */
+  private callLater(e: A.CallExpr, dst: number): void {
+    const base = this.temps();
+    const n = e.args.length;
+    const first = this.allocTemps(Math.max(n, 1));
+    for (let i = 0; i < n; i++) this.exprInto(e.args[i], first + i, false);
+    this.pos = e.pos;
+    const at = this.out.length + 2;
+    this.emit4(Op.CALL, dst, -1, first, n);
+    this.cx.later.calls.push({ at, name: e.name, spelled: e.spelled, pos: e.pos, args: n, object: this.object, file: this.file!.file });
+    this.freeTemps(base);
+  }
+
+  private unknownVariable(name: string, spelled: string, pos: A.Pos): void {
+    const cx = this.cx;
+    if (isHandlerName(cx, this.object, name)) return this.error(pos, handlerAsVariableMessage(spelled));
     const candidates = new Set<string>();
-    if (call) {
-      for (const b of this.cx.builtins) candidates.add(b.name);
-      for (const h of Object.keys(p.globalHandlers)) candidates.add(h);
-      if (this.object) for (const h of Object.keys(this.object.handlers)) candidates.add(h);
-    } else {
-      for (const n of this.localNames) candidates.add(n);
-      if (this.handlerGlobals) for (const n of this.handlerGlobals) candidates.add(n);
-      for (const n of this.fileGlobals) candidates.add(n);
-      if (this.object) for (const n of this.object.properties) candidates.add(n);
-    }
-    const guess = closest(name, candidates);
-    const what = call ? 'handler or builtin' : 'variable';
-    this.error(pos, `unknown ${what} "${spelled}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+    for (const n of this.localNames) candidates.add(n);
+    if (this.handlerGlobals) for (const n of this.handlerGlobals) candidates.add(n);
+    for (const n of this.fileGlobals) candidates.add(n);
+    if (this.object) for (const n of this.object.properties) candidates.add(n);
+    const message = unknownMessage('variable', spelled, closest(name, candidates));
+    // a handler declared further on would make it one read without parentheses
+    if (!cx.declared) cx.later.names.push({ name, spelled, pos, object: this.object, file: this.file!.file, message });
+    else this.error(pos, message);
   }
 
   // ---- emission helpers ---------------------------------------------------
@@ -951,14 +1009,18 @@ class HandlerCompiler {
     if (OPERAND_COUNT[op] !== operands) throw operandCount(op);
     const out = this.out;
     const at = out.length;
-    const k = out.count;
-    if (at + operands + 1 > out.code.length) out.grow(operands + 1);
-    if (k === out.lines.length) out.growPositions();
-    out.length = at + operands + 1;
-    out.count = k + 1;
+    const end = at + operands + 1;
+    if (end > out.code.length) out.grow(operands + 1);
+    out.length = end;
     out.code[at] = op;
-    out.lines[k] = this.pos.line;
-    out.cols[k] = this.pos.col;
+    const line = this.pos.line;
+    const col = this.pos.col;
+    const lines = out.lines;
+    const cols = out.cols;
+    for (let i = at; i < end; i++) {
+      lines[i] = line;
+      cols[i] = col;
+    }
     return at;
   }
 

@@ -6,7 +6,7 @@ import { forgetReadBody } from '../../grammar/direct.ts';
 import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
-import { compileFiles, sortDiagnostics } from './link.ts';
+import { compileAsRead, compileFiles, sortDiagnostics } from './link.ts';
 import type { Program } from '../vm/program.ts';
 import { STDLIB } from './stdlib.ts';
 import type { NameUses } from './compile.ts';
@@ -36,7 +36,7 @@ export interface LoadResult {
   program: Program | null;
   diagnostics: Diagnostic[];
   sources: Record<string, string>;
-  /** The syntax trees, when every source parsed. */
+  /** The syntax trees, when every source parsed and `uses` was given (the lints read them); else none. */
   files: ScriptFile[];
 }
 
@@ -45,15 +45,33 @@ export function loadProgram(sources: readonly SourceText[], withStdlib = true, o
   const all = withStdlib ? [...STDLIB, ...sources] : sources;
   const texts: Record<string, string> = {};
   for (const s of all) texts[s.file] = s.source;
-  // When the ASTs only go to the compiler, handler bodies are read as it asks for them,
-  // so a big world's AST never lives all at once (the lints read the whole trees).
+  const failed = (diagnostics: Diagnostic[], files: ScriptFile[] = []): LoadResult => ({ program: null, diagnostics, sources: texts, files });
+  if (opts.uses === undefined) {
+    // Almost always: every handler compiled as soon as it is read, no tree kept.
+    try {
+      const r = compileAsRead(all, BUILTIN_TABLE);
+      if ('program' in r) return { program: r.program, diagnostics: [], sources: texts, files: [] };
+      if (r.unread !== null) {
+        // the files before it read without a mistake
+        const { errors } = parseSources(all.slice(r.unread), true);
+        if (errors.length > 0) return failed(sortDiagnostics(errors));
+      }
+    } catch (err) {
+      if (err instanceof CompileErrors) return failed(err.diagnostics);
+      throw err;
+    }
+    // else something the direct reader leaves to the chevrotain passes, or a declaration
+    // below the handlers it changes: whole trees, declared before they compile
+  }
+  // When the trees only go to the compiler, handler bodies are read as it asks for them,
+  // so a big world's tree never lives all at once (the lints read the whole trees).
   const { files, errors } = parseSources(all, opts.uses === undefined);
-  if (errors.length > 0) return { program: null, diagnostics: sortDiagnostics(errors), sources: texts, files: [] };
+  if (errors.length > 0) return failed(sortDiagnostics(errors));
   try {
     const { program } = compileFiles(files, BUILTIN_TABLE, undefined, { uses: opts.uses });
-    return { program, diagnostics: [], sources: texts, files };
+    return { program, diagnostics: [], sources: texts, files: opts.uses === undefined ? [] : files };
   } catch (err) {
-    if (err instanceof CompileErrors) return { program: null, diagnostics: err.diagnostics, sources: texts, files };
+    if (err instanceof CompileErrors) return failed(err.diagnostics, opts.uses === undefined ? [] : files);
     throw err;
   } finally {
     forgetReadBody();

@@ -1,7 +1,9 @@
 // Checking many oracles at once (pw check --jobs N): this thread and worker threads
 // each take the next oracle file and check or update it (a worker sends its report
-// back already rendered). The reports are printed in file order, so the output is the
-// serial one (only the times differ). --shard i/n picks one of n slices for a CI machine.
+// back already rendered). The next file is a counter they all share, so no thread
+// waits for another to hand it work. The reports are printed in file order, so the
+// output is the serial one (only the times differ). --shard i/n picks one of n slices
+// for a CI machine.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
 import { shownName, UsageError } from '../compiler/load.ts';
@@ -66,12 +68,22 @@ export function shardOf<T>(files: readonly T[], s: Shard): T[] {
 
 const ROLE = 'pocketwatch oracle worker';
 
-interface Job {
-  index: number;
-  file: string;
+/** What a worker is started with: the whole list, and the counter of the next file to take. */
+interface Work {
+  role: typeof ROLE;
+  mode: Mode;
+  colour: boolean;
+  files: readonly string[];
+  next: SharedArrayBuffer;
 }
 
-type Answer = { index: number; report: Report } | { index: number; error: string };
+/** A report, a failure to make one, or (last) word that the worker took no more files. */
+type Answer = { index: number; report: Report } | { index: number; error: string } | { done: true };
+
+/** The index of the next file nobody has taken, or one past the end. */
+function take(next: Int32Array): number {
+  return Atomics.add(next, 0, 1);
+}
 
 /**
  * Reports on every file, in order, through `each` (called in file order as soon as a
@@ -85,15 +97,16 @@ export async function reportAll(mode: Mode, files: readonly string[], jobs: numb
     for (const f of files) each(reportOn(mode, f, colour));
     return;
   }
+  const next = new Int32Array(new SharedArrayBuffer(4));
   const done: (Report | undefined)[] = new Array(files.length);
   let printed = 0;
-  let next = 0;
   let failed = false;
   const pool: Worker[] = [];
   try {
     await new Promise<void>((resolve, reject) => {
       const fail = (err: unknown): void => {
         failed = true;
+        Atomics.store(next, 0, files.length); // nobody takes another
         reject(err);
       };
       const settle = (index: number, report: Report): void => {
@@ -105,62 +118,65 @@ export async function reportAll(mode: Mode, files: readonly string[], jobs: numb
         }
         if (printed === files.length) resolve();
       };
-      const give = (w: Worker): void => {
-        if (failed || next >= files.length) return;
-        const job: Job = { index: next, file: files[next] };
-        next++;
-        w.postMessage(job);
-      };
+      // the program again, in the worker: there this module serves jobs (below). Bundled, that is
+      // the command's own entry (dist/pw.js, which says where it is); from the sources, this module
+      const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
+      const work: Work = { role: ROLE, mode, colour, files, next: next.buffer as SharedArrayBuffer };
       for (let i = 0; i < helpers; i++) {
-        // the program again, in the worker: there this module serves jobs (below). Bundled, that is
-        // the command's own entry (dist/pw.js, which says where it is); from the sources, this module
-        const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
-        const w = new Worker(entry ?? new URL(import.meta.url), { workerData: { role: ROLE, mode, colour } });
+        const w = new Worker(entry ?? new URL(import.meta.url), { workerData: work });
         pool.push(w);
+        let through = false;
         w.on('message', (a: Answer) => {
-          if ('error' in a) return fail(new Error(a.error));
-          try {
-            settle(a.index, a.report);
-          } catch (err) {
-            return fail(err);
+          if (failed) return;
+          if ('done' in a) through = true;
+          else if ('error' in a) fail(new Error(a.error));
+          else {
+            try {
+              settle(a.index, a.report);
+            } catch (err) {
+              fail(err);
+            }
           }
-          give(w);
         });
         w.on('error', fail);
+        // (a worker's messages all arrive before its exit)
         w.on('exit', (code) => {
-          if (printed < files.length) fail(new Error(`an oracle worker stopped early (exit code ${code})`));
+          if (!through && printed < files.length) fail(new Error(`an oracle worker stopped early (exit code ${code})`));
         });
-        give(w);
       }
       // this thread's share, one file per turn of the event loop so the workers' reports get printed in between
-      const work = (): void => {
-        if (failed || next >= files.length) return;
-        const index = next++;
+      const mine = (): void => {
+        if (failed) return;
+        const index = take(next);
+        if (index >= files.length) return;
         try {
           settle(index, reportOn(mode, files[index], colour));
         } catch (err) {
           return fail(err);
         }
-        setImmediate(work);
+        setImmediate(mine);
       };
-      work();
+      mine();
     });
   } finally {
     await Promise.all(pool.map((w) => w.terminate()));
   }
 }
 
+/** A worker's share: the next file nobody has taken, until none is left; each report goes back as it is made. */
 function serve(): void {
-  const { mode, colour } = workerData as { mode: Mode; colour: boolean };
-  parentPort!.on('message', (job: Job) => {
+  const { mode, colour, files, next: counter } = workerData as Work;
+  const next = new Int32Array(counter);
+  for (let index = take(next); index < files.length; index = take(next)) {
     let answer: Answer;
     try {
-      answer = { index: job.index, report: reportOn(mode, job.file, colour) };
+      answer = { index, report: reportOn(mode, files[index], colour) };
     } catch (err) {
-      answer = { index: job.index, error: (err as Error)?.message ?? String(err) };
+      answer = { index, error: (err as Error)?.message ?? String(err) };
     }
     parentPort!.postMessage(answer);
-  });
+  }
+  parentPort!.postMessage({ done: true } satisfies Answer);
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();
