@@ -55,6 +55,9 @@ function sound(e: BuiltinContext, fn: string, v: Value): string {
   return n;
 }
 
+/** Worlds whose closeset is running: a gotoset from inside it would leave the set again, without end. */
+const leaving = new WeakSet<object>();
+
 /** Leaves the current set (closeset, its crickets fall silent) and enters another (openset). */
 export function gotoSet(e: BuiltinContext, to: string): void {
   const st = e.state;
@@ -70,7 +73,13 @@ export function gotoSet(e: BuiltinContext, to: string): void {
     const playing = st.sound.slots[1];
     if (playing && isCricketSource(playing.source) && stopSound(st.sound, 2, st.wallNow)) traceEnd(e, 2, playing);
     // closeset runs while the set is still current, so its sendtoscene and stoploop mean the old set
-    e.deliverNow('set', from, 'closeset', `closeset of ${from}`);
+    if (leaving.has(st)) throw new ScriptError(`gotoset ("${to}") inside closeset of ${from}: the set is being left already; change sets after closeset returns`);
+    leaving.add(st);
+    try {
+      e.deliverNow('set', from, 'closeset', `closeset of ${from}`);
+    } finally {
+      leaving.delete(st);
+    }
     if (e.halted) return;
   }
   st.set = to;

@@ -2,7 +2,7 @@
 // source position it came from so errors and the disassembler can name it.
 import type * as A from '../../grammar/ast.ts';
 import { Op, OPS, OPERAND_COUNT, SEND_KINDS, type OperandKind } from '../vm/opcodes.ts';
-import type { Value } from '../vm/value.ts';
+import { MAX_STRING, type Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { arityOf, type Builtin } from '../builtins/registry.ts';
@@ -786,8 +786,11 @@ class HandlerCompiler {
   private exprInto(e: A.Expr, dst: number, named: boolean): void {
     this.pos = e.pos;
     switch (e.type) {
-      case 'number':
       case 'string':
+        if (e.value.length > MAX_STRING) return this.error(e.pos, `string too long: ${e.value.length} characters (the limit is ${MAX_STRING})`);
+        this.emit2(Op.CONST, dst, this.k(e.value));
+        return;
+      case 'number':
       case 'bool':
         this.emit2(Op.CONST, dst, this.k(e.value));
         return;

@@ -8,6 +8,7 @@ import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { compileAsRead, compileFiles, sortDiagnostics } from './link.ts';
 import type { Program } from '../vm/program.ts';
+import { dict } from '../vm/dict.ts';
 import { STDLIB } from './stdlib.ts';
 import type { NameUses } from './compile.ts';
 
@@ -43,7 +44,8 @@ export interface LoadResult {
 /** Boot library + the given sources → a program, or every diagnostic found; `uses` hears every name the compiler resolves (the lints). */
 export function loadProgram(sources: readonly SourceText[], withStdlib = true, opts: { uses?: NameUses } = {}): LoadResult {
   const all = withStdlib ? [...STDLIB, ...sources] : sources;
-  const texts: Record<string, string> = {};
+  // file names are the author's: __proto__ is one like any other
+  const texts: Record<string, string> = dict();
   for (const s of all) texts[s.file] = s.source;
   const failed = (diagnostics: Diagnostic[], files: ScriptFile[] = []): LoadResult => ({ program: null, diagnostics, sources: texts, files });
   if (opts.uses === undefined) {

@@ -7,7 +7,7 @@ import type { Program } from '../vm/program.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import type { BuiltinContext, BuiltinLimits } from '../builtins/context.ts';
 import type { Thread } from '../vm/thread.ts';
-import type { Value } from '../vm/value.ts';
+import { MAX_STRING, type Value } from '../vm/value.ts';
 import type { SUSPEND } from '../vm/native.ts';
 import type { VmContext, VmTrace } from '../vm/context.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
@@ -56,7 +56,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   loopGuard: 100_000,
   seed: 1,
   maxCatchUp: 64,
-  maxString: 16_000_000,
+  maxString: MAX_STRING,
   maxList: 1_000_000,
   maxThreads: 20_000,
   maxHeap: 1024 * 1024 * 1024,

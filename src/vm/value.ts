@@ -42,6 +42,9 @@ export function strWithin(v: Value, max: number): string | null {
   return budget.left < 0 ? null : out.join('');
 }
 
+/** The longest string a script may hold (the engine's maxString by default; literals too). */
+export const MAX_STRING = 16_000_000;
+
 /** Printing stops at this many characters: a list can hold itself, or be shared a million ways. */
 const REPR_BUDGET = 1_000_000;
 /** Lists nested deeper than this are not walked into (the host's stack is finite). */

@@ -64,7 +64,8 @@ export function write(s: Schema, v: unknown): unknown {
     case 'tuple':
       return s.of.map((f, i) => write(f, (v as unknown[])[i]));
     case 'table': {
-      const out: Record<string, unknown> = {};
+      // names are the scripts' own: a sound called __proto__ is a key like any other
+      const out = Object.create(null) as Record<string, unknown>;
       for (const k of Object.keys(v as object)) out[k] = write(s.of, (v as Record<string, unknown>)[k]);
       return out;
     }

@@ -2,6 +2,7 @@
 // threads by name. Positions are stable names — a handler by its qualified name and
 // the digest of its code, a place in it by the number of the call it waits in — never
 // table indices, so a save restores into a program whose other parts were patched.
+import { dict } from '../../vm/dict.ts';
 import type { Program } from '../../vm/program.ts';
 import { FRAME_WORDS, type Thread } from '../../vm/thread.ts';
 import { CODE_FORMAT } from '../../vm/opcodes.ts';
@@ -21,15 +22,15 @@ const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
   const values = new ValueWriter();
   const naming = handlerNaming(program);
-  const digests: Record<string, string> = {};
+  const digests: Record<string, string> = dict();
   const saved = threads.map((th) => savedThread(th, program, naming.names, digests, values));
-  const globals: Record<string, Encoded> = {};
+  const globals: Record<string, Encoded> = dict();
   program.globals.forEach((g, i) => {
     if (state.globals[i] !== undefined) globals[g] = values.value(state.globals[i]);
   });
-  const objects: Record<string, Record<string, Encoded>> = {};
+  const objects: Record<string, Record<string, Encoded>> = dict();
   program.objects.forEach((o, i) => {
-    const props: Record<string, Encoded> = {};
+    const props: Record<string, Encoded> = dict();
     o.properties.forEach((p, j) => {
       const v = state.props[i]?.[j];
       if (v !== undefined) props[p] = values.value(v);
@@ -69,7 +70,7 @@ function savedThread(th: Thread, program: Program, names: string[], digests: Rec
     const at = loop >= 0 || pc === 0 ? -1 : resumePoints(h.code).indexOf(pc);
     if (at < 0 && loop < 0 && pc !== 0) throw new Error(`internal: thread ${th.id} is at ${pc} in ${name}, which is no place to save`);
     const live = loop >= 0 ? liveAtLoopHeads(h).get(pc)! : at < 0 ? null : liveAtResume(h).get(pc)!;
-    const registers: Record<string, Encoded> = {};
+    const registers: Record<string, Encoded> = dict();
     for (let r = 0; r < h.registers; r++) {
       // only what the code may still read: the same moment gives the same bytes on either engine
       if (live === null ? r >= h.params : live[r] !== 1) continue;
