@@ -6,7 +6,7 @@
 // within a size cap.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { readSources, readTextFile, type SourceText } from '../compiler/load.ts';
+import { readSources, readTextFile, UsageError, type SourceText } from '../compiler/load.ts';
 import { SnapshotError, type DecodedSnapshot } from '../engine/snapshot.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 
@@ -45,7 +45,14 @@ export function restoreScripts(snapshot: DecodedSnapshot): SourceText[] {
       throw new SnapshotError(`it names "${short(p)}" as one of its scripts; a snapshot may name only .pw files and folders below the current folder (name the scripts on the command line to restore it)`);
     }
   }
-  const sources = readSources(names);
+  let sources: SourceText[];
+  try {
+    sources = readSources(names);
+  } catch (err) {
+    // a script the snapshot names that cannot be read is the snapshot's fault, not the command line's
+    if (err instanceof UsageError) throw new SnapshotError(err.message);
+    throw err;
+  }
   // version 2 recorded no file digests: its fingerprint is checked once the scripts are compiled
   if (snapshot.version2) return sources;
   const recorded = new Map(snapshot.files.map((f) => [f.name, f.sha256]));

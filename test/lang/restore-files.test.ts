@@ -1,0 +1,80 @@
+// A snapshot is untrusted input: the scripts it names are read only when they are .pw
+// files or folders below the current folder, regular files of a bounded size, and
+// nothing of them is parsed or shown unless its fingerprint is the one saved.
+import { describe, it, expect, beforeEach, afterEach } from 'vitest';
+import { spawnSync } from 'node:child_process';
+import { createHash } from 'node:crypto';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+
+const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
+let dir = '';
+
+function pw(...args: string[]): { code: number | null; stdout: string; stderr: string } {
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd: dir, encoding: 'utf8', timeout: 20_000 });
+  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** The saved snapshot with its host's files (and the program's fingerprints) changed, the checksum made again as anyone can. */
+function tampered(files: string[], sha?: string): string {
+  const outer = JSON.parse(readFileSync(join(dir, 'saved.json'), 'utf8')) as { body: { host: { files: string[] }; program: { files: { name: string; sha256: string }[] } } };
+  const body = outer.body;
+  body.host.files = files;
+  body.program.files = [body.program.files[0], ...files.map((name) => ({ name, sha256: sha ?? 'f'.repeat(64) }))];
+  const text = JSON.stringify(body);
+  writeFileSync(join(dir, 'evil.json'), `{"checksum":"${createHash('sha256').update(text).digest('hex')}","body":${text}}\n`);
+  return 'evil.json';
+}
+
+beforeEach(() => {
+  dir = mkdtempSync(join(tmpdir(), 'pw-restore-'));
+  writeFileSync(join(dir, 'a.pw'), 'on startup\n  print ("hi")\n  delay (100)\n  print ("bye")\nend\n');
+  expect(pw('run', 'a.pw', '--until', '50ms', '--save', 'saved.json').code).toBe(0);
+});
+afterEach(() => rmSync(dir, { recursive: true, force: true }));
+
+describe('pw run --restore reads only the scripts a snapshot may name', () => {
+  it('restores its own unchanged .pw files', () => {
+    const r = pw('run', '--restore', 'saved.json', '--until', '3s');
+    expect(r.stderr).toBe('');
+    expect(r.stdout).toBe('bye\n');
+    expect(r.code).toBe(0);
+  });
+
+  for (const [what, name] of [
+    ['a file outside the current folder', '/etc/passwd'],
+    ['a device', '/dev/zero'],
+    ['a path that climbs out', '../a.pw'],
+    ['a file that is not a .pw file', 'notes.txt'],
+  ] as const) {
+    it(`refuses ${what} with exit 1, reading and showing nothing of it`, () => {
+      writeFileSync(join(dir, 'notes.txt'), 'secret line one\nsecret line two\n');
+      const r = pw('run', '--restore', tampered([name]), '--until', '1s');
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('a snapshot may name only .pw files and folders below the current folder');
+      expect(r.stderr).not.toMatch(/root:|secret line|syntax error/);
+    });
+  }
+
+  it('refuses a FIFO and a link to a file outside, without blocking or reading them', () => {
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.pw')]).status).toBe(0);
+    const fifo = pw('run', '--restore', tampered(['pipe.pw']), '--until', '1s');
+    expect(fifo.code).toBe(1);
+    expect(fifo.stderr).toMatch(/pipe\.pw.*(not a regular file|regular)/);
+    symlinkSync('/etc/passwd', join(dir, 'link.pw'));
+    const link = pw('run', '--restore', tampered(['link.pw']), '--until', '1s');
+    expect(link.code).toBe(1);
+    expect(link.stderr).not.toContain('root:');
+  });
+
+  it('a .pw file below the folder whose fingerprint differs is refused before it is parsed', () => {
+    writeFileSync(join(dir, 'b.pw'), 'on startup\n  this is not ( a script\nend\n');
+    const r = pw('run', '--restore', tampered(['b.pw']), '--until', '1s');
+    expect(r.code).toBe(1);
+    expect(r.stderr).toContain('has changed since the snapshot was saved');
+    expect(r.stderr).not.toMatch(/syntax error|not \( a script/);
+  });
+});
