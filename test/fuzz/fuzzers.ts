@@ -85,7 +85,8 @@ const sizes: Fuzzer<GrowthProgram, string> = {
   check: (source) => {
     const loaded = checkLoad([{ file: 'gen.pw', source }]);
     assert.ok(loaded.program, `a generated program did not compile:\n${loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n')}`);
-    const out = checkRun(loaded.program, { fps: 60, until: 2000 * UNITS_PER_MS, seed: 1, ...FUZZ_LIMITS });
+    // at most 16 × 8 × 40 iterations: the guard's default, so only the size limits can stop a run
+    const out = checkRun(loaded.program, { fps: 60, until: 2000 * UNITS_PER_MS, seed: 1, ...FUZZ_LIMITS, loopGuard: 100_000 });
     for (const line of out.stdout) {
       const sizes = line.split(' ').map(Number);
       if (sizes.length !== 3 || sizes.some(Number.isNaN)) continue;
