@@ -76,6 +76,8 @@ function reprList(l: List, out: string[], path: Set<List>, budget: { left: numbe
   for (let i = 0; i < l.length; i++) {
     if (budget.left <= 0) {
       out.push('...');
+      // cut short: below zero, so strWithin knows the text is not whole
+      budget.left = -1;
       break;
     }
     if (i > 0) {

@@ -5,7 +5,8 @@ import { parseFile, parseRepl, isIncomplete } from '../../grammar/parser.ts';
 import type { SyntaxProblem } from '../../grammar/ast.ts';
 import { loadProgram, type LoadResult, type SourceText } from '../../src/compiler/load.ts';
 import { formatDiagnostic, type Diagnostic } from '../../src/errors/diagnostic.ts';
-import { runHeadless, type HeadlessOptions } from '../../src/hosts/headless.ts';
+import { runHeadless, continueHeadless, createHeadlessEngine, type HeadlessOptions } from '../../src/hosts/headless.ts';
+import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import { shownMessage } from '../../src/errors/text.ts';
 import type { Program } from '../../src/vm/program.ts';
 
@@ -131,4 +132,58 @@ export function checkRun(program: Program, opts: HeadlessOptions): RunOutput {
   assert.deepEqual(slow.trace, fast.trace, 'the interpreter and the generated code traced differently');
   assert.equal(slow.exit, fast.exit, 'different exit codes');
   return fast;
+}
+
+/**
+ * A generated world saved part-way (`fraction` of the game time its uninterrupted run
+ * reaches) and restored runs on exactly like the run never saved: every printed line,
+ * error and trace event, in order. The snapshot is written by one engine and restored
+ * into the other, so neither keeps anything a snapshot leaves out. Pocketwatch must
+ * always read back its own snapshot. Returns whether there was a live world to save.
+ */
+export function checkSaveRestore(program: Program, opts: HeadlessOptions, fraction: number, savedOn: 'generated code' | 'interpreter'): boolean {
+  const jitFirst = savedOn === 'generated code';
+  const full: string[] = [];
+  const reached = runLines(program, { ...opts, jit: jitFirst }, full).engine.state.now;
+  const saveAt = Math.floor(reached * fraction);
+  if (saveAt < 1) return false;
+  const parts: string[] = [];
+  const host = linesHost(parts);
+  const a = runLines(program, { ...opts, jit: jitFirst, until: saveAt, savedAfter: true }, parts);
+  // a run that ended before the save point (an error, or nothing left alive) has nothing to save
+  if (a.engine.halted || a.stoppedBy !== 'until') return false;
+  let text: string;
+  try {
+    text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: opts.fps, nextFrame: a.nextFrame, files: ['gen.pw'], seed: opts.seed ?? 1, loopGuard: opts.loopGuard ?? 100_000, input: [] });
+  } catch (err) {
+    assert.fail(`the world could not be saved at ${saveAt} units: ${(err as Error)?.message ?? String(err)}`);
+  }
+  let restored;
+  try {
+    restored = readSnapshot(text, program);
+  } catch (err) {
+    assert.fail(`Pocketwatch refused its own snapshot: ${(err as Error)?.message ?? String(err)}\n${text.slice(0, 2000)}`);
+  }
+  const rest = { ...opts, jit: !jitFirst };
+  const e = createHeadlessEngine(program, host, rest);
+  e.adopt(restored.state, restored.threads);
+  try {
+    continueHeadless(e, rest, restored.host.nextFrame);
+  } catch (err) {
+    assert.fail(`the restored run threw: ${(err as Error)?.stack ?? String(err)}`);
+  }
+  assert.deepEqual(parts, full, `saved at ${saveAt} units on the ${savedOn}, restored on the other engine: the run went differently`);
+  return true;
+}
+
+function linesHost(lines: string[]): Parameters<typeof runHeadless>[1] {
+  return { print: (t) => lines.push('out ' + t), diagnostic: (_d, f) => lines.push('err ' + f), trace: (ev) => lines.push(JSON.stringify(ev)) };
+}
+
+function runLines(program: Program, opts: HeadlessOptions, lines: string[]): ReturnType<typeof runHeadless> {
+  try {
+    return runHeadless(program, linesHost(lines), opts);
+  } catch (err) {
+    assert.fail(`runHeadless threw (jit: ${opts.jit !== false}): ${(err as Error)?.stack ?? String(err)}`);
+  }
 }

@@ -16,10 +16,11 @@ export interface FuzzSize {
 
 /**
  * In npm test the text and mutation fuzzers take 10 000 inputs and the program fuzzer,
- * which runs two engines per input, 4 000 (about 20 s on 2 cores). In npm run fuzz,
- * every fuzzer takes FUZZ_RUNS inputs, for up to an hour each.
+ * which runs two engines per input, 4 000 (about 20 s on 2 cores), and the save fuzzer
+ * and the size fuzzer 200 and 300. In npm run fuzz, every fuzzer takes FUZZ_RUNS
+ * inputs, for up to an hour each.
  */
-export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs'): FuzzSize {
+export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes'): FuzzSize {
   if (LONG) return { runs: FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
     case 'text':
@@ -29,6 +30,11 @@ export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs'): FuzzSize {
     case 'programs':
       // ~5 ms an input (parse, compile, two engines)
       return { runs: 4_000, timeLimitMs: 150_000 };
+    case 'saves':
+      // three runs, a snapshot written and read back per input
+      return { runs: 200, timeLimitMs: 60_000 };
+    case 'sizes':
+      return { runs: 300, timeLimitMs: 60_000 };
   }
 }
 

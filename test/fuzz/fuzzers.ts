@@ -2,9 +2,10 @@
 // when it fails.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkLoad, checkRun, checkText, FUZZ_LIMITS } from './checks.ts';
+import { checkLoad, checkRun, checkSaveRestore, checkText, FUZZ_LIMITS } from './checks.ts';
 import { randomText, mutatedInput, mutatedSources, CORPUS, type MutatedInput } from './text.ts';
 import { program, printProgram, runSettings, type GenProgram, type RunSettings } from './programs.ts';
+import { growthProgram, printGrowth, LIMIT_ERROR, type GrowthProgram } from './growth.ts';
 import type { SourceText } from '../../src/compiler/load.ts';
 import { UNITS_PER_MS } from '../../src/time/units.ts';
 
@@ -58,5 +59,44 @@ const programs: Fuzzer<[GenProgram, RunSettings], { source: string; settings: Ru
   show: ({ source, settings }) => `settings ${JSON.stringify(settings)} limits ${JSON.stringify(FUZZ_LIMITS)}\n${source}`,
 };
 
-export const FUZZERS = { text, mutate, programs } as const;
+/** Where a generated world is saved: a fraction of the game time its run reaches, and the engine that saves it. */
+interface SavePoint {
+  at: number;
+  on: 'generated code' | 'interpreter';
+}
+const savePoint: fc.Arbitrary<SavePoint> = fc.record({ at: fc.double({ min: 0.01, max: 0.99, noNaN: true }), on: fc.constantFrom('generated code' as const, 'interpreter' as const) });
+
+/** (d) Random valid programs saved at a random moment and restored into the other engine: the run goes on as if never saved. */
+const saves: Fuzzer<[GenProgram, RunSettings, SavePoint], { source: string; settings: RunSettings; save: SavePoint }> = {
+  arbitrary: fc.tuple(program, runSettings, savePoint),
+  prepare: ([p, settings, save]) => ({ source: printProgram(p), settings, save }),
+  check: ({ source, settings: s, save }) => {
+    const loaded = checkLoad([{ file: 'gen.pw', source }]);
+    assert.ok(loaded.program, `a generated program did not compile:\n${loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n')}`);
+    checkSaveRestore(loaded.program, { fps: s.fps, until: s.untilMs * UNITS_PER_MS, seed: s.seed, keepGoing: true, ...FUZZ_LIMITS }, save.at, save.on);
+  },
+  show: ({ source, settings, save }) => `settings ${JSON.stringify(settings)} saved at ${save.at} of the run on the ${save.on}, limits ${JSON.stringify(FUZZ_LIMITS)}\n${source}`,
+};
+
+/** (e) Strings and lists grown up to and past the size limits: the limits hold on both engines, and passing one is a script error. */
+const sizes: Fuzzer<GrowthProgram, string> = {
+  arbitrary: growthProgram,
+  prepare: printGrowth,
+  check: (source) => {
+    const loaded = checkLoad([{ file: 'gen.pw', source }]);
+    assert.ok(loaded.program, `a generated program did not compile:\n${loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n')}`);
+    // at most 16 × 8 × 40 iterations: the guard's default, so only the size limits can stop a run
+    const out = checkRun(loaded.program, { fps: 60, until: 2000 * UNITS_PER_MS, seed: 1, ...FUZZ_LIMITS, loopGuard: 100_000 });
+    for (const line of out.stdout) {
+      const sizes = line.split(' ').map(Number);
+      if (sizes.length !== 3 || sizes.some(Number.isNaN)) continue;
+      assert.ok(sizes[0] <= FUZZ_LIMITS.maxString, `a string of ${sizes[0]} characters passed the limit of ${FUZZ_LIMITS.maxString}`);
+      assert.ok(sizes[1] <= FUZZ_LIMITS.maxList && sizes[2] <= FUZZ_LIMITS.maxList, `a list of ${Math.max(sizes[1], sizes[2])} items passed the limit of ${FUZZ_LIMITS.maxList}`);
+    }
+    for (const text of out.stderr) assert.ok(LIMIT_ERROR.test(text), `an error that is no size limit's:\n${text}`);
+  },
+  show: (source) => `limits ${JSON.stringify(FUZZ_LIMITS)}\n${source}`,
+};
+
+export const FUZZERS = { text, mutate, programs, saves, sizes } as const;
 export type FuzzerName = keyof typeof FUZZERS;

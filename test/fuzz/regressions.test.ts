@@ -180,6 +180,17 @@ describe('regressions: work that no limit bounds', () => {
     expect(ms).toBeLessThan(2000);
   });
 
+  // str () of a list whose text used up the limit exactly before its last items came
+  // back cut short ("[\"abcdef\"...]") instead of refused: a string past the limit.
+  // src/vm/value.ts reprList. Found by the size fuzzer (test/fuzz/growth.ts).
+  it('str () of a list that reaches the limit before its end is refused, one that fits exactly is whole', () => {
+    const r = run('on startup\n  print (str (["abcdef"]))\n  print (str (["abcdef", 1]))\nend', { maxString: 10 });
+    expect(r.stdout).toEqual(['["abcdef"]']);
+    expect(r.exit).toBe(1);
+    expect(r.errors[0].message).toContain('string too long');
+    expect(r.errors[0].line).toBe(3);
+  });
+
   // "=" walks both lists item by item and forgets what it has already compared, so two
   // lists that share sublists (l = [l, l], 40 times) take 2^40 steps: a hang. The same
   // through contains (). src/vm/value.ts listsEqual.

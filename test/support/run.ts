@@ -15,7 +15,8 @@ export interface ScriptRun {
   engine: Engine | null;
 }
 
-export function runScript(source: string | Record<string, string>, opts: Partial<HeadlessOptions> & { untilText?: string } = {}): ScriptRun {
+/** `traced: false` runs with no trace host, as `pw run` without --trace does (the engine then takes its untraced paths). */
+export function runScript(source: string | Record<string, string>, opts: Partial<HeadlessOptions> & { untilText?: string; traced?: boolean } = {}): ScriptRun {
   const sources = typeof source === 'string' ? [{ file: 'test.pw', source }] : Object.entries(source).map(([file, src]) => ({ file, source: src }));
   const loaded = loadProgram(sources);
   const out: ScriptRun = { stdout: [], errors: [], stderr: '', trace: [], exit: 0, engine: null };
@@ -34,7 +35,7 @@ export function runScript(source: string | Record<string, string>, opts: Partial
         out.errors.push(d);
         out.stderr += f + '\n';
       },
-      trace: (ev) => out.trace.push(ev),
+      trace: opts.traced === false ? undefined : (ev) => out.trace.push(ev),
     },
     { fps: 60, ...opts, until },
   );
