@@ -16,7 +16,9 @@ export type Wait =
   /** the next game frame (forceupdate) */
   | { kind: 'gameframe' }
   /** ready to run at the current time (delay (0), newly spawned) */
-  | { kind: 'ready' };
+  | { kind: 'ready' }
+  /** stopped before an instruction by a debugger (pw dap); nothing else runs meanwhile */
+  | { kind: 'debugger' };
 
 export interface Thread {
   /** The innermost frame lives on the thread itself: a thread that waits in its first
