@@ -73,6 +73,11 @@ export class DapClient {
     return this.next((m) => m.type === 'response' && m.request_seq === seq, `the response to ${command}`);
   }
 
+  /** The response to the request numbered seq. */
+  response(seq: number): Promise<Message> {
+    return this.next((m) => m.type === 'response' && m.request_seq === seq, `the response to request ${seq}`);
+  }
+
   /** The next event of this name (or of one of these names) not taken yet, that passes `test`. */
   event(name: string | string[], test: (m: Message) => boolean = () => true, ms = 10000): Promise<Message> {
     const names = typeof name === 'string' ? [name] : name;

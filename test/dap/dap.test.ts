@@ -236,19 +236,32 @@ describe('pw dap', () => {
     const c = start();
     const early = await c.request('threads');
     expect(early).toMatchObject({ success: false, message: '"threads" needs a launched program: send "launch" first' });
+    const problems = (): string[] => c.events.filter((e) => e.event === 'output' && e.body.category === 'stderr').map((e) => e.body.output);
     c.raw('Content-Length: 9\r\n\r\n{"seq": 1');
     c.raw('Content-Length: 4\r\n\r\n[42]');
-    const notes = await c.event('output', (e) => e.body.output.includes('not a JSON object'));
-    expect(notes.body.category).toBe('stderr');
-    const json = JSON.stringify({ seq: 77, type: 'request' });
-    c.raw(`Content-Length: ${json.length}\r\n\r\n${json}`);
-    const noCommand = await c.event('output', () => true).catch(() => null);
-    expect(noCommand).not.toBeNull();
+    c.raw('no header here\r\n\r\nContent-Length: many\r\n\r\n');
+    const noCommand = JSON.stringify({ seq: 77, type: 'request' });
+    c.raw(`Content-Length: ${noCommand.length}\r\n\r\n${noCommand}`);
+    expect(await c.response(77)).toMatchObject({ success: false, message: 'a request needs a command' });
+    expect(problems()).toEqual([
+      expect.stringContaining('a message that is not JSON was ignored'),
+      expect.stringContaining('a message that is not a JSON object was ignored: [42]'),
+      'pw dap: bytes that are not a message were skipped\n',
+      'pw dap: a header without a length in bytes was skipped\n',
+    ]);
+    const badArgs = JSON.stringify({ seq: 78, type: 'request', command: 'launch', arguments: 'engine.pw' });
+    c.raw(`Content-Length: ${badArgs.length}\r\n\r\n${badArgs}`);
+    expect(await c.response(78)).toMatchObject({ success: false, message: 'the arguments of "launch" must be an object' });
     const unknown = await c.request('launch', { program: 42 });
     expect(unknown).toMatchObject({ success: false });
     expect(unknown.message).toMatch(/"program" names the \.pw file/);
     const badFps = await c.request('launch', { program: file, fps: 'fast' });
     expect(badFps.message).toBe('"fps" needs a whole number from 1 to 10000, not "fast"');
+    const missing = await c.request('launch', { program: join(dir, 'nowhere.pw') });
+    expect(missing.message).toMatch(/cannot read ".*nowhere\.pw": no such file or folder/);
+    // after all that, a launch that makes sense still works
+    const good = await c.request('launch', { program: file });
+    expect(good.success, good.message).toBe(true);
   });
 });
 
