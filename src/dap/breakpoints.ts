@@ -25,6 +25,14 @@ export function statementStarts(program: Program, hi: number): Uint8Array {
   return starts;
 }
 
+/** Where the statement that starts at pc begins on its line: the leftmost of its instructions there (its first computes a part of it). */
+export function statementColumn(program: Program, hi: number, pc: number): number {
+  const h = program.handlers[hi];
+  let col = h.cols[pc] ?? h.col;
+  for (let at = pc; at < h.code.length && h.lines[at] === h.lines[pc]; at = nextPc(h.code, at)) col = Math.min(col, h.cols[at]);
+  return col;
+}
+
 /** A hit count condition: `5` or `== 5` (the fifth hit), `>= 5`, `> 5`, `< 5`, `<= 5`, `% 5` (every fifth). */
 export type HitCondition = { op: '==' | '>=' | '>' | '<' | '<=' | '%'; n: number };
 
@@ -136,7 +144,7 @@ export class Breakpoints {
       const h = p.handlers[hi];
       if (h.file !== file) continue;
       const starts = this.startsOf(hi);
-      for (let pc = 0; pc < starts.length; pc++) if (starts[pc] === 1) list.push({ line: h.lines[pc], col: h.cols[pc], hi, pc });
+      for (let pc = 0; pc < starts.length; pc++) if (starts[pc] === 1) list.push({ line: h.lines[pc], col: statementColumn(p, hi, pc), hi, pc });
     }
     list.sort((a, b) => a.line - b.line || a.col - b.col);
     this.places.set(file, list);
@@ -190,7 +198,7 @@ export class Breakpoints {
       p.handlers.forEach((h, hi) => {
         if (h.name !== handler) return;
         if (object !== null && (h.object < 0 || p.objects[h.object].name !== object)) return;
-        found.push({ line: h.lines[0] ?? h.line, col: h.cols[0] ?? h.col, hi, pc: 0 });
+        found.push({ line: h.lines[0] ?? h.line, col: statementColumn(p, hi, 0), hi, pc: 0 });
       });
       if (found.length === 0) {
         const guess = closest(handler, new Set(p.handlers.map((h) => h.name).filter((n) => !n.startsWith('('))));

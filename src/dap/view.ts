@@ -131,7 +131,7 @@ export class Variables {
           return vars;
         }),
       });
-      if (h.object >= 0) {
+      if (h.object >= 0 && p.objects[h.object].properties.length > 0) {
         const o = p.objects[h.object];
         out.push({
           name: `${o.kind} ${o.spelled}`,

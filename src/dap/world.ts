@@ -15,7 +15,7 @@ import { TIMELINE_KINDS, traceLine } from '../trace/events.ts';
 import { Mailbox, WORLD_ROLE, type WorldMessage, type WorldRequest } from './channel.ts';
 import { launchOptions, LaunchError, type LaunchOptions } from './launch.ts';
 import { Sources } from './sources.ts';
-import { Breakpoints } from './breakpoints.ts';
+import { Breakpoints, statementColumn } from './breakpoints.ts';
 import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
 import { Control, Unwind, type Replay, type Step, type Stop } from './control.ts';
 import { Run, TraceFile, type Extra, type RunHost } from './run.ts';
@@ -404,7 +404,9 @@ export class WorldSession {
       this.frames.set(id, { ...f, depth: frames.length - 1 - (start + i) });
       if (f.th === null) return { id, name: frameName(e, f), line: 0, column: 0, presentationHint: 'label' };
       const h = e.program.handlers[f.hi];
-      return { id, name: frameName(e, f), source: this.sources!.source(h.file), line: this.line(h.lines[f.pc] ?? h.line), column: this.col(h.cols[f.pc] ?? h.col) };
+      // at a statement's start, the statement; elsewhere (a call a frame waits in), the instruction's own place
+      const col = this.breakpoints!.startsOf(f.hi)[f.pc] === 1 ? statementColumn(e.program, f.hi, f.pc) : (h.cols[f.pc] ?? h.col);
+      return { id, name: frameName(e, f), source: this.sources!.source(h.file), line: this.line(h.lines[f.pc] ?? h.line), column: this.col(col) };
     });
     return { stackFrames, totalFrames: frames.length };
   }
