@@ -102,8 +102,8 @@ export class Control implements VmDebugger {
     const n = ++this.count;
     if (this.replay !== null) return this.replayAt(th, pc, n);
     if (this.mail.pending) this.host.serveRunning();
-    // (the entry is the first statement of the world's own scripts, after the boot library's)
-    if (this.asked !== null && !(this.asked === 'entry' && LIBRARY.has(h.file))) {
+    // (the entry, and a pause, are at a statement of the world's own scripts: the boot library's calctime runs every heartbeat)
+    if (this.asked !== null && !(this.asked !== 'disconnect' && LIBRARY.has(h.file))) {
       this.reason = this.asked === 'entry' ? 'entry' : 'pause';
       return true;
     }
