@@ -11,48 +11,8 @@ import { DapClient, type Message } from './client.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
-const ENGINE = `-- The engine room: a hiss every few seconds, a ticking startup, a walk.
-global visits
-
-set engine
-  property hisses = 0
-
-  on openset
-    makeloop ("scene", "steamhiss", 45)
-  end
-
-  on steamhiss
-    hisses = hisses + 1
-    note = "hiss " .. hisses
-    delay (30)
-    print (note .. " at " .. gametime ())
-    if hisses < 3 then
-      makeloop ("scene", "steamhiss", 20)
-    endif
-  end
-endset
-
-actor vlad
-  on endwalk
-    print ("vlad arrives at " .. gametime ())
-  end
-endactor
-
-on startup
-  visits = 0
-  gotoset ("engine")
-  defstar ("hatch", 100, 0, 0)
-  placeactor ("vlad", 0, 0, 0, 0)
-  walktostar ("vlad", "hatch")
-  ticker ()
-end
-
-on ticker
-  while gametime () < 6000
-    delay (40)
-  endwhile
-end
-`;
+/** The example of docs/debugging.md: the session shown there is this file's first test. */
+const ENGINE = readFileSync(join(root, 'docs/examples/debug/engine.pw'), 'utf8');
 
 /** Line numbers of the script, found by their text. */
 const lineOf = (text: string): number => ENGINE.split('\n').findIndex((l) => l.includes(text)) + 1;

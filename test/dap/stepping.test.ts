@@ -3,9 +3,10 @@
 // their walks, crickets, sounds), a stop on a script error, a pause of a running world,
 // and a live (wall-clock) launch.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { dirname, join, resolve } from 'node:path';
+import { fileURLToPath } from 'node:url';
 import { DapClient } from './client.ts';
 
 const ROOM = `set cellar
@@ -53,6 +54,8 @@ const PATROL = `on startup
   endwhile
 end
 `;
+
+const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
 const lineOf = (text: string): number => MAIN.split('\n').findIndex((l) => l.includes(text)) + 1;
 
@@ -208,5 +211,32 @@ describe('pw dap, stepping through a folder of scripts', () => {
     await c.request('continue', { threadId: at.threadId });
     await c.event('terminated');
     expect(c.printed()).toMatch(/^total 6 at \d/);
+  });
+});
+
+describe('the VS Code debugger contribution', () => {
+  const pkg = JSON.parse(readFileSync(join(root, 'editors/vscode/package.json'), 'utf8'));
+  const debuggers = pkg.contributes.debuggers as { type: string; configurationAttributes: { launch: { properties: Record<string, { default?: unknown }> } }; initialConfigurations: Record<string, unknown>[] }[];
+
+  it('is the type pocketwatch, and pw dap takes every launch attribute it declares, at its default', async () => {
+    expect(debuggers.map((d) => d.type)).toEqual(['pocketwatch']);
+    const props = debuggers[0].configurationAttributes.launch.properties;
+    const args: Record<string, unknown> = { ...debuggers[0].initialConfigurations[0] };
+    for (const [name, p] of Object.entries(props)) if (p.default !== undefined) args[name] = p.default;
+    // what VS Code puts for \${workspaceFolder}
+    for (const [name, v] of Object.entries(args)) if (typeof v === 'string') args[name] = v.replace('${workspaceFolder}', world);
+    args.trace = join(dir, 'contributed.jsonl');
+    expect(Object.keys(props).every((k) => k in args || k === 'untilWall')).toBe(true);
+    const c = start();
+    const launched = await c.launch(args);
+    expect(launched.success, launched.message).toBe(true);
+    await c.request('configurationDone');
+    expect((await c.event('exited')).body.exitCode).toBe(1);
+    expect(c.printed()).toBe('total 6 at 166.66666666666666\n');
+    // a misspelt value is refused with the attribute's name
+    const d = start();
+    const bad = await d.launch({ ...args, until: 'soon' });
+    expect(bad.success).toBe(false);
+    expect(bad.message).toMatch(/^"until"/);
   });
 });

@@ -45,6 +45,16 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
       },
     }),
   );
+  // F5 with no launch.json: debug the workspace's world, as the initial configuration does
+  context.subscriptions.push(
+    vscode.debug.registerDebugConfigurationProvider('pocketwatch', {
+      resolveDebugConfiguration: (workspace, config) => {
+        if (config.type || config.request || config.name) return config;
+        if (vscode.window.activeTextEditor?.document.languageId !== 'pocketwatch') return config;
+        return { type: 'pocketwatch', request: 'launch', name: 'Debug the world', program: workspace?.uri.fsPath ?? folder ?? '.' };
+      },
+    }),
+  );
   client = new LanguageClient('pocketwatch', 'Pocketwatch', server, options);
   await client.start();
 }
