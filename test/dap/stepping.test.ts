@@ -199,7 +199,7 @@ describe('pw dap, stepping through a folder of scripts', () => {
     await c.close();
   });
 
-  it('debugs a live world on the wall clock', async () => {
+  it('debugs a live world on the wall clock, and steps back in it', async () => {
     const c = start();
     await c.launch({ program: world, live: true, until: '300ms' });
     await c.request('setBreakpoints', { source: { path: main }, breakpoints: [{ line: lineOf('total = total + 1') }] });
@@ -207,7 +207,20 @@ describe('pw dap, stepping through a folder of scripts', () => {
     const at = await stopped(c, 'breakpoint');
     expect(at.frames[0].line).toBe(lineOf('total = total + 1'));
     const w = await scope(c, at.frames[0].id, 'World');
+    const wall = w['wall time'].value;
     expect(Number.parseFloat(w['game time'].value)).toBeGreaterThan(0);
+    // going back replays the frames on the wall readings they had
+    const back = await c.request('stepBack', { threadId: at.threadId });
+    expect(back.success, back.message).toBe(true);
+    const was = await stopped(c, 'step');
+    expect(was.frames[0].line).toBe(lineOf('delay (10)'));
+    expect(await evaluate(c, was.frames[0].id, 'gametime ()')).toBe('0');
+    await c.request('next', { threadId: at.threadId });
+    // (the step ends on the breakpoint's line: the breakpoint says so)
+    const again = await stopped(c, 'breakpoint');
+    expect(again.frames[0].line).toBe(lineOf('total = total + 1'));
+    expect((await scope(c, again.frames[0].id, 'World'))['wall time'].value).toBe(wall);
+    await c.request('setBreakpoints', { source: { path: main }, breakpoints: [] });
     await c.request('continue', { threadId: at.threadId });
     await c.event('terminated');
     expect(c.printed()).toMatch(/^total 6 at \d/);
