@@ -3,6 +3,7 @@
 import { spawn, type ChildProcessWithoutNullStreams } from 'node:child_process';
 import { dirname, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { expect } from 'vitest';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -126,4 +127,51 @@ export class DapClient {
       clearTimeout(timer);
     }
   }
+}
+
+/** The clients a test file starts, closed together at its end. */
+export class Clients {
+  private all: DapClient[] = [];
+
+  start(cwd: string): DapClient {
+    const c = DapClient.start(cwd);
+    this.all.push(c);
+    return c;
+  }
+
+  async close(): Promise<void> {
+    await Promise.all(this.all.map((c) => c.close()));
+  }
+}
+
+export interface Frame {
+  id: number;
+  name: string;
+  line: number;
+}
+
+/** A stop: its thread, its stack, and the top frame's id, line and name. */
+export interface Stopped {
+  threadId: number;
+  frames: Frame[];
+  frameId: number;
+  line: number;
+  name: string;
+}
+
+/** The next stop, which must be for `reason`, with its thread's stack. */
+export async function stopped(c: DapClient, reason: string): Promise<Stopped> {
+  const st = await c.event('stopped');
+  expect(st.body.reason).toBe(reason);
+  const trace = await c.request('stackTrace', { threadId: st.body.threadId });
+  expect(trace.success, trace.message).toBe(true);
+  const frames: Frame[] = trace.body.stackFrames;
+  return { threadId: st.body.threadId, frames, frameId: frames[0].id, line: frames[0].line, name: frames[0].name };
+}
+
+/** An expression's value shown in a frame; a failure fails the test with its message. */
+export async function evaluate(c: DapClient, frameId: number, expression: string, context = 'watch'): Promise<string> {
+  const r = await c.request('evaluate', { expression, frameId, context });
+  expect(r.success, r.message).toBe(true);
+  return r.body.result;
 }

@@ -7,7 +7,7 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DapClient, type Message } from './client.ts';
+import { Clients, evaluate, stopped, type DapClient, type Message } from './client.ts';
 
 const root = resolve(dirname(fileURLToPath(import.meta.url)), '../..');
 
@@ -19,7 +19,7 @@ const lineOf = (text: string): number => ENGINE.split('\n').findIndex((l) => l.i
 
 let dir: string;
 let file: string;
-const clients: DapClient[] = [];
+const clients = new Clients();
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'pw-dap-'));
@@ -28,38 +28,11 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(): DapClient {
-  const c = DapClient.start(dir);
-  clients.push(c);
-  return c;
-}
-
-interface Place {
-  threadId: number;
-  frameId: number;
-  line: number;
-  name: string;
-}
-
-/** The next stop: its thread's top frame. */
-async function stopped(c: DapClient, reason: string): Promise<Place> {
-  const st = await c.event('stopped');
-  expect(st.body.reason).toBe(reason);
-  const trace = await c.request('stackTrace', { threadId: st.body.threadId });
-  expect(trace.success).toBe(true);
-  const top = trace.body.stackFrames[0];
-  return { threadId: st.body.threadId, frameId: top.id, line: top.line, name: top.name };
-}
-
-async function evaluate(c: DapClient, frameId: number, expression: string): Promise<string> {
-  const r = await c.request('evaluate', { expression, frameId, context: 'watch' });
-  expect(r.success, r.message).toBe(true);
-  return r.body.result;
-}
+const start = (): DapClient => clients.start(dir);
 
 /** Every variable of every scope of a frame, as "scope/name" → value. */
 async function variables(c: DapClient, frameId: number): Promise<Record<string, string>> {

@@ -7,7 +7,7 @@ import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'nod
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DapClient } from './client.ts';
+import { Clients, evaluate, stopped, type DapClient } from './client.ts';
 
 const ROOM = `set cellar
   on openset
@@ -62,7 +62,7 @@ const lineOf = (text: string): number => MAIN.split('\n').findIndex((l) => l.inc
 let dir: string;
 let world: string;
 let main: string;
-const clients: DapClient[] = [];
+const clients = new Clients();
 
 beforeAll(() => {
   dir = mkdtempSync(join(tmpdir(), 'pw-dap-step-'));
@@ -75,27 +75,11 @@ beforeAll(() => {
 });
 
 afterAll(async () => {
-  await Promise.all(clients.map((c) => c.close()));
+  await clients.close();
   rmSync(dir, { recursive: true, force: true });
 });
 
-function start(): DapClient {
-  const c = DapClient.start(dir);
-  clients.push(c);
-  return c;
-}
-
-interface Top {
-  threadId: number;
-  frames: { id: number; name: string; line: number }[];
-}
-
-async function stopped(c: DapClient, reason: string): Promise<Top> {
-  const st = await c.event('stopped');
-  expect(st.body.reason).toBe(reason);
-  const trace = await c.request('stackTrace', { threadId: st.body.threadId });
-  return { threadId: st.body.threadId, frames: trace.body.stackFrames };
-}
+const start = (): DapClient => clients.start(dir);
 
 async function scope(c: DapClient, frameId: number, name: string): Promise<Record<string, { value: string; ref: number }>> {
   const scopes = await c.request('scopes', { frameId });
@@ -103,12 +87,6 @@ async function scope(c: DapClient, frameId: number, name: string): Promise<Recor
   expect(s, `a scope named ${name}`).toBeDefined();
   const vars = await c.request('variables', { variablesReference: s.variablesReference });
   return Object.fromEntries(vars.body.variables.map((v: { name: string; value: string; variablesReference: number }) => [v.name, { value: v.value, ref: v.variablesReference }]));
-}
-
-async function evaluate(c: DapClient, frameId: number, expression: string): Promise<string> {
-  const r = await c.request('evaluate', { expression, frameId, context: 'hover' });
-  expect(r.success, r.message).toBe(true);
-  return r.body.result;
 }
 
 describe('pw dap, stepping through a folder of scripts', () => {
