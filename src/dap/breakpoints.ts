@@ -97,8 +97,8 @@ export interface Breakpoint {
   condition: string | null;
   hit: HitCondition | null;
   log: LogPart[] | null;
-  /** Times it was reached with its condition true. */
-  hits: number;
+  /** The moments (instruction counts) it was reached with its condition true: going back forgets the later ones. */
+  hits: number[];
 }
 
 interface Place {
@@ -227,7 +227,7 @@ export class Breakpoints {
         if (condition !== null) this.check('condition', condition, p.hi);
         for (const part of log ?? []) if (typeof part !== 'string') this.check(`{${part.expr}}`, part.expr, p.hi);
       }
-      return { id, where, condition, hit: hit === null ? null : parseHitCondition(hit), log, hits: 0 };
+      return { id, where, condition, hit: hit === null ? null : parseHitCondition(hit), log, hits: [] };
     } catch (err) {
       if (err instanceof EvalError) return { message: err.message };
       throw err;
@@ -241,6 +241,12 @@ export class Breakpoints {
       if (err instanceof EvalError) throw new EvalError(`${what}: ${err.message}`);
       throw err;
     }
+  }
+
+  /** The world went back to instruction `count`: hits after it have not happened. */
+  rewind(count: number): void {
+    const all = [...[...this.lineSets.values()].flat(), ...this.functionSet];
+    for (const { bp } of all) while (bp.hits.length > 0 && bp.hits[bp.hits.length - 1] > count) bp.hits.pop();
   }
 
   private rebuild(): void {

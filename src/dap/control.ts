@@ -171,6 +171,7 @@ export class Control implements VmDebugger {
       this.reason = r.reason;
       // what was done to the world from this moment on belongs to a future that will not happen
       this.effects = this.effects.filter((f) => f.count < n);
+      this.breakpoints.rewind(n);
       return true;
     }
     this.applyEffects(n, 'before');
@@ -204,8 +205,8 @@ export class Control implements VmDebugger {
     let fn = false;
     for (const bp of this.breakpoints.at(th.hi, pc)) {
       if (!this.holds(bp, th, pc)) continue;
-      bp.hits++;
-      if (bp.hit !== null && !hitMatches(bp.hit, bp.hits)) continue;
+      bp.hits.push(this.count);
+      if (bp.hit !== null && !hitMatches(bp.hit, bp.hits.length)) continue;
       if (bp.log !== null) {
         this.host.log(this.message(bp, th), th, pc);
         continue;

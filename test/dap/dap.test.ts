@@ -132,6 +132,24 @@ describe('pw dap', () => {
     expect(readFileSync(trace, 'utf8')).toBe(readFileSync(plain, 'utf8'));
   });
 
+  it('counts a hit count again from where it stepped back to', async () => {
+    const c = start();
+    await c.launch({ program: file });
+    await c.request('setBreakpoints', { source: { path: file }, breakpoints: [{ line: lineOf('print (note'), hitCondition: '2' }] });
+    await c.request('configurationDone');
+    const second = await stopped(c, 'breakpoint');
+    expect(await evaluate(c, second.frameId, 'hisses')).toBe('2');
+    await c.request('stepBack', { threadId: second.threadId });
+    const before = await stopped(c, 'step');
+    expect(before.line).toBe(lineOf('delay (30)'));
+    // the second hit is to come again, so it stops there again
+    await c.request('continue', { threadId: before.threadId });
+    const again = await stopped(c, 'breakpoint');
+    expect([again.line, await evaluate(c, again.frameId, 'hisses'), await evaluate(c, again.frameId, 'gametime ()')]).toEqual([lineOf('print (note'), '2', '4250']);
+    await c.request('continue', { threadId: again.threadId });
+    await c.event('terminated');
+  });
+
   it('verifies breakpoints against statements, and stops on a runaway loop before its thread dies', async () => {
     const loop = join(dir, 'loop.pw');
     writeFileSync(loop, 'on startup\n  n = 0\n\n  while true\n    n = n + 1\n  endwhile\nend\n');
