@@ -3,7 +3,7 @@
 import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMainThread } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
 import { parseDuration } from '../time/units.ts';
 import { UsageError } from '../compiler/load.ts';
 import { closest } from '../errors/suggest.ts';
@@ -165,6 +165,15 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'dap',
+      'a debug adapter for editors (the Debug Adapter Protocol), on stdin and stdout',
+      (y) => y,
+      async () => {
+        const { dapCommand } = await import('../dap/adapter.ts');
+        code = await dapCommand();
+      },
+    )
+    .command(
       'timeline <trace>',
       'lay a JSON Lines trace out on a time axis: Chrome Trace Event Format (.json, for Perfetto), a picture (.svg) or a page (.html)',
       (y) =>
@@ -199,8 +208,9 @@ async function main(argv: string[]): Promise<number> {
   return code;
 }
 
-// `pw check --jobs` starts this same program in worker threads: there it serves oracle jobs (see oracle/parallel.ts)
-if (!isMainThread) void import('../oracle/parallel.ts');
+// `pw check --jobs` and `pw dap` start this same program in worker threads: there it serves
+// oracle jobs (oracle/parallel.ts) or runs the world being debugged (dap/world.ts)
+if (!isMainThread) void ((workerData as { role?: string } | null)?.role === 'pw-dap-world' ? import('../dap/world.ts') : import('../oracle/parallel.ts'));
 else
   main(process.argv.slice(2))
     .then((code) => {

@@ -381,26 +381,41 @@ export function compileAsRead(sources: readonly { file: string; source: string }
   }
 }
 
-/** Compile REPL statements as a one-off handler `(repl)` that returns the last expression's value. */
+/**
+ * Where a snippet runs in a handler's frame (the debugger): inside `object` (-1: none),
+ * with `locals` as its parameters, in order, so they read and write the frame's own.
+ */
+export interface SnippetFrame {
+  object: number;
+  locals: readonly string[];
+}
+
+/**
+ * Compile REPL statements as a one-off handler `(repl)` that returns the last expression's value.
+ * In a `frame`, names resolve as they would there, and a name it does not know stays the snippet's own.
+ */
 export function compileSnippet(
   file: A.ScriptFile,
   stmts: A.Stmt[],
   builtins: BuiltinTable,
   program: Program,
+  frame?: SnippetFrame,
 ): { program: Program; handler: number } {
   const p = extend(program);
   const diagnostics: Diagnostic[] = [];
   const cx = compileContext(p, builtins, diagnostics, file.source.length);
   // Every name the REPL assigns at top level is a global, so it survives between lines.
   const globals = new Set<string>(p.globals);
-  collectAssigned(stmts, globals);
+  if (!frame) collectAssigned(stmts, globals);
   for (const g of globals) globalIndex(cx, g);
   const pos = stmts[0]?.pos ?? { line: 1, col: 1 };
-  const h: A.Handler = { type: 'handler', name: '(repl)', spelled: '(repl)', params: [], body: stmts, pos, namePos: pos, noLoopCheck: false };
+  const params = (frame?.locals ?? []).map((name) => ({ name, spelled: name, pos }));
+  const h: A.Handler = { type: 'handler', name: '(repl)', spelled: '(repl)', params, body: stmts, pos, namePos: pos, noLoopCheck: false };
+  const object = frame?.object ?? -1;
   const hc = handlerCompiler(cx);
   let code: HandlerCode;
   try {
-    code = hc.begin(file, globals, null, -1).compileHandler(h, true);
+    code = hc.begin(file, globals, object >= 0 ? p.objects[object] : null, object).compileHandler(h, true);
   } finally {
     hc.release();
   }

@@ -9,7 +9,7 @@ import type { BuiltinContext, BuiltinLimits } from '../builtins/context.ts';
 import type { Thread } from '../vm/thread.ts';
 import { MAX_STRING, type Value } from '../vm/value.ts';
 import type { SUSPEND } from '../vm/native.ts';
-import type { VmContext, VmTrace } from '../vm/context.ts';
+import type { VmContext, VmDebugger, VmTrace } from '../vm/context.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { manageTime } from '../time/clock.ts';
 import { advance } from '../time/stepper.ts';
@@ -79,6 +79,8 @@ export class Engine implements BuiltinContext, VmContext {
   props: (Value | undefined)[][];
   /** Execution trace of every instruction, for debugging the VM (pw run --trace-vm). */
   traceVm: VmTrace | null = null;
+  /** A debugger stopping threads before instructions (pw dap; with jit off). */
+  debugVm: VmDebugger | null = null;
   /** Set after a script error when the host wants to stop at the first one. */
   halted = false;
   stopOnError = true;

@@ -40,7 +40,8 @@ function ticksText(units: number): string {
  */
 export function waitName(w: WaitView, th: Thread): string {
   const wait = th.wait;
-  if (wait === null) return 'running';
+  // a thread the debugger holds is still the one running
+  if (wait === null || wait.kind === 'debugger') return 'running';
   const b = waitingBuiltin(w, th);
   switch (wait.kind) {
     case 'time':
@@ -77,6 +78,8 @@ export function describeWait(w: WaitView, th: Thread): string {
       return 'ready to run';
     case 'paused':
       return 'paused mid-loop after spinning through its slice of a frame; it goes on next frame';
+    case 'debugger':
+      return 'running, stopped in the debugger';
   }
 }
 

@@ -28,6 +28,8 @@ export interface HeadlessOptions extends Partial<EngineOptions> {
   progress?: (wall: number) => void;
   /** Receives every executed instruction, disassembled (pw run --trace-vm). */
   traceVm?: (line: string) => void;
+  /** Called before each display frame k, with nothing running (pw dap takes its checkpoints there). */
+  beforeFrame?: (k: number) => void;
 }
 
 export interface HeadlessResult {
@@ -101,7 +103,9 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
   let limited = false;
   // nothing past the game-time limit is processed, even when a lock's credit makes a frame's clock jump past it
   e.horizon = opts.until;
+  const beforeFrame = opts.beforeFrame;
   while (!e.halted) {
+    if (beforeFrame !== undefined) beforeFrame(k);
     if (e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
     wall = displayTime(k, fps);
     end = Math.min(untilWall, wallWhenGameReaches(c, opts.until));

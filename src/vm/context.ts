@@ -9,6 +9,19 @@ import type { Spinner, Worker } from './guard.ts';
 /** Called before every instruction when the VM is traced (pw run --trace-vm). */
 export type VmTrace = (th: Thread, h: HandlerCode, pc: number) => void;
 
+/**
+ * A debugger holding the interpreter (pw dap). Only the debugged variant of the loop
+ * calls it, so a run without one pays nothing.
+ */
+export interface VmDebugger {
+  /** Before the instruction at pc of th's innermost frame (handler h): true stops th there. */
+  at(th: Thread, h: HandlerCode, pc: number): boolean;
+  /** th is stopped before that instruction (its wait is "debugger"); it goes on from there once this returns. */
+  stopped(th: Thread): void;
+  /** th stops at a script error (th.error) once this returns: the last moment to look at it. */
+  failing(th: Thread): void;
+}
+
 export interface VmOptions {
   /** Loop iterations allowed between real frames; 0 disables the guard. */
   loopGuard: number;
@@ -28,6 +41,8 @@ export interface VmContext extends Spinner, Worker {
   readonly nativeContext: unknown;
   readonly options: VmOptions;
   traceVm: VmTrace | null;
+  /** The debugger holding the interpreter, if any (generated code never has one). */
+  debugVm?: VmDebugger | null;
   /** The VM's own slot: the generated code of the current program. */
   code: unknown;
   /** Arguments of a builtin called from generated code that keeps its registers in variables. */

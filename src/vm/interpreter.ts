@@ -3,9 +3,11 @@
 // reads its operands from the code and its registers from the thread's stack. It runs
 // one thread until it suspends, finishes or fails; a script-to-script call pushes a
 // frame and stays in the loop (no JavaScript recursion), so call depth is bounded by
-// data, not by the host. A traced variant calls the trace hook before each instruction.
+// data, not by the host. A traced variant calls the trace hook before each instruction;
+// a debugged variant asks a debugger before each one whether to stop there. Each is a
+// loop of its own, so a plain run pays nothing for either.
 import { OPS, OPERAND_COUNT, type Gen, type Op } from './opcodes.ts';
-import type { Thread } from './thread.ts';
+import type { Thread, Wait } from './thread.ts';
 import { SITE_SPAN } from './thread.ts';
 import type { VmContext } from './context.ts';
 import * as ops from './ops.ts';
@@ -16,6 +18,9 @@ import { SUSPEND } from './native.ts';
 export type RunOutcome = 'suspended' | 'done' | 'failed';
 
 type Loop = (e: VmContext, th: Thread) => RunOutcome;
+/** `resumed`: the thread goes on from where the debugger stopped it, without asking again there. */
+type DebuggedLoop = (e: VmContext, th: Thread, resumed: boolean) => RunOutcome | 'stopped';
+type Variant = 'plain' | 'traced' | 'debugged';
 
 /** The operand at word i of the current instruction. */
 const word = (i: number): string => `code[pc + ${1 + i}]`;
@@ -72,20 +77,28 @@ function interpreterGen(op: Op): Gen {
   };
 }
 
-function buildLoop(traced: boolean): Loop {
+/** What each variant does before an instruction. */
+const BEFORE: Record<Variant, string> = {
+  plain: '',
+  traced: 'T(th, h, pc);',
+  // stopped: the thread's state is all on the thread again, to be looked at and resumed
+  debugged: "if (resumed) resumed = false; else if (D.at(th, h, pc)) { th.pc = pc; th.backEdges = E; return 'stopped'; }",
+};
+
+function buildLoop(variant: Variant): Loop | DebuggedLoop {
   const cases: string[] = [];
   OPS.forEach((info, op) => {
     const len = 1 + info.operands.length;
     cases.push(`case ${op}: ${info.run(interpreterGen(op as Op))}\npc += ${len}; continue;`);
   });
   const body = `
-    const handlers = e.program.handlers, B = e.builtins, N = e.nativeContext, G = e.options.loopGuard, T = e.traceVm;
+    const handlers = e.program.handlers, B = e.builtins, N = e.nativeContext, G = e.options.loopGuard, T = e.traceVm, D = e.debugVm;
     const s = th.stack;
     let h = handlers[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges, W = 0;
     try {
       for (;;) {
         opPc = pc;
-        ${traced ? 'T(th, h, pc);' : ''}
+        ${BEFORE[variant]}
         switch (code[pc]) {
           ${cases.join('\n          ')}
           default: throw new Error('internal: bad opcode ' + code[pc] + ' at ' + pc + ' in ' + h.name);
@@ -97,14 +110,39 @@ function buildLoop(traced: boolean): Loop {
       return OPS.threadFailedWith(th, err);
     }`;
   // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the instruction table only
-  const make = new Function('OPS', 'DOOR', 'GUARD', 'SUSPEND', `return function ${traced ? 'traced' : 'interpret'}(e, th) {${body}\n};`);
-  return make(ops, door, guard, SUSPEND) as Loop;
+  const make = new Function('OPS', 'DOOR', 'GUARD', 'SUSPEND', `return function ${variant}(e, th, resumed) {${body}\n};`);
+  return make(ops, door, guard, SUSPEND) as Loop | DebuggedLoop;
 }
 
-const plain = buildLoop(false);
-const traced = buildLoop(true);
+const plain = buildLoop('plain') as Loop;
+const traced = buildLoop('traced') as Loop;
+const debugLoop = buildLoop('debugged') as DebuggedLoop;
+
+/** A thread held by the debugger: the wait of a thread stopped before an instruction. */
+const HELD: Wait = { kind: 'debugger' };
+
+/**
+ * The debugged loop: a thread the debugger stops is suspended at that instruction
+ * (nothing else runs while the debugger holds it), then resumed there.
+ */
+function debugged(e: VmContext, th: Thread): RunOutcome {
+  const d = e.debugVm!;
+  let resumed = false;
+  for (;;) {
+    const outcome = debugLoop(e, th, resumed);
+    if (outcome !== 'stopped') {
+      if (outcome === 'failed') d.failing(th);
+      return outcome;
+    }
+    th.wait = HELD;
+    d.stopped(th);
+    th.wait = null;
+    resumed = true;
+  }
+}
 
 /** Runs th on the interpreter until it suspends, finishes or fails. */
 export function execute(e: VmContext, th: Thread): RunOutcome {
-  return e.traceVm === null ? plain(e, th) : traced(e, th);
+  if (e.traceVm !== null) return traced(e, th);
+  return e.debugVm == null ? plain(e, th) : debugged(e, th);
 }

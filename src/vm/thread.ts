@@ -18,7 +18,9 @@ export type Wait =
   /** ready to run at the current time (delay (0), newly spawned) */
   | { kind: 'ready' }
   /** ready, paused by the live host mid-loop after spinning through its slice of a frame (vm/guard.ts) */
-  | { kind: 'paused' };
+  | { kind: 'paused' }
+  /** stopped before an instruction by a debugger (pw dap); nothing else runs meanwhile */
+  | { kind: 'debugger' };
 
 export interface Thread {
   /** The innermost frame lives on the thread itself: a thread that waits in its first

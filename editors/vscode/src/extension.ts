@@ -1,5 +1,6 @@
 // The VS Code client: starts `pw lsp` for the workspace and hands it the editor's
-// Pocketwatch documents. Highlighting comes from the TextMate grammar alone.
+// Pocketwatch documents, and runs `pw dap` for the debugger type "pocketwatch".
+// Highlighting comes from the TextMate grammar alone.
 import { existsSync } from 'node:fs';
 import { join } from 'node:path';
 import * as vscode from 'vscode';
@@ -35,6 +36,25 @@ export async function activate(context: vscode.ExtensionContext): Promise<void> 
     synchronize: { fileEvents: watcher },
     initializationOptions: { scripts: config.get<string[] | null>('scripts', null) },
   };
+  // the debugger is the same command: `pw dap` on stdin and stdout
+  context.subscriptions.push(
+    vscode.debug.registerDebugAdapterDescriptorFactory('pocketwatch', {
+      createDebugAdapterDescriptor: (session) => {
+        const root = session.workspaceFolder?.uri.fsPath ?? folder;
+        return new vscode.DebugAdapterExecutable(serverCommand(root), [...config.get<string[]>('server.args', []), 'dap'], root ? { cwd: root } : undefined);
+      },
+    }),
+  );
+  // F5 with no launch.json: debug the workspace's world, as the initial configuration does
+  context.subscriptions.push(
+    vscode.debug.registerDebugConfigurationProvider('pocketwatch', {
+      resolveDebugConfiguration: (workspace, config) => {
+        if (config.type || config.request || config.name) return config;
+        if (vscode.window.activeTextEditor?.document.languageId !== 'pocketwatch') return config;
+        return { type: 'pocketwatch', request: 'launch', name: 'Debug the world', program: workspace?.uri.fsPath ?? folder ?? '.' };
+      },
+    }),
+  );
   client = new LanguageClient('pocketwatch', 'Pocketwatch', server, options);
   await client.start();
 }

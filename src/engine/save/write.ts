@@ -82,7 +82,8 @@ function savedThread(th: Thread, program: Program, names: string[], digests: Rec
   return {
     id: th.id,
     origin: th.origin,
-    wait: th.wait === null ? 'ready' : th.wait.kind,
+    // (a thread the debugger holds is never saved: worlds are saved between frames)
+    wait: th.wait === null || th.wait.kind === 'debugger' ? 'ready' : th.wait.kind,
     wakeAt: writeNumber(th.wakeAt),
     order: th.sleepSeq,
     since: writeNumber(th.since),

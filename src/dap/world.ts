@@ -1,0 +1,587 @@
+// The debugged world, in a worker thread of its own. It answers the protocol's requests
+// that concern the world (the adapter on the main thread answers the rest and passes
+// these on), runs the world on the interpreter with the debugger holding it, and while
+// the world is stopped it waits right there — in the middle of a frame if a thread
+// stopped there — answering requests until one lets it go on.
+import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
+import type { DebugProtocol } from '@vscode/debugprotocol';
+import { readScripts, UsageError } from '../compiler/load.ts';
+import { loadLinted } from '../lint/index.ts';
+import { formatDiagnostic } from '../errors/diagnostic.ts';
+import type { Engine, EngineHost } from '../engine/engine.ts';
+import type { Program } from '../vm/program.ts';
+import { callDepth, type Thread } from '../vm/thread.ts';
+import { TIMELINE_KINDS, traceLine } from '../trace/events.ts';
+import { Mailbox, WORLD_ROLE, type WorldMessage, type WorldRequest } from './channel.ts';
+import { launchOptions, LaunchError, type LaunchOptions } from './launch.ts';
+import { Sources } from './sources.ts';
+import { Breakpoints, statementColumn } from './breakpoints.ts';
+import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
+import { Control, Unwind, type Replay, type Step, type Stop } from './control.ts';
+import { Run, TraceFile, type Extra, type RunHost } from './run.ts';
+import { Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
+import type { Checkpoint } from '../engine/history.ts';
+import type { Value } from '../vm/value.ts';
+
+/** A request the world cannot answer as asked: its message goes back in the error response. */
+class Refused extends Error {}
+
+type State = 'new' | 'launched' | 'running' | 'stopped' | 'ended';
+
+/** What a request asks of a stopped world: to go on (perhaps stepping), or to go back. */
+type Resume = 'go' | 'back';
+
+/** A frame shown in a stack trace, by the id it was given. */
+interface ShownFrame extends FrameInfo {
+  /** Its place from the outermost (0), so that a replay finds it again. */
+  depth: number;
+}
+
+export class WorldSession {
+  private state: State = 'new';
+  private lineBase = 1;
+  private colBase = 1;
+  private opts: LaunchOptions | null = null;
+  private program: Program | null = null;
+  private sources: Sources | null = null;
+  private evaluator: Evaluator | null = null;
+  private breakpoints: Breakpoints | null = null;
+  private control: Control | null = null;
+  private run: Run | null = null;
+  private trace: TraceFile | null = null;
+  errors = 0;
+  stopOnErrors = false;
+  stopOnRunaway = false;
+  private queue: WorldRequest[] = [];
+  private stop: Stop | null = null;
+  private frames = new Map<number, ShownFrame>();
+  private vars = new Variables();
+  private scopesOf = new Map<number, { frame: ShownFrame; kind: 'locals' | 'object' | 'globals' }>();
+  /** Where going back goes, once the stopped world is abandoned. */
+  private plan: { cp: Checkpoint<Extra>; replay: Replay } | null = null;
+  /** Something to say once the response to the request being answered is out. */
+  private then: (() => void) | null = null;
+  private disconnected = false;
+
+  constructor(
+    readonly mail: Mailbox,
+    private readonly send: (m: WorldMessage) => void,
+  ) {}
+
+  /** Serves requests until the client disconnects; the world runs once configured. */
+  serve(): void {
+    while (!this.disconnected) {
+      this.drain();
+      if (this.state === 'running') this.runWorld();
+      else if (!this.disconnected) this.mail.wait();
+    }
+  }
+
+  // ---- the world's run ------------------------------------------------------------
+
+  private runWorld(): void {
+    let start = (): void => this.run!.fromStart();
+    for (;;) {
+      try {
+        start();
+        break;
+      } catch (err) {
+        if (!(err instanceof Unwind)) throw err;
+        this.control!.unwinding = null;
+        if (err.why === 'disconnect') return;
+        const plan = this.plan!;
+        this.plan = null;
+        start = () => this.run!.from(plan.cp, plan.replay);
+      }
+    }
+    this.trace?.flush();
+    this.state = 'ended';
+    this.event('exited', { exitCode: this.errors > 0 ? 1 : 0 });
+    this.event('terminated', {});
+  }
+
+  /** The engine's host: what the world prints, reports and traces (nothing of it twice while it replays). */
+  private engineHost(): EngineHost {
+    const replaying = (): boolean => this.control!.replay !== null;
+    const scanning = (): boolean => this.control!.replay?.kind === 'scan';
+    return {
+      print: (text) => {
+        if (!replaying()) this.output('stdout', text + '\n');
+      },
+      diagnostic: (d, formatted) => {
+        if (d.kind === 'runtime error' && !scanning()) this.errors++;
+        if (!replaying()) this.output('stderr', formatted + '\n');
+      },
+      trace: this.trace
+        ? (ev) => {
+            if (!scanning() && !TIMELINE_KINDS.has(ev.ev)) this.trace!.line(traceLine(ev));
+          }
+        : undefined,
+    };
+  }
+
+  /** The world stopped: says so, and answers requests until it may go on. */
+  hold(stop: Stop): void {
+    this.state = 'stopped';
+    this.stop = stop;
+    this.forget();
+    const th = stop.th ?? this.engine.liveThreads().sort((a, b) => a.id - b.id)[0] ?? null;
+    this.event('stopped', {
+      reason: stop.reason,
+      threadId: th ? th.id : WORLD_THREAD,
+      allThreadsStopped: true,
+      ...(stop.text !== undefined ? { description: 'Paused on a script error', text: stop.text } : {}),
+      ...(stop.hitIds && stop.hitIds.length > 0 ? { hitBreakpointIds: stop.hitIds } : {}),
+    });
+    try {
+      for (;;) {
+        const r = this.next();
+        if (r === null) {
+          this.mail.wait();
+          continue;
+        }
+        const resume = this.answer(r);
+        if (this.disconnected) this.control!.abandon(new Unwind('disconnect'));
+        if (resume === 'back') this.control!.abandon(new Unwind('rewind'));
+        if (resume === 'go') break;
+      }
+    } finally {
+      this.forget();
+      this.stop = null;
+      this.state = 'running';
+    }
+    this.run!.resumed();
+  }
+
+  /** Requests that came while the world runs: answered between two instructions or two frames. */
+  serveRunning(): void {
+    this.drain();
+    if (this.disconnected) this.control!.asked = 'disconnect';
+  }
+
+  /** A logpoint's line (or why a condition failed), in the debug console. */
+  log(text: string, th: Thread, pc: number): void {
+    const h = this.program!.handlers[th.hi];
+    this.event('output', { category: 'console', output: text + '\n', source: this.sources!.source(h.file), line: this.line(h.lines[pc] ?? h.line) });
+  }
+
+  private get engine(): Engine {
+    return this.run!.engine;
+  }
+
+  private forget(): void {
+    this.frames.clear();
+    this.scopesOf.clear();
+    this.vars.clear();
+  }
+
+  // ---- requests ---------------------------------------------------------------------
+
+  private next(): WorldRequest | null {
+    if (this.queue.length === 0) this.queue.push(...this.mail.take());
+    return this.queue.shift() ?? null;
+  }
+
+  /** Answers every request waiting (while not stopped). */
+  private drain(): void {
+    for (let r = this.next(); r !== null && !this.disconnected; r = this.next()) this.answer(r);
+  }
+
+  /** Answers one request; what it asks of a stopped world. */
+  private answer(r: WorldRequest): Resume | null {
+    this.then = null;
+    let out: unknown;
+    try {
+      const args = r.arguments ?? {};
+      if (typeof args !== 'object' || args === null || Array.isArray(args)) throw new Refused(`the arguments of "${r.command}" must be an object`);
+      out = this.handle(r.command, args as Record<string, unknown>);
+    } catch (err) {
+      if (err instanceof Unwind) throw err;
+      const known = err instanceof Refused || err instanceof EvalError || err instanceof LaunchError || err instanceof UsageError;
+      this.respond(r, false, undefined, known ? (err as Error).message : `internal error in Pocketwatch: ${(err as Error)?.message ?? String(err)}`);
+      return null;
+    }
+    const resume = out === 'go' || out === 'back' ? out : null;
+    this.respond(r, true, resume === null ? out : r.command === 'continue' ? { allThreadsContinued: true } : undefined);
+    // (handle may have set it: the compiler cannot tell)
+    (this.then as (() => void) | null)?.();
+    return resume;
+  }
+
+  private respond(r: WorldRequest, success: boolean, body?: unknown, message?: string): void {
+    this.send({ type: 'response', seq: r.seq, command: r.command, success, body, message });
+  }
+
+  private event(event: string, body: unknown): void {
+    this.send({ type: 'event', event, body });
+  }
+
+  private output(category: string, output: string): void {
+    this.event('output', { category, output });
+  }
+
+  private line(n: number): number {
+    return n - 1 + this.lineBase;
+  }
+
+  private col(n: number): number {
+    return n - 1 + this.colBase;
+  }
+
+  private handle(command: string, a: Record<string, unknown>): unknown {
+    switch (command) {
+      case 'initialize':
+        this.lineBase = a.linesStartAt1 === false ? 0 : 1;
+        this.colBase = a.columnsStartAt1 === false ? 0 : 1;
+        return undefined;
+      case 'launch':
+        return this.launch(a);
+      case 'disconnect':
+      case 'terminate':
+        this.trace?.close();
+        this.trace = null;
+        this.disconnected = true;
+        return undefined;
+    }
+    if (this.state === 'new') throw new Refused(`"${command}" needs a launched program: send "launch" first`);
+    switch (command) {
+      case 'setBreakpoints':
+        return { breakpoints: this.breakpoints!.setLines((a.source ?? {}) as DebugProtocol.Source, this.lines(a)).map((b) => this.shownBreakpoint(b)) };
+      case 'setFunctionBreakpoints': {
+        const wanted = Array.isArray(a.breakpoints) ? (a.breakpoints as DebugProtocol.FunctionBreakpoint[]) : [];
+        if (!wanted.every((w) => w !== null && typeof w === 'object' && typeof w.name === 'string')) throw new Refused('each function breakpoint needs the name of a handler');
+        return { breakpoints: this.breakpoints!.setFunctions(wanted).map((b) => this.shownBreakpoint(b)) };
+      }
+      case 'setExceptionBreakpoints': {
+        const filters = Array.isArray(a.filters) ? a.filters : [];
+        this.stopOnErrors = filters.includes('error');
+        this.stopOnRunaway = filters.includes('runaway');
+        return { breakpoints: filters.map(() => ({ verified: true })) };
+      }
+      case 'breakpointLocations': {
+        const file = this.sources!.fileOf(a.source as DebugProtocol.Source);
+        const from = Number(a.line) - this.lineBase + 1;
+        const to = a.endLine === undefined ? from : Number(a.endLine) - this.lineBase + 1;
+        if (file === null || !Number.isInteger(from) || !Number.isInteger(to)) return { breakpoints: [] };
+        return { breakpoints: this.breakpoints!.locations(file, from, to).map((l) => ({ line: this.line(l.line), column: this.col(l.column) })) };
+      }
+      case 'configurationDone':
+        if (this.state === 'launched') this.state = 'running';
+        return undefined;
+      case 'source': {
+        const ref = Number(a.sourceReference ?? (a.source as DebugProtocol.Source | undefined)?.sourceReference);
+        const text = this.sources!.text(ref);
+        if (text === null) throw new Refused(`there is no source with reference ${String(a.sourceReference)}`);
+        return { content: text, mimeType: 'text/x-pocketwatch' };
+      }
+      case 'threads':
+        return { threads: this.threads() };
+    }
+    if (this.state === 'ended') throw new Refused('the world has ended');
+    if (this.state === 'launched') throw new Refused(`"${command}" needs a running world: send "configurationDone" first`);
+    switch (command) {
+      case 'pause':
+        if (this.state === 'running') this.control!.asked = 'pause';
+        return undefined;
+      case 'continue':
+        return this.go(null, a);
+      case 'next':
+        return this.go('next', a);
+      case 'stepIn':
+        return this.go('in', a);
+      case 'stepOut':
+        return this.go('out', a);
+      case 'stepBack':
+      case 'reverseContinue':
+        this.mustBeStopped(command);
+        if (this.opts!.noDebug) throw new Refused('a run without debugging keeps no history to go back in');
+        this.back(command);
+        return 'back';
+      case 'stackTrace':
+        return this.stackTrace(a);
+      case 'scopes':
+        this.mustBeStopped(command);
+        return { scopes: this.scopes(a) };
+      case 'variables':
+        this.mustBeStopped(command);
+        return { variables: this.variables(a) };
+      case 'evaluate':
+        return this.evaluate(a);
+      case 'setVariable':
+        return this.setVariable(a);
+      case 'exceptionInfo':
+        return this.exceptionInfo(a);
+    }
+    throw new Refused(`"${command}" is not a request Pocketwatch's debugger knows`);
+  }
+
+  /** A setBreakpoints request's lines, as the debugger counts them (from 1). */
+  private lines(a: Record<string, unknown>): DebugProtocol.SourceBreakpoint[] {
+    const wanted: unknown[] = Array.isArray(a.breakpoints) ? a.breakpoints : Array.isArray(a.lines) ? a.lines.map((line: unknown) => ({ line })) : [];
+    return wanted.map((w) => {
+      const b = w as DebugProtocol.SourceBreakpoint;
+      if (b === null || typeof b !== 'object' || !Number.isInteger(b.line)) throw new Refused('each breakpoint needs a whole line number');
+      return { ...b, line: b.line - this.lineBase + 1 };
+    });
+  }
+
+  private shownBreakpoint(b: DebugProtocol.Breakpoint): DebugProtocol.Breakpoint {
+    return { ...b, line: b.line === undefined ? undefined : this.line(b.line), column: b.column === undefined ? undefined : this.col(b.column) };
+  }
+
+  private mustBeStopped(command: string): void {
+    if (this.state !== 'stopped') throw new Refused(`"${command}" needs the world stopped: pause it first`);
+  }
+
+  // ---- launching ----------------------------------------------------------------------
+
+  private launch(a: Record<string, unknown>): undefined {
+    if (this.state !== 'new') throw new Refused('a program is launched already');
+    const opts = launchOptions(a);
+    const loaded = loadLinted(readScripts(opts.program));
+    for (const d of [...loaded.diagnostics, ...loaded.warnings]) this.output('stderr', formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+    if (!loaded.program) {
+      const n = loaded.diagnostics.length;
+      throw new Refused(`${n} error${n === 1 ? '' : 's'} in the scripts; nothing was run (see the debug console)`);
+    }
+    const program = loaded.program;
+    if (opts.trace !== null) {
+      try {
+        this.trace = new TraceFile(opts.trace);
+      } catch (err) {
+        throw new Refused(`cannot write the trace to "${opts.trace}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+      }
+    }
+    this.opts = opts;
+    this.program = program;
+    this.sources = new Sources(program);
+    this.evaluator = new Evaluator(program);
+    this.breakpoints = new Breakpoints(program, this.sources, this.evaluator);
+    this.control = new Control(this, this.breakpoints, this.evaluator, this.mail);
+    if (opts.stopOnEntry) this.control.asked = 'entry';
+    const session = this;
+    const host: RunHost = {
+      engineHost: this.engineHost(),
+      trace: this.trace,
+      mail: this.mail,
+      get errors() {
+        return session.errors;
+      },
+      set errors(n) {
+        session.errors = n;
+      },
+    };
+    this.run = new Run(opts, program, this.control, host);
+    this.state = 'launched';
+    // the client sends its breakpoints once told, then configurationDone
+    this.then = () => this.event('initialized', {});
+    return undefined;
+  }
+
+  // ---- what a stopped world shows -------------------------------------------------------
+
+  private threads(): DebugProtocol.Thread[] {
+    if (this.state === 'new' || this.state === 'launched') return [];
+    const live = this.engine.liveThreads().sort((a, b) => a.id - b.id);
+    const out: DebugProtocol.Thread[] = live.map((th) => ({ id: th.id, name: threadName(this.engine, th) }));
+    if (out.length === 0 && this.state === 'stopped') out.push({ id: WORLD_THREAD, name: `the world — between frames, no thread alive` });
+    return out;
+  }
+
+  private thread(id: unknown): Thread {
+    const th = this.engine.liveThreads().find((t) => t.id === id);
+    if (!th) throw new Refused(`there is no thread ${String(id)} (it may have ended)`);
+    return th;
+  }
+
+  private stackTrace(a: Record<string, unknown>): DebugProtocol.StackTraceResponse['body'] {
+    const e = this.engine;
+    const frames: FrameInfo[] = a.threadId === WORLD_THREAD ? [{ th: null, hi: -1, pc: 0, base: 0 }] : framesOf(this.thread(a.threadId));
+    const start = Number.isInteger(a.startFrame) ? (a.startFrame as number) : 0;
+    const levels = Number.isInteger(a.levels) && (a.levels as number) > 0 ? (a.levels as number) : frames.length;
+    const stackFrames = frames.slice(start, start + levels).map((f, i): DebugProtocol.StackFrame => {
+      const id = this.frames.size + 1;
+      this.frames.set(id, { ...f, depth: frames.length - 1 - (start + i) });
+      if (f.th === null) return { id, name: frameName(e, f), line: 0, column: 0, presentationHint: 'label' };
+      const h = e.program.handlers[f.hi];
+      // at a statement's start, the statement; elsewhere (a call a frame waits in), the instruction's own place
+      const col = this.breakpoints!.startsOf(f.hi)[f.pc] === 1 ? statementColumn(e.program, f.hi, f.pc) : (h.cols[f.pc] ?? h.col);
+      return { id, name: frameName(e, f), source: this.sources!.source(h.file), line: this.line(h.lines[f.pc] ?? h.line), column: this.col(col) };
+    });
+    return { stackFrames, totalFrames: frames.length };
+  }
+
+  private frame(id: unknown): ShownFrame {
+    const f = this.frames.get(id as number);
+    if (!f) throw new Refused(`there is no frame ${String(id)} (ask for the stack trace again)`);
+    return f;
+  }
+
+  private scopes(a: Record<string, unknown>): DebugProtocol.Scope[] {
+    const f = this.frame(a.frameId);
+    const scopes = this.vars.scopes(this.engine, f);
+    for (const s of scopes) {
+      const kind = s.presentationHint === 'locals' ? 'locals' : s.name === 'Globals' ? 'globals' : s.name === 'World' ? null : 'object';
+      if (kind !== null) this.scopesOf.set(s.variablesReference, { frame: f, kind });
+    }
+    return scopes;
+  }
+
+  private variables(a: Record<string, unknown>): DebugProtocol.Variable[] {
+    const start = Number.isInteger(a.start) ? (a.start as number) : 0;
+    const count = Number.isInteger(a.count) ? (a.count as number) : 0;
+    const vars = this.vars.get(a.variablesReference as number, start, count);
+    if (vars === null) throw new Refused(`there are no variables ${String(a.variablesReference)} (they belong to an earlier stop)`);
+    return vars;
+  }
+
+  private exceptionInfo(a: Record<string, unknown>): DebugProtocol.ExceptionInfoResponse['body'] {
+    const s = this.stop;
+    if (s === null || s.reason !== 'exception' || s.th === null || s.th.id !== a.threadId) throw new Refused('that thread is not stopped at a script error');
+    return {
+      exceptionId: s.text!.startsWith('runaway ') ? 'runaway' : 'error',
+      description: s.text,
+      breakMode: 'always',
+      details: { message: s.text, stackTrace: this.engine.callStack(s.th).join('\n') },
+    };
+  }
+
+  // ---- evaluating -----------------------------------------------------------------------
+
+  private evaluate(a: Record<string, unknown>): DebugProtocol.EvaluateResponse['body'] {
+    if (typeof a.expression !== 'string') throw new Refused('evaluate needs an expression');
+    this.mustBeStopped('evaluate');
+    let text = a.expression;
+    // "!code" in the debug console: run it for real, side effects and all
+    const effects = a.context === 'repl' && text.trimStart().startsWith('!');
+    if (effects) text = text.trimStart().slice(1);
+    const f = a.frameId === undefined ? this.topFrame() : this.frame(a.frameId);
+    // the debug console takes statements and shows what they print; a watch or a hover, one expression
+    const value = this.runText(text, f?.th ? f : null, true, effects, a.context === 'repl');
+    const v = this.vars.value('', value);
+    return { result: v.value, type: v.type, variablesReference: v.variablesReference, indexedVariables: v.indexedVariables };
+  }
+
+  private setVariable(a: Record<string, unknown>): DebugProtocol.SetVariableResponse['body'] {
+    this.mustBeStopped('setVariable');
+    const scope = this.scopesOf.get(a.variablesReference as number);
+    if (!scope) throw new Refused('only locals, properties and globals are set here, not items of a list (in the debug console: !list[2] = …)');
+    if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new Refused('setVariable needs a name and a value');
+    // the frame's names for locals; its object's for a property; none but the globals for a global
+    const f = scope.kind === 'globals' ? null : scope.frame;
+    const value = this.runText(`${a.name} = ${a.value}`, f, scope.kind === 'locals', true, true);
+    const v = this.vars.value(a.name, value);
+    return { value: v.value, type: v.type, variablesReference: v.variablesReference };
+  }
+
+  /** The stopped thread's innermost frame, or none. */
+  private topFrame(): ShownFrame | null {
+    const th = this.stop?.th;
+    if (!th) return null;
+    const frames = framesOf(th);
+    return { ...frames[0], depth: frames.length - 1 };
+  }
+
+  /**
+   * Runs text in frame f (null: with the globals only); `locals`: it sees (and may set)
+   * the frame's locals, else only its object's properties. `statements`: the debug
+   * console's, whose prints on a copy of the world are shown there.
+   */
+  private runText(text: string, f: ShownFrame | null, locals: boolean, effects: boolean, statements: boolean): Value {
+    const ref: FrameRef | null = f && locals ? { th: f.th!, hi: f.hi, base: f.base } : null;
+    const snippet = this.evaluator!.compile(text, f ? f.hi : -1, (r) => ref !== null && ref.th.stack[ref.base + r] !== undefined, statements);
+    const out = this.evaluator!.run(this.engine, snippet, ref, effects);
+    if (statements) for (const line of out.printed) this.output('console', line + '\n');
+    if (!out.ok) throw new EvalError(out.error);
+    if (effects) this.remember(snippet, ref === null ? null : f);
+    return out.value;
+  }
+
+  /** A change made to the world: done again whenever a replay passes this moment. */
+  private remember(snippet: Snippet, f: ShownFrame | null): void {
+    const stop = this.stop!;
+    const id = f?.th?.id ?? -1;
+    const depth = f?.depth ?? -1;
+    const evaluator = this.evaluator!;
+    this.control!.effects.push({
+      count: stop.count,
+      place: stop.th === null ? { frame: stop.frame } : stop.after ? 'error' : 'before',
+      apply: (e) => {
+        const th = e.liveThreads().find((t) => t.id === id);
+        const frames = th ? framesOf(th) : [];
+        const fr = frames[frames.length - 1 - depth];
+        evaluator.run(e, snippet, th && fr ? { th, hi: fr.hi, base: fr.base } : null, true);
+      },
+    });
+  }
+
+  // ---- going on, and going back ----------------------------------------------------------
+
+  private go(kind: Step['kind'] | null, a: Record<string, unknown>): Resume | undefined {
+    if (this.state !== 'stopped') return undefined;
+    const c = this.control!;
+    c.step = null;
+    if (kind !== null) {
+      const th = this.engine.liveThreads().find((t) => t.id === a.threadId);
+      // a thread that is gone (or the world between frames): the step ends at whatever runs next
+      if (th && !th.done) c.step = { kind, id: th.id, depth: callDepth(th) };
+      else c.asked = 'pause';
+    }
+    return 'go';
+  }
+
+  /**
+   * Searches the past for where to go back to — the statement before, in this thread
+   * and no deeper (stepBack), or the last breakpoint hit (reverseContinue) — and makes
+   * that the plan. Scans run from the latest checkpoint backwards; the stopped world
+   * stays as it is until a place is found.
+   */
+  private back(kind: 'stepBack' | 'reverseContinue'): void {
+    const stop = this.stop!;
+    const run = this.run!;
+    const c = this.control!;
+    const bp = this.breakpoints!;
+    const id = stop.th?.id ?? -1;
+    const depth = stop.th ? callDepth(stop.th) : 0;
+    const list = run.checkpoints();
+    let until = stop.count;
+    let inclusive = stop.after;
+    let untilFrame = stop.frame;
+    // stepping back from a thread's first statement goes to whatever ran before it
+    let anyThread = stop.th === null;
+    for (let i = list.length - 1; i >= 0; i--) {
+      const cp = list[i];
+      if (inclusive ? cp.extra.count > until : cp.extra.count >= until) continue;
+      let mine = -1;
+      let any = -1;
+      let first = -1;
+      const look = (th: Thread, pc: number, n: number): void => {
+        if (kind === 'reverseContinue') {
+          if (bp.marks[th.hi]?.[pc] === 1 && bp.at(th.hi, pc).some((b) => b.log === null && c.holds(b, th, pc))) mine = n;
+        } else if (bp.startsOf(th.hi)[pc] === 1) {
+          if (first < 0) first = n;
+          any = n;
+          if (th.id === id && callDepth(th) <= depth) mine = n;
+        }
+      };
+      const alive = run.scan(cp, { kind: 'scan', until, inclusive, untilFrame, look });
+      if (kind === 'stepBack' && !alive.has(id)) anyThread = true;
+      const target = mine >= 0 ? mine : anyThread ? any : -1;
+      if (target >= 0) {
+        this.plan = { cp, replay: { kind: 'goto', target, reason: kind === 'reverseContinue' ? 'breakpoint' : 'step' } };
+        return;
+      }
+      until = cp.extra.count;
+      inclusive = true;
+      untilFrame = Math.max(1, cp.moment);
+    }
+    throw new Refused(kind === 'stepBack' ? 'there is nothing earlier to step back to (the history begins here)' : 'no breakpoint was hit earlier in the history kept');
+  }
+}
+
+function serve(): void {
+  const { port, signal } = workerData as { port: MessagePort; signal: Int32Array };
+  new WorldSession(new Mailbox(port, signal), (m) => parentPort!.postMessage(m)).serve();
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === WORLD_ROLE) serve();
