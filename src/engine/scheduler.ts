@@ -7,6 +7,7 @@
 import type { Program } from '../vm/program.ts';
 import type { Thread, Wait } from '../vm/thread.ts';
 import { newThread } from '../vm/thread.ts';
+import { firstFrame } from '../vm/call.ts';
 import type { Value } from '../vm/value.ts';
 import type { VmContext } from '../vm/context.ts';
 import { runThread } from '../vm/run.ts';
@@ -107,13 +108,7 @@ export class Scheduler {
       host.threadRefused(h, origin, refusal);
       return null;
     }
-    const code = host.program.handlers[h];
-    // Arrays of exactly the size needed (pushing onto [] reserves 17 slots): with
-    // thousands of threads, every thread's memory in fewer cache lines. Every slot is
-    // written, so there are no holes for a snapshot to lose.
-    const stack = new Array<Value | undefined>(code.registers);
-    for (let i = 0; i < code.registers; i++) stack[i] = i < args.length && i < code.params ? args[i] : i < code.params ? null : undefined;
-    const th = newThread(st.nextThreadId++, origin, h, stack);
+    const th = newThread(st.nextThreadId++, origin, h, firstFrame(host.program.handlers[h], args));
     th.since = st.now;
     this.live.add(th);
     this.makeReady(th, NO_PROGRESS);
