@@ -76,10 +76,15 @@ async function startLoop(t: Terminal): Promise<number> {
  * Whether the REPL said the looping thread was stopped: by Ctrl-C between frames (the
  * thread was paused) or by breaking into the frame it was running in.
  */
-async function stopped(t: Terminal, from: number): Promise<boolean> {
-  const end = Date.now() + 5000;
+async function stopped(t: Terminal, from: number, again?: () => void): Promise<boolean> {
   const said = (): boolean => /stopped 1 thread started from the REPL|interrupted: stopped thread/.test(t.output().slice(from));
-  while (!said() && Date.now() < end) await pause(25);
+  // on a machine loaded far past its cores a keypress can be lost in the terminal: the
+  // author presses again, past the double-press window (docs/decisions.md)
+  for (let attempt = 0; attempt < 2 && !said(); attempt++) {
+    if (attempt > 0) again?.();
+    const end = Date.now() + 4000;
+    while (!said() && Date.now() < end) await pause(25);
+  }
   return said();
 }
 
@@ -97,10 +102,12 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
       expect(frames.length, t.output().slice(from)).toBeGreaterThan(2);
       expect(frames[frames.length - 1]).toBeGreaterThan(frames[0]);
       t.keys('\u0003');
-      expect(await stopped(t, from), t.output().slice(from)).toBe(true);
+      expect(await stopped(t, from, () => t.keys('\u0003')), t.output().slice(from)).toBe(true);
       t.keys('print (6 * 7)\r');
       expect(await t.shows('42', from)).toBe(true);
       t.keys('\u0004');
+      // (a lost keypress again: a second Ctrl-D, which quits as well)
+      if ((await t.exited(5000)) === 'running') t.keys('\u0004');
       expect(await t.exited(10_000)).toBe(0);
     } finally {
       t.kill();
