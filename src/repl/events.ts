@@ -21,6 +21,8 @@ export interface LogEntry {
   text: string;
   /** Game time in ms when it happened, for world events. */
   t?: number;
+  /** It happened before, and is shown again: the world is stepping through its past. */
+  past?: boolean;
 }
 
 /** Shown until :filter says otherwise: everything but the per-delivery "event" lines, which double every loop firing. */
