@@ -102,7 +102,7 @@ export class ReplSession {
   private replaying: 'silent' | 'shown' | null = null;
   private stepping = false;
   /** The paths given at the start and to :load, as given: :reload looks into the folders again. */
-  private roots: string[] = [];
+  private roots: readonly string[] = [];
   /** Files and typed groups, in the order their definitions were last made: what :reload compiles again. */
   private defs: readonly string[] = [];
   /** Sources given in memory rather than as files: :reload keeps them as they are. */
@@ -138,9 +138,9 @@ export class ReplSession {
 
   private pendingEarly: LogEntry[];
   /** Files loaded so far, each once, recorded in snapshots. */
-  private files: string[] = [];
+  private files: readonly string[] = [];
   /** What was defined at the prompt (handlers, objects, globals): a snapshot cannot name it, as it is in no file. */
-  private typedAtPrompt: string[] = [];
+  private typedAtPrompt: readonly string[] = [];
 
   get engine(): Engine {
     return this.world.engine;
@@ -295,7 +295,7 @@ export class ReplSession {
     if (tops.length > 0) {
       const defined = this.define([source]);
       if (defined === null) return;
-      this.typedAtPrompt.push(...defined);
+      this.typedAtPrompt = [...this.typedAtPrompt, ...defined];
       this.defs = [...this.defs, file];
     }
     if (stmts.length > 0) {
@@ -316,7 +316,8 @@ export class ReplSession {
         this.checkEchoes();
       }
     }
-    for (const g of this.engine.program.globals.slice(before.globals.length)) this.typedAtPrompt.push(`global ${g}`);
+    const globals = this.engine.program.globals.slice(before.globals.length);
+    if (globals.length > 0) this.typedAtPrompt = [...this.typedAtPrompt, ...globals.map((g) => `global ${g}`)];
   }
 
   /**
@@ -516,13 +517,13 @@ export class ReplSession {
         program: e.program,
         live: this.world.moment(),
         group: this.group,
-        files: [...this.files],
-        roots: [...this.roots],
+        files: this.files,
+        roots: this.roots,
         defs: this.defs,
-        typedAtPrompt: [...this.typedAtPrompt],
+        typedAtPrompt: this.typedAtPrompt,
         foreground: liveIds(this.foreground.values()),
         awaitingEcho: liveIds(this.awaitingEcho),
-        loopsShown: [...this.loopsShown].map(([k, v]) => [k, { ...v }]),
+        loopsShown: [...this.loopsShown].flatMap(([k, v]) => [k, v.t, v.skipped]),
       },
     };
   }
@@ -533,11 +534,12 @@ export class ReplSession {
     this.engine.program = c.program;
     this.world.rewind(restored.state, restored.threads, c.live);
     this.group = c.group;
-    this.files = [...c.files];
-    this.roots = [...c.roots];
+    this.files = c.files;
+    this.roots = c.roots;
     this.defs = c.defs;
-    this.typedAtPrompt = [...c.typedAtPrompt];
-    this.loopsShown = new Map(c.loopsShown.map(([k, v]) => [k, { ...v }]));
+    this.typedAtPrompt = c.typedAtPrompt;
+    this.loopsShown = new Map();
+    for (let i = 0; i < c.loopsShown.length; i += 3) this.loopsShown.set(c.loopsShown[i] as string, { t: c.loopsShown[i + 1] as number, skipped: c.loopsShown[i + 2] as number });
     this.followThreads(c.foreground, c.awaitingEcho);
     this.recent.reset();
   }
@@ -552,7 +554,7 @@ export class ReplSession {
   /** How a snapshot of this world names its host. */
   private hostInfo(): HostInfo {
     const e = this.engine;
-    return { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: this.files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
+    return { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: [...this.files], seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
   }
 
   // ---- loading ------------------------------------------------------------
@@ -616,7 +618,7 @@ export class ReplSession {
     }
     if (this.define(files)) {
       // loading a file again redefines it in place: it is still one file of the world
-      for (const f of sources) if (!this.files.includes(f.file)) this.files.push(f.file);
+      this.files = [...this.files, ...sources.map((f) => f.file).filter((f) => !this.files.includes(f))];
       const names = new Set(sources.map((f) => f.file));
       this.defs = [...this.defs.filter((d) => !names.has(d)), ...names];
       this.roots = [...new Set([...this.roots, ...paths])];
@@ -848,10 +850,10 @@ export class ReplSession {
    * the prompt, and swapped in under the running world. One that does not compile
    * changes nothing.
    */
-  reload(): void {
+  reload(quiet = false): void {
     let fresh: SourceText[];
     try {
-      fresh = readSources(this.roots);
+      fresh = readSources([...this.roots]);
     } catch (err) {
       return this.replError(`cannot reload: ${(err as Error).message}`);
     }
@@ -861,7 +863,7 @@ export class ReplSession {
     const defs = [...this.defs.filter((d) => isTyped(d) || found.has(d) || this.inMemory.has(d)), ...[...found.keys()].filter((f) => !this.defs.includes(f))];
     const textOf = (name: string): string => found.get(name) ?? program.sources[name] ?? '';
     const changed = [...defs.filter((d) => !isTyped(d) && textOf(d) !== program.sources[d]), ...this.defs.filter((d) => !defs.includes(d))];
-    if (changed.length === 0) return this.info('nothing to reload: the loaded files are as they were');
+    if (changed.length === 0) return quiet ? undefined : this.info('nothing to reload: the loaded files are as they were');
     const snippets = new Set<string>();
     const names = handlerNaming(program).names;
     for (const th of this.engine.liveThreads()) {
@@ -879,6 +881,16 @@ export class ReplSession {
     this.lintLoaded(fresh.filter((f) => changed.includes(f.file)));
   }
 
+  /** What --watch watches: the files the world is made of, and the paths it was loaded from (folders among them). */
+  watched(): string[] {
+    return [...new Set([...this.files.filter((f) => !this.inMemory.has(f)), ...this.roots])];
+  }
+
+  /** A file saved under --watch: a reload, unless nothing in the files changed. */
+  watchReload(): void {
+    this.guarded(() => this.reload(true));
+  }
+
   /**
    * The new program under the running world: the world is written as a snapshot with
    * the old one and read into the new one, which keeps every value, loop, walk, clock
@@ -891,7 +903,7 @@ export class ReplSession {
     const restored = readSnapshot(text, r.program, DEFAULT_LIMITS, { dropChanged: true });
     e.program = r.program;
     this.world.adopt(restored.state, restored.threads, restored.changes);
-    this.files = [...r.files];
+    this.files = r.files;
     this.defs = r.defs;
     this.followThreads();
     this.emit({ kind: 'output', text: reloadReport(r.changed, handlerChanges(before, r.program), restored, r.program, e.props).join('\n') });

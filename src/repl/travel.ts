@@ -42,7 +42,7 @@ export interface LoadInput {
 export interface ReloadInput {
   program: Program;
   /** The files the world is made of afterwards, and the order the definitions were made in. */
-  files: string[];
+  files: readonly string[];
   defs: readonly string[];
   /** The changed files' names, for the report. */
   changed: string[];
@@ -50,19 +50,20 @@ export interface ReloadInput {
   bytes: number;
 }
 
-/** What the session keeps beside a checkpoint's snapshot: the rest of what restoring it needs. */
+/** What the session keeps beside a checkpoint's snapshot: the rest of what restoring it needs (lists the session never changes in place, shared). */
 export interface Capture {
   program: Program;
   live: LiveMoment;
   group: number;
-  files: string[];
-  roots: string[];
+  files: readonly string[];
+  roots: readonly string[];
   defs: readonly string[];
-  typedAtPrompt: string[];
+  typedAtPrompt: readonly string[];
   /** Ids of the live threads started from the REPL, and of those whose value is still to be echoed. */
   foreground: number[];
   awaitingEcho: number[];
-  loopsShown: [string, { t: number; skipped: number }][];
+  /** The log's loop lines (when each was last written, and how many firings since): key, time, count, … */
+  loopsShown: (string | number)[];
 }
 
 const NAMES: Record<number, string> = Object.fromEntries(Object.entries(Input).map(([k, v]) => [v, k]));
