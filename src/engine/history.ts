@@ -15,6 +15,7 @@
 //                                           // checkpoint at or before it, then the inputs)
 //   h.forward(h.last);                      // replay every recorded input from there on
 //   h.record(CLICK, 0, 'prop lamp');        // in the past: the later moments are dropped
+//   h.rebuild();                            // the cursor's moment again, after a change not to keep
 //
 // On a headless engine (a debugger stepping back) the world side is a few lines:
 // position () → { steps: e.state.steps, game: e.state.clock.game }; capture () →
@@ -212,6 +213,15 @@ export class History<C> {
       this.at = cp.moment;
     }
     while (this.at < i) this.replayNext();
+  }
+
+  /** Rebuilds the cursor's moment afresh: the world was changed by something not to be recorded (an expression looked at in the past). */
+  rebuild(): void {
+    const to = this.at;
+    const cp = this.nearest(to);
+    this.world.restore(decoder.decode(cp.data), cp.extra);
+    this.at = cp.moment;
+    while (this.at < to) this.replayNext();
   }
 
   /** Replays every moment from the cursor up to i, one by one (a barrier's by its checkpoint). */

@@ -21,7 +21,7 @@ export interface LogEntry {
   text: string;
   /** Game time in ms when it happened, for world events. */
   t?: number;
-  /** It happened before, and is shown again: the world is stepping through its past. */
+  /** Said while the world is in the past (or stepping through it, where it happened before and is shown again). */
   past?: boolean;
 }
 

@@ -219,6 +219,7 @@ export class ReplSession {
     if (trimmed === '') return;
     this.guarded(() => {
       if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
+      else if (this.history.inPast) this.typedInPast(text, parsed);
       else this.input(Input.code, text, () => this.evaluate(text, parsed));
     });
   }
@@ -483,14 +484,45 @@ export class ReplSession {
     }
   }
 
-  /** In the past, new input goes on from there: the later moments are dropped, and the world is paused (:resume runs it). */
-  private goOnFromHere(): void {
+  /**
+   * In the past, new input goes on from there: the later moments are dropped, and the
+   * world is paused (:resume runs it). `applied`: records an input already applied there.
+   */
+  private goOnFromHere(applied?: () => void): void {
     const h = this.history;
     if (!h.inPast) return;
     const dropped = h.last - h.cursor;
     h.fork();
+    applied?.();
     this.info(`going on from game time ${stamp(unitsToMs(this.engine.state.clock.game))}: the ${dropped} later moment${dropped === 1 ? '' : 's'} recorded are dropped`);
     if (!this.world.paused) this.input(Input.pause, undefined, () => this.world.pause());
+  }
+
+  /**
+   * A line typed in the past runs there. One that changes nothing in the world (an
+   * expression looked at: `actorpos ("steward")`) leaves it as it was, so what came next
+   * is kept; anything else (a definition, a value set, a thread left waiting, a random
+   * number drawn) goes on from there.
+   */
+  private typedInPast(text: string, parsed: ReplParse | null): void {
+    const before = this.observable();
+    const defs = this.defs;
+    const at = this.source.now();
+    this.atReading(at, () => this.evaluate(text, parsed));
+    if (this.defs === defs && this.observable() === before) return this.replay('silent', () => this.history.rebuild());
+    this.goOnFromHere(() => this.record(Input.code, at, text));
+  }
+
+  /** The world as its scripts see it, as text. */
+  private observable(): string {
+    const e = this.engine;
+    const body = JSON.parse(writeSnapshot(e.state, e.threadsForSave(), e.program, this.hostInfo())).body;
+    // (the code and the host are not the world; a thread that came and went leaves only its number and place in line used)
+    delete body.program;
+    delete body.host;
+    delete body.world.nextThreadId;
+    delete body.world.sleepSeq;
+    return JSON.stringify(body);
   }
 
   /** Going back pauses a running world first: the latest moment is a paused one, to come back to. */
@@ -959,7 +991,7 @@ export class ReplSession {
 
   private emit(entry: LogEntry): void {
     if (this.replaying === 'silent') return;
-    const shown: LogEntry = this.replaying === 'shown' ? { ...entry, past: true } : entry;
+    const shown: LogEntry = this.replaying === 'shown' || this.history.inPast ? { ...entry, past: true } : entry;
     for (const f of this.listeners) f(shown);
   }
 
