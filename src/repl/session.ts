@@ -282,7 +282,7 @@ export class ReplSession {
    * `parsed`: the parse of `text`, if it has been parsed already. Its syntax errors are
    * reported under this group's name, whatever file name it was parsed with.
    */
-  evaluate(text: string, parsed: ReplParse | null = null): void {
+  private evaluate(text: string, parsed: ReplParse | null = null): void {
     const file = `<repl ${++this.group}>`;
     const { items, errors } = parsed ?? parseRepl(text, file);
     if (errors.length > 0) {
@@ -624,7 +624,7 @@ export class ReplSession {
   }
 
   /** :load — parse and compile files into the running world. */
-  load(paths: string[]): void {
+  private load(paths: string[]): void {
     let sources: SourceText[];
     try {
       sources = readSources(paths);
@@ -795,7 +795,7 @@ export class ReplSession {
     if (short) i = h.first;
     if (i === h.cursor) return this.info(`the history keeps nothing older: the oldest moment kept is at game time ${stamp(unitsToMs(h.moment(i).game))}`);
     this.replay('silent', () => h.goto(i));
-    this.info(`${short ? 'back to the oldest moment kept' : `back ${n} heartbeat${n === 1 ? '' : 's'}`}: ${this.pastNote()}`);
+    this.info(`${short ? 'back to the oldest moment kept, at' : `back ${n} heartbeat${n === 1 ? '' : 's'} to`} ${this.pastNote()}`);
   }
 
   /** :goto T — the moment the game clock first read T (or after, between two frames), or :goto now. */
@@ -819,13 +819,13 @@ export class ReplSession {
     if (i === h.first && oldest.game > units && h.first > 0) return this.replError(`game time ${stamp(unitsToMs(units))} is older than the history keeps: the oldest moment kept is at ${stamp(unitsToMs(oldest.game))}`);
     this.holdStill();
     this.replay('silent', () => h.goto(i));
-    this.info(h.inPast ? this.pastNote() : `at the latest moment, game time ${stamp(unitsToMs(this.engine.state.clock.game))}`);
+    this.info(h.inPast ? `at ${this.pastNote()}` : `at the latest moment, game time ${stamp(unitsToMs(this.engine.state.clock.game))}`);
   }
 
   private pastNote(): string {
     const h = this.history;
     const behind = h.moment(h.last).steps - this.engine.state.steps;
-    return `game time ${stamp(unitsToMs(this.engine.state.clock.game))}, ${behind} heartbeat${behind === 1 ? '' : 's'} before the latest moment. The world is in the past: :step replays what came next, :goto now comes back, anything new goes on from here (and drops what came next)`;
+    return `game time ${stamp(unitsToMs(this.engine.state.clock.game))}, ${behind} heartbeat${behind === 1 ? '' : 's'} before the latest moment. In the past: :step replays what came next, :goto now comes back, anything new goes on from here instead`;
   }
 
   /** :save — the whole running world, as the same snapshot `pw run --save` writes, written whole or not at all. */

@@ -17,8 +17,8 @@ export interface StatusInfo {
   /** "running", "locked", "saved", "locked+saved", with "paused" in front while paused, or "past" and how far back. */
   clock: string;
   paused: boolean;
-  /** In the past: game time (ms) from this moment to the latest; null in the present. */
-  pastMs: number | null;
+  /** In the past: game time (ms) from this moment to the latest; null or absent in the present. */
+  pastMs?: number | null;
 }
 
 /** `pastMs`: the world is in the past, that much game time before its latest moment. */

@@ -278,7 +278,7 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     <Box flexDirection="column">
       <LogBatch batch={batch} />
       <Prompt prompt={grouper.pending ? '... ' : 'pw> '} editor={editor} />
-      <StatusLine fields={statusFields(status)} paused={status.paused} past={status.pastMs !== null} width={Math.max(20, (stdout.columns || 80) - 1)} />
+      <StatusLine fields={statusFields(status)} paused={status.paused} past={status.pastMs != null} width={Math.max(20, (stdout.columns || 80) - 1)} />
     </Box>
   );
 }

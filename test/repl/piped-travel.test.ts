@@ -6,31 +6,21 @@ import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { PipedRepl, repl } from './piped.ts';
 
-const CLOCK = `flat clock
-  on tick
-    print ("tick " .. gametime ())
-    makeloop ("flat", "tick", 2, "clock")
+/** A flat whose loop fires every `steps` heartbeats, running `body` each time, armed at startup. */
+const looping = (name: string, steps: number, body: string, properties = ''): string => `flat ${name}
+${properties}  on tick
+${body}    makeloop ("flat", "tick", ${steps}, "${name}")
   end
 endflat
 
 on startup
-  makeloop ("flat", "tick", 2, "clock")
+  makeloop ("flat", "tick", ${steps}, "${name}")
 end
 `;
 
-const COUNTER = (version: string): string => `flat counter
-  property n = 0
-  on tick
-    n = n + 1
-    print ("${version} " .. n)
-    makeloop ("flat", "tick", 3, "counter")
-  end
-endflat
+const CLOCK = looping('clock', 2, '    print ("tick " .. gametime ())\n');
 
-on startup
-  makeloop ("flat", "tick", 3, "counter")
-end
-`;
+const COUNTER = (version: string): string => looping('counter', 3, `    n = n + 1\n    print ("${version} " .. n)\n`, '  property n = 0\n');
 
 function folder(files: Record<string, string>): string {
   const dir = mkdtempSync(join(tmpdir(), 'pw-travel-'));
