@@ -26,6 +26,7 @@ export async function replCommand(a: ReplArgs): Promise<number> {
         },
       )
     : null;
+  if (watcher) session.onFilesChanged = () => watcher.sync();
   try {
     if (!interactive) return await runLineMode(session, { input: process.stdin, out: stdout, err: stderr });
     // React's development build checks every render; an author's terminal wants the fast one

@@ -79,6 +79,8 @@ export class ReplSession {
   guard: ((run: () => void) => Outcome) | null = null;
   /** Told when the guard broke into script code. */
   onBrokenInto: ((outcome: Exclude<Outcome, 'done'>) => void) | null = null;
+  /** Called when the files the world is made of may have changed (a :load, going back before one): what --watch watches. */
+  onFilesChanged: (() => void) | null = null;
   private listeners: ((e: LogEntry) => void)[] = [];
   private quitListeners: (() => void)[] = [];
   private group = 0;
@@ -567,7 +569,10 @@ export class ReplSession {
     this.world.rewind(restored.state, restored.threads, c.live);
     this.group = c.group;
     this.files = c.files;
-    this.roots = c.roots;
+    if (this.roots !== c.roots) {
+      this.roots = c.roots;
+      this.onFilesChanged?.();
+    }
     this.defs = c.defs;
     this.typedAtPrompt = c.typedAtPrompt;
     this.loopsShown = new Map();
@@ -654,6 +659,7 @@ export class ReplSession {
       const names = new Set(sources.map((f) => f.file));
       this.defs = [...this.defs.filter((d) => !names.has(d)), ...names];
       this.roots = [...new Set([...this.roots, ...paths])];
+      this.onFilesChanged?.();
       this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
       this.lintLoaded(sources);
     }

@@ -103,6 +103,20 @@ describe('hot reload in the piped REPL', () => {
     expectCountingOn(r.stdout);
   });
 
+  it('pw repl --watch watches a file :load brought in from another folder', async () => {
+    const dir = folder({});
+    const other = folder({ 'f.pw': COUNTER('v1') });
+    const p = new PipedRepl(['--watch'], dir);
+    p.send(`:load ${join(other, 'f.pw')}\n:pause\n:step 30\n:status\n`);
+    await p.until((out) => lines(out).some((l) => STATUS.test(l)), 'status line');
+    writeFileSync(join(other, 'f.pw'), COUNTER('v2'));
+    await p.until((out) => out.includes(`reloaded ${join(other, 'f.pw')}`), 'reload');
+    p.send(':step 30\n');
+    const r = await p.end();
+    expect(r.stderr).toBe('');
+    expectCountingOn(r.stdout);
+  });
+
   it('a reload that does not compile changes nothing and shows the errors', async () => {
     const dir = folder({ 'f.pw': COUNTER('v1') });
     const p = new PipedRepl(['f.pw'], dir);
