@@ -133,13 +133,15 @@ async function main(argv: string[]): Promise<number> {
         y
           .positional('files', { type: 'string', array: true, describe: '.pw files or folders to load' })
           .option('seed', { type: 'string', default: '1', describe: 'seed of the random streams' })
-          .option('loop-guard', { type: 'string', default: '100000', describe: 'loop iterations allowed without a real frame (0 = off)' }),
+          .option('loop-guard', { type: 'string', default: '100000', describe: 'loop iterations allowed without a real frame (0 = off)' })
+          .option('watch', { type: 'boolean', default: false, describe: 'reload the world (as :reload does) whenever a loaded file is saved' }),
       async (a) => {
         const { replCommand } = await import('../repl/index.ts');
         code = await replCommand({
           files: (a.files as string[] | undefined) ?? [],
           seed: nonNegativeInt('seed', a.seed),
           loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
+          watch: a.watch,
         });
       },
     )

@@ -15,6 +15,7 @@
 //                                           // checkpoint at or before it, then the inputs)
 //   h.forward(h.last);                      // replay every recorded input from there on
 //   h.record(CLICK, 0, 'prop lamp');        // in the past: the later moments are dropped
+//   h.rebuild();                            // the cursor's moment again, after a change not to keep
 //
 // On a headless engine (a debugger stepping back) the world side is a few lines:
 // position () → { steps: e.state.steps, game: e.state.clock.game }; capture () →
@@ -45,11 +46,9 @@ export interface Moment extends Position {
 
 export interface Checkpoint<C> extends Position {
   moment: number;
-  /** The world's snapshot text. */
-  text: string;
   /** What the world keeps beside the snapshot to restore it (see HistoryWorld.capture). */
   extra: C;
-  /** What it is counted as against the budget: the text's bytes in memory. */
+  /** What it is counted as against the budget: its snapshot text, UTF-8 encoded as it is kept, and the record itself. */
   bytes: number;
   barrier: boolean;
 }
@@ -59,7 +58,7 @@ export interface HistoryWorld<C> {
   position(): Position;
   /** The world now: a snapshot text (its size counts against the budget) and whatever else restoring it needs. */
   capture(): { text: string; extra: C };
-  /** Puts the world back exactly as it was when captured. */
+  /** Puts the world back exactly as it was when captured (the text is the one capture gave). */
   restore(text: string, extra: C): void;
   /** Applies a recorded input again, exactly as the first time. */
   replay(kind: number, value: number, payload: unknown): void;
@@ -80,11 +79,18 @@ export const DEFAULT_EVERY = 20;
 const STRETCH_BYTES = 64 * 1024;
 /** What one moment costs in the log: its kind, number, heartbeats and game time. */
 const MOMENT_BYTES = 1 + 8 + 8 + 8;
+/** A checkpoint's record and the world's extra beside its text, and a payload's entry, as counted (a generous estimate). */
+const RECORD_BYTES = 1024;
+// Snapshot texts are kept UTF-8 encoded: an exact size, out of the script heap, and half
+// of what a string holds once any of its pieces came from a source with a character
+// beyond Latin-1 (V8 then keeps the whole text two bytes a character).
+const encoder = new TextEncoder();
+const decoder = new TextDecoder();
 
 export class History<C> {
   readonly budget: number;
   readonly every: number;
-  private checkpointList: Checkpoint<C>[] = [];
+  private checkpointList: (Checkpoint<C> & { data: Uint8Array })[] = [];
   /** Index of the oldest moment kept. */
   private base = 0;
   /** The moment at index 0 of the arrays (those between it and the oldest kept were dropped). */
@@ -142,9 +148,9 @@ export class History<C> {
     return this.at < this.last;
   }
 
-  /** Bytes held: checkpoint texts, the log's moments and payloads. */
+  /** Bytes held: checkpoints, the log's moments (as many as its arrays have room for) and payloads. */
   get bytes(): number {
-    return this.checkpointTotal + this.count * MOMENT_BYTES + this.payloadTotal;
+    return this.checkpointTotal + this.kinds.length * MOMENT_BYTES + this.payloadTotal;
   }
 
   get checkpoints(): readonly Checkpoint<C>[] {
@@ -203,10 +209,19 @@ export class History<C> {
     this.check(i);
     const cp = this.nearest(i);
     if (!(this.at <= i && this.at >= cp.moment)) {
-      this.world.restore(cp.text, cp.extra);
+      this.world.restore(decoder.decode(cp.data), cp.extra);
       this.at = cp.moment;
     }
     while (this.at < i) this.replayNext();
+  }
+
+  /** Rebuilds the cursor's moment afresh: the world was changed by something not to be recorded (an expression looked at in the past). */
+  rebuild(): void {
+    const to = this.at;
+    const cp = this.nearest(to);
+    this.world.restore(decoder.decode(cp.data), cp.extra);
+    this.at = cp.moment;
+    while (this.at < to) this.replayNext();
   }
 
   /** Replays every moment from the cursor up to i, one by one (a barrier's by its checkpoint). */
@@ -219,7 +234,7 @@ export class History<C> {
   private replayNext(): void {
     const i = this.at + 1;
     const cp = this.nearest(i);
-    if (cp.moment === i && cp.barrier) this.world.restore(cp.text, cp.extra);
+    if (cp.moment === i && cp.barrier) this.world.restore(decoder.decode(cp.data), cp.extra);
     else {
       const k = i - this.off;
       this.world.replay(this.kinds[k], this.values[k], this.payloads.get(i)?.payload);
@@ -228,7 +243,7 @@ export class History<C> {
   }
 
   /** The latest checkpoint at or before moment i (the oldest one kept is at `first`). */
-  private nearest(i: number): Checkpoint<C> {
+  private nearest(i: number): Checkpoint<C> & { data: Uint8Array } {
     const list = this.checkpointList;
     let lo = 0;
     let hi = list.length - 1;
@@ -247,8 +262,9 @@ export class History<C> {
   private checkpoint(barrier: boolean): void {
     const { text, extra } = this.world.capture();
     const pos = this.moment(this.at);
-    const bytes = stringBytes(text);
-    this.checkpointList.push({ moment: this.at, text, extra, bytes, barrier, steps: pos.steps, game: pos.game });
+    const data = encoder.encode(text);
+    const bytes = data.byteLength + RECORD_BYTES;
+    this.checkpointList.push({ moment: this.at, data, extra, bytes, barrier, steps: pos.steps, game: pos.game });
     this.checkpointTotal += bytes;
   }
 
@@ -279,7 +295,7 @@ export class History<C> {
     this.stepsAt[k] = pos.steps;
     this.gameAt[k] = pos.game;
     if (payload !== undefined) {
-      const bytes = this.world.payloadBytes ? this.world.payloadBytes(payload) : typeof payload === 'string' ? stringBytes(payload) : 0;
+      const bytes = RECORD_BYTES + (this.world.payloadBytes ? this.world.payloadBytes(payload) : typeof payload === 'string' ? stringBytes(payload) : 0);
       this.payloads.set(this.base + this.count - 1, { payload, bytes });
       this.payloadTotal += bytes;
     }

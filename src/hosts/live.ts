@@ -28,6 +28,14 @@ export interface LiveWorldOptions extends Partial<EngineOptions> {
   timer?: boolean;
 }
 
+/** The host's side of a moment: how the wall clock is anchored, and the pause. A checkpoint keeps it beside the world's snapshot. */
+export interface LiveMoment {
+  origin: number;
+  skew: number;
+  pausedAt: number | null;
+  ownsSave: boolean;
+}
+
 export const LIVE_FRAME_MS = 1000 / 60;
 const FPS_WINDOW_MS = 250;
 
@@ -154,6 +162,27 @@ export class LiveWorld {
       this.ownsSave = state.clock.saveDepth === 0;
       saveTimer(state.clock);
     }
+  }
+
+  moment(): LiveMoment {
+    return { origin: this.origin, skew: this.skew, pausedAt: this.pausedAt, ownsSave: this.ownsSave };
+  }
+
+  /**
+   * Back to a moment of this world exactly as it was: its state and threads as a
+   * checkpoint holds them (a paused world's clock with the pause's own save level) and
+   * the host's side. Given the same wall readings after it, the world does the same again.
+   */
+  rewind(state: WorldState, threads: Thread[], m: LiveMoment): void {
+    this.unschedule();
+    this.engine.adopt(state, threads);
+    this.origin = m.origin;
+    this.skew = m.skew;
+    this.pausedAt = m.pausedAt;
+    this.ownsSave = m.ownsSave;
+    this.frameTimes = [];
+    this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
+    this.schedule();
   }
 
   /**

@@ -21,6 +21,8 @@ export interface LogEntry {
   text: string;
   /** Game time in ms when it happened, for world events. */
   t?: number;
+  /** Said while the world is in the past (or stepping through it, where it happened before and is shown again). */
+  past?: boolean;
 }
 
 /** Shown until :filter says otherwise: everything but the per-delivery "event" lines, which double every loop firing. */

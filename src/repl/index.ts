@@ -3,19 +3,37 @@
 import { ReplSession } from './session.ts';
 import { runLineMode } from './lines.ts';
 import { stderr, stdout } from '../cli/output.ts';
+import { Watcher } from './watch.ts';
 
 export interface ReplArgs {
   files: string[];
   seed: number;
   loopGuard: number;
+  /** Reload the world whenever a loaded file is saved. */
+  watch?: boolean;
 }
 
 export async function replCommand(a: ReplArgs): Promise<number> {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
   const session = new ReplSession({ files: a.files, seed: a.seed, loopGuard: a.loopGuard, trace: interactive });
-  if (!interactive) return runLineMode(session, { input: process.stdin, out: stdout, err: stderr });
-  // React's development build checks every render; an author's terminal wants the fast one
-  process.env.NODE_ENV ??= 'production';
-  const { runInteractive } = await import('./ui.tsx');
-  return runInteractive(session);
+  const watcher = a.watch
+    ? new Watcher(
+        () => session.watched(),
+        () => {
+          session.watchReload();
+          stdout.flush();
+          stderr.flush();
+        },
+      )
+    : null;
+  if (watcher) session.onFilesChanged = () => watcher.sync();
+  try {
+    if (!interactive) return await runLineMode(session, { input: process.stdin, out: stdout, err: stderr });
+    // React's development build checks every render; an author's terminal wants the fast one
+    process.env.NODE_ENV ??= 'production';
+    const { runInteractive } = await import('./ui.tsx');
+    return await runInteractive(session);
+  } finally {
+    watcher?.close();
+  }
 }

@@ -44,13 +44,13 @@ export async function runLineMode(session: ReplSession, io: LineModeIO): Promise
   return session.errorCount > 0 ? 1 : 0;
 }
 
-/** Lets the world run until no thread started from the REPL is alive (a paused world cannot finish them). */
+/** Lets the world run until no thread started from the REPL is alive (a paused world, or one in the past, cannot finish them). */
 function settle(session: ReplSession, out: Sink): Promise<void> {
   out.flush();
   return new Promise((resolve) => {
     const check = (): void => {
       out.flush();
-      if (!session.foregroundAlive() || session.world.paused || session.quitRequested) resolve();
+      if (!session.foregroundAlive() || session.held || session.quitRequested) resolve();
       else setTimeout(check, POLL_MS);
     };
     check();

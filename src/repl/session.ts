@@ -13,19 +13,25 @@ import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
 import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
 import { repr } from '../vm/value.ts';
+import { handlerNaming } from '../vm/names.ts';
 import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
 import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
 import { overwrites, writeSnapshotFile } from '../cli/outputs.ts';
-import { readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
+import { DEFAULT_LIMITS, readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
+import { History, type HistoryOptions } from '../engine/history.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
+import { performance } from 'node:perf_hooks';
+import { parseDuration } from '../time/units.ts';
+import { Input, historyText, type Capture, type LoadInput, type ReloadInput } from './travel.ts';
+import { handlerChanges, isTyped, rebuildProgram, reloadReport, withoutLeftovers } from './reload.ts';
 import { DEFAULT_FILTER, WORLD_KINDS, describeTrace, kindOfTrace, parseFilter, stamp, type LogEntry, type LogKind, type WorldKind } from './events.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { COMMANDS, helpText } from './help.ts';
 import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
 import { FREEZE_MS, type Outcome } from './interrupt.ts';
-import { statusInfo, statusText } from './status.ts';
+import { statusInfo, statusText, type StatusInfo } from './status.ts';
 
 export interface SessionOptions {
   /** Files and folders to load after the boot library. */
@@ -39,6 +45,8 @@ export interface SessionOptions {
   timer?: boolean;
   /** Whether world events (loops, walks, sounds…) go to the log; prints and errors always do. */
   trace?: boolean;
+  /** The checkpoints' memory budget and interval (:back, :goto). */
+  history?: HistoryOptions;
 }
 
 const LOOP_LINE_MS = 1000;
@@ -47,6 +55,16 @@ const IDLE_MARGIN = 3;
 
 // trace events the log gets from the host's print/diagnostic calls instead
 const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
+
+const liveIds = (threads: Iterable<Thread>): number[] => [...threads].filter((t) => !t.done).map((t) => t.id);
+
+/** The handlers on a thread's stack, outermost first. */
+function handlersOf(th: Thread): number[] {
+  const frames = frameList(th);
+  const out: number[] = [];
+  for (let fp = 0; fp < frames.length; fp += FRAME_WORDS) out.push(frames[fp]);
+  return out;
+}
 
 export class ReplSession {
   readonly world: LiveWorld;
@@ -61,6 +79,8 @@ export class ReplSession {
   guard: ((run: () => void) => Outcome) | null = null;
   /** Told when the guard broke into script code. */
   onBrokenInto: ((outcome: Exclude<Outcome, 'done'>) => void) | null = null;
+  /** Called when the files the world is made of may have changed (a :load, going back before one): what --watch watches. */
+  onFilesChanged: (() => void) | null = null;
   private listeners: ((e: LogEntry) => void)[] = [];
   private quitListeners: (() => void)[] = [];
   private group = 0;
@@ -74,6 +94,21 @@ export class ReplSession {
   private started = false;
   /** The last minute of the world, for :timeline. */
   private recent = new RecentTimeline();
+  /** The world's past: checkpoints and every input since the session began (:back, :goto, :history). */
+  readonly history: History<Capture>;
+  /** The clock the world is driven by (the real one, or a test's). */
+  private readonly source: WallSource;
+  /** The reading the world's clock is held at while an input is applied: a replay gives it the same one. */
+  private latched: number | null = null;
+  /** While recorded inputs run again: silently, to rebuild a moment, or shown, stepping through the past. */
+  private replaying: 'silent' | 'shown' | null = null;
+  private stepping = false;
+  /** The paths given at the start and to :load, as given: :reload looks into the folders again. */
+  private roots: readonly string[] = [];
+  /** Files and typed groups, in the order their definitions were last made: what :reload compiles again. */
+  private defs: readonly string[] = [];
+  /** Sources given in memory rather than as files: :reload keeps them as they are. */
+  private inMemory = new Set<string>();
 
   constructor(opts: SessionOptions = {}) {
     this.traceOn = opts.trace ?? true;
@@ -84,19 +119,30 @@ export class ReplSession {
       diagnostic: (d, formatted) => this.diagnostic(d, formatted),
       trace: (ev) => this.trace(ev),
     };
-    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall: opts.wall, timer: opts.timer, timeline: true });
+    this.source = opts.wall ?? performance;
+    const wall: WallSource = { now: () => this.latched ?? this.source.now() };
+    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall, timer: opts.timer, timeline: true });
     this.world.onFrame = () => this.afterFrame();
-    // a frame before anything is due runs no script: it needs no guard (which costs a thread start)
-    this.world.frameGuard = (frame) => (this.world.wall() + IDLE_MARGIN < this.engine.idleUntil() ? frame() : this.guarded(frame));
+    this.world.frameGuard = (frame) => this.timedFrame(frame);
     this.watchSpawns();
     this.pendingEarly = early;
+    this.history = new History(
+      {
+        position: () => ({ steps: this.engine.state.steps, game: this.engine.state.clock.game }),
+        capture: () => this.capture(),
+        restore: (text, c) => this.rewind(text, c),
+        replay: (kind, at, payload) => this.atReading(at, () => this.apply(kind, payload)),
+        payloadBytes: (p) => (typeof p === 'string' ? p.length : ((p as { bytes?: number }).bytes ?? 64)),
+      },
+      opts.history,
+    );
   }
 
   private pendingEarly: LogEntry[];
   /** Files loaded so far, each once, recorded in snapshots. */
-  private files: string[] = [];
+  private files: readonly string[] = [];
   /** What was defined at the prompt (handlers, objects, globals): a snapshot cannot name it, as it is in no file. */
-  private typedAtPrompt: string[] = [];
+  private typedAtPrompt: readonly string[] = [];
 
   get engine(): Engine {
     return this.world.engine;
@@ -109,6 +155,7 @@ export class ReplSession {
     for (const e of this.pendingEarly) this.emit(e);
     this.pendingEarly = [];
     this.guarded(() => this.world.start());
+    this.history.start();
   }
 
   close(): void {
@@ -127,7 +174,18 @@ export class ReplSession {
   }
 
   status(): string {
-    return statusText(statusInfo(this.world));
+    return statusText(this.statusInfo());
+  }
+
+  /** The status line's fields; in the past, how far back from the latest moment. */
+  statusInfo(): StatusInfo {
+    const h = this.history;
+    return statusInfo(this.world, h.inPast ? unitsToMs(h.moment(h.last).game - h.moment(h.cursor).game) : null);
+  }
+
+  /** True while nothing moves: paused, or in the past. */
+  get held(): boolean {
+    return this.world.paused || this.history.inPast;
   }
 
   /** True while a thread started from the REPL is alive. */
@@ -163,7 +221,8 @@ export class ReplSession {
     if (trimmed === '') return;
     this.guarded(() => {
       if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
-      else this.evaluate(text, parsed);
+      else if (this.history.inPast) this.typedInPast(text, parsed);
+      else this.input(Input.code, text, () => this.evaluate(text, parsed));
     });
   }
 
@@ -189,12 +248,21 @@ export class ReplSession {
       const h = e.program.handlers[frames[frames.length - FRAME_WORDS]];
       this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
     } else this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: why });
-    this.interrupt();
+    this.stopForeground();
+    // no replay can stop the code at the same place: the world as it is now is checkpointed, and replaying this restores it
+    this.goOnFromHere();
+    this.record(Input.broken, this.source.now(), undefined, true);
     this.onBrokenInto?.(outcome);
   }
 
   /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */
   interrupt(): number {
+    this.prune();
+    if (this.foreground.size === 0) return this.stopForeground();
+    return this.input(Input.interrupt, undefined, () => this.stopForeground());
+  }
+
+  private stopForeground(): number {
     this.prune();
     let n = 0;
     for (const id of [...this.foreground.keys()]) if (this.engine.stopThread(id)) n++;
@@ -216,7 +284,7 @@ export class ReplSession {
    * `parsed`: the parse of `text`, if it has been parsed already. Its syntax errors are
    * reported under this group's name, whatever file name it was parsed with.
    */
-  evaluate(text: string, parsed: ReplParse | null = null): void {
+  private evaluate(text: string, parsed: ReplParse | null = null): void {
     const file = `<repl ${++this.group}>`;
     const { items, errors } = parsed ?? parseRepl(text, file);
     if (errors.length > 0) {
@@ -230,7 +298,8 @@ export class ReplSession {
     if (tops.length > 0) {
       const defined = this.define([source]);
       if (defined === null) return;
-      this.typedAtPrompt.push(...defined);
+      this.typedAtPrompt = [...this.typedAtPrompt, ...defined];
+      this.defs = [...this.defs, file];
     }
     if (stmts.length > 0) {
       let compiled: { program: Program; handler: number };
@@ -250,7 +319,8 @@ export class ReplSession {
         this.checkEchoes();
       }
     }
-    for (const g of this.engine.program.globals.slice(before.globals.length)) this.typedAtPrompt.push(`global ${g}`);
+    const globals = this.engine.program.globals.slice(before.globals.length);
+    if (globals.length > 0) this.typedAtPrompt = [...this.typedAtPrompt, ...globals.map((g) => `global ${g}`)];
   }
 
   /**
@@ -292,13 +362,9 @@ export class ReplSession {
   private stopThreadsIn(handlers: Set<number>): void {
     let n = 0;
     for (const th of this.engine.liveThreads()) {
-      const frames = frameList(th);
-      for (let fp = 0; fp < frames.length; fp += FRAME_WORDS) {
-        if (handlers.has(frames[fp])) {
-          this.engine.stopThread(th.id);
-          n++;
-          break;
-        }
+      if (handlersOf(th).some((h) => handlers.has(h))) {
+        this.engine.stopThread(th.id);
+        n++;
       }
     }
     if (n > 0) this.emit({ kind: 'info', text: `stopped ${n} thread${n === 1 ? '' : 's'} running code that was just redefined` });
@@ -350,6 +416,182 @@ export class ReplSession {
   private afterFrame(): void {
     this.checkEchoes();
     if (this.foreground.size > 0) this.prune();
+    if (this.replaying === null && !this.stepping) this.record(Input.frame, this.latched ?? this.source.now());
+  }
+
+  // ---- the world's past ---------------------------------------------------
+
+  /** A frame of the frame timer; none while the world is in the past, which holds it there. */
+  private timedFrame(frame: () => void): void {
+    if (this.history.inPast) return;
+    this.atReading(this.source.now(), () => {
+      // a frame before anything is due runs no script: it needs no guard (which costs a thread start)
+      if (this.world.wall() + IDLE_MARGIN < this.engine.idleUntil()) frame();
+      else this.guarded(frame);
+    });
+  }
+
+  /** Runs `run` with the world's clock reading `at` throughout, as it will when the input is replayed. */
+  private atReading<T>(at: number, run: () => T): T {
+    const was = this.latched;
+    this.latched = at;
+    try {
+      return run();
+    } finally {
+      this.latched = was;
+    }
+  }
+
+  /**
+   * An input from outside the world, applied at one clock reading and recorded. In the
+   * past, the world goes on from there: the moments recorded after it are dropped.
+   */
+  private input<T>(kind: number, payload: unknown, apply: () => T): T {
+    this.goOnFromHere();
+    const at = this.source.now();
+    const result = this.atReading(at, apply);
+    this.record(kind, at, payload);
+    return result;
+  }
+
+  private record(kind: number, at: number, payload?: unknown, barrier = false): void {
+    if (this.started && this.replaying === null) this.history.record(kind, at, payload, { barrier });
+  }
+
+  /** An input recorded earlier, applied again (the clock reads what it read then). */
+  private apply(kind: number, payload: unknown): void {
+    switch (kind) {
+      case Input.frame:
+        return this.world.frame();
+      case Input.step:
+        return this.stepOnce();
+      case Input.pause:
+        return void this.world.pause();
+      case Input.resume:
+        return void this.world.resume();
+      case Input.code:
+        return this.evaluate(payload as string);
+      case Input.click:
+        return this.postClick(payload as [string, string]);
+      case Input.load:
+        return this.loadSources(payload as LoadInput);
+      case Input.reload:
+        return this.swapProgram(payload as ReloadInput);
+      case Input.restore:
+        return this.adoptSnapshot(payload as string);
+      case Input.interrupt:
+        return void this.stopForeground();
+      default:
+        throw new Error(`internal: input kind ${kind} cannot be replayed`);
+    }
+  }
+
+  /**
+   * In the past, new input goes on from there: the later moments are dropped, and the
+   * world is paused (:resume runs it). `applied`: records an input already applied there.
+   */
+  private goOnFromHere(applied?: () => void): void {
+    const h = this.history;
+    if (!h.inPast) return;
+    const dropped = h.last - h.cursor;
+    h.fork();
+    applied?.();
+    this.info(`going on from game time ${stamp(unitsToMs(this.engine.state.clock.game))}: the ${dropped} later moment${dropped === 1 ? '' : 's'} recorded are dropped`);
+    if (!this.world.paused) this.input(Input.pause, undefined, () => this.world.pause());
+  }
+
+  /**
+   * A line typed in the past runs there. One that changes nothing in the world (an
+   * expression looked at: `actorpos ("steward")`) leaves it as it was, so what came next
+   * is kept; anything else (a definition, a value set, a thread left waiting, a random
+   * number drawn) goes on from there.
+   */
+  private typedInPast(text: string, parsed: ReplParse | null): void {
+    const before = this.observable();
+    const defs = this.defs;
+    const at = this.source.now();
+    this.atReading(at, () => this.evaluate(text, parsed));
+    if (this.defs === defs && this.observable() === before) return this.replay('silent', () => this.history.rebuild());
+    this.goOnFromHere(() => this.record(Input.code, at, text));
+  }
+
+  /** The world as its scripts see it, as text. */
+  private observable(): string {
+    const e = this.engine;
+    const body = JSON.parse(writeSnapshot(e.state, e.threadsForSave(), e.program, this.hostInfo())).body;
+    // (the code and the host are not the world; a thread that came and went leaves only its number and place in line used)
+    delete body.program;
+    delete body.host;
+    delete body.world.nextThreadId;
+    delete body.world.sleepSeq;
+    return JSON.stringify(body);
+  }
+
+  /** Going back pauses a running world first: the latest moment is a paused one, to come back to. */
+  private holdStill(): void {
+    if (!this.history.inPast && !this.world.paused) this.input(Input.pause, undefined, () => this.world.pause());
+  }
+
+  private replay(mode: 'silent' | 'shown', run: () => void): void {
+    const was = this.replaying;
+    this.replaying = mode;
+    try {
+      run();
+    } finally {
+      this.replaying = was;
+    }
+    this.prune();
+  }
+
+  private capture(): { text: string; extra: Capture } {
+    const e = this.engine;
+    return {
+      text: writeSnapshot(e.state, e.threadsForSave(), e.program, this.hostInfo()),
+      extra: {
+        program: e.program,
+        live: this.world.moment(),
+        group: this.group,
+        files: this.files,
+        roots: this.roots,
+        defs: this.defs,
+        typedAtPrompt: this.typedAtPrompt,
+        foreground: liveIds(this.foreground.values()),
+        awaitingEcho: liveIds(this.awaitingEcho),
+        loopsShown: [...this.loopsShown].flatMap(([k, v]) => [k, v.t, v.skipped]),
+      },
+    };
+  }
+
+  /** Back to a checkpoint, exactly as it was. */
+  private rewind(text: string, c: Capture): void {
+    const restored = readSnapshot(text, c.program);
+    this.engine.program = c.program;
+    this.world.rewind(restored.state, restored.threads, c.live);
+    this.group = c.group;
+    this.files = c.files;
+    if (this.roots !== c.roots) {
+      this.roots = c.roots;
+      this.onFilesChanged?.();
+    }
+    this.defs = c.defs;
+    this.typedAtPrompt = c.typedAtPrompt;
+    this.loopsShown = new Map();
+    for (let i = 0; i < c.loopsShown.length; i += 3) this.loopsShown.set(c.loopsShown[i] as string, { t: c.loopsShown[i + 1] as number, skipped: c.loopsShown[i + 2] as number });
+    this.followThreads(c.foreground, c.awaitingEcho);
+    this.recent.reset();
+  }
+
+  /** After the world took over other threads (a restore, a reload, a rewind): the REPL's own, found again by id. */
+  private followThreads(foreground = liveIds(this.foreground.values()), echo = liveIds(this.awaitingEcho)): void {
+    const byId = new Map(this.engine.liveThreads().map((t) => [t.id, t]));
+    this.foreground = new Map(foreground.filter((id) => byId.has(id)).map((id) => [id, byId.get(id)!]));
+    this.awaitingEcho = echo.map((id) => byId.get(id)).filter((t): t is Thread => t !== undefined);
+  }
+
+  /** How a snapshot of this world names its host. */
+  private hostInfo(): HostInfo {
+    const e = this.engine;
+    return { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: [...this.files], seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
   }
 
   // ---- loading ------------------------------------------------------------
@@ -365,9 +607,13 @@ export class ReplSession {
       }
     }
     sources = [...sources, ...(opts.sources ?? [])];
+    // files that did not load are looked for again by :reload
+    this.roots = [...(opts.files ?? [])];
+    this.inMemory = new Set((opts.sources ?? []).map((s) => s.file));
     const loaded = loadLinted(sources);
     if (loaded.program) {
       this.files = sources.map((s) => s.file);
+      this.defs = [...this.files];
       if (sources.length > 0) early.push({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
       for (const d of loaded.warnings) early.push({ kind: 'warning', text: formatDiagnostic(d, loaded.sources[d.file]) });
       return loaded.program;
@@ -383,7 +629,7 @@ export class ReplSession {
   }
 
   /** :load — parse and compile files into the running world. */
-  load(paths: string[]): void {
+  private load(paths: string[]): void {
     let sources: SourceText[];
     try {
       sources = readSources(paths);
@@ -396,6 +642,11 @@ export class ReplSession {
       this.emit({ kind: 'info', text: `no .pw files in ${paths.join(', ')}` });
       return;
     }
+    const bytes = sources.reduce((n, f) => n + f.source.length, 0);
+    this.input(Input.load, { sources, paths, bytes }, () => this.loadSources({ sources, paths }));
+  }
+
+  private loadSources({ sources, paths }: LoadInput): void {
     const { files, errors } = parseSources(sources);
     if (errors.length > 0) {
       const texts = Object.fromEntries(sources.map((s) => [s.file, s.source]));
@@ -404,7 +655,11 @@ export class ReplSession {
     }
     if (this.define(files)) {
       // loading a file again redefines it in place: it is still one file of the world
-      for (const f of sources) if (!this.files.includes(f.file)) this.files.push(f.file);
+      this.files = [...this.files, ...sources.map((f) => f.file).filter((f) => !this.files.includes(f))];
+      const names = new Set(sources.map((f) => f.file));
+      this.defs = [...this.defs.filter((d) => !names.has(d)), ...names];
+      this.roots = [...new Set([...this.roots, ...paths])];
+      this.onFilesChanged?.();
       this.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
       this.lintLoaded(sources);
     }
@@ -443,13 +698,26 @@ export class ReplSession {
       case 'threads':
         return out(threadsText(e, this.foregroundIds()));
       case 'pause':
-        if (!this.world.pause()) return this.info('already paused (:resume goes on)');
+        if (this.history.inPast) return this.info('the world is in the past and holds still there (:step replays what came next, :goto now comes back)');
+        if (this.world.paused) return this.info('already paused (:resume goes on)');
+        this.input(Input.pause, undefined, () => this.world.pause());
         return this.info(`paused at game time ${stamp(unitsToMs(e.now))}: nothing moves until :resume (:step N advances N heartbeats)`);
       case 'resume':
-        if (!this.world.resume()) return this.info('not paused');
+        this.goOnFromHere();
+        if (!this.world.paused) return this.info('not paused');
+        this.input(Input.resume, undefined, () => this.world.resume());
         return this.info(`resumed from game time ${stamp(unitsToMs(e.now))}`);
       case 'step':
         return this.step(args);
+      case 'back':
+        return this.back(args);
+      case 'goto':
+        return this.goto(args);
+      case 'history':
+        return out(historyText(this.history));
+      case 'reload':
+        if (args.length > 0) return this.replError(':reload takes no arguments: it compiles every loaded file again');
+        return this.reload();
       case 'save':
         return this.save(args);
       case 'restore':
@@ -480,14 +748,90 @@ export class ReplSession {
     }
   }
 
-  private step(args: string[]): void {
+  /** The N of :step N and :back N, or null after saying what is wrong. */
+  private heartbeats(command: string, args: string[]): number | null {
     const n = args.length === 0 ? 1 : Number(args[0]);
-    if (!Number.isInteger(n) || n < 1 || n > 72_000) return this.replError(`:step needs a whole number of heartbeats from 1 to 72000, not "${args[0]}"`);
-    const autoPaused = this.world.pause();
-    this.world.step(n);
+    if (Number.isInteger(n) && n >= 1 && n <= 72_000 && args.length <= 1) return n;
+    this.replError(`:${command} needs a whole number of heartbeats from 1 to 72000, not "${args.join(' ')}"`);
+    return null;
+  }
+
+  private step(args: string[]): void {
+    const n = this.heartbeats('step', args);
+    if (n === null) return;
+    const h = this.history;
+    let note = '';
+    let left = n;
+    if (h.inPast) {
+      // the recorded moments come again, with what they printed; past the latest one the world goes on
+      const target = this.engine.state.steps + n;
+      const i = h.findFirst((m) => m.steps >= target, h.cursor + 1);
+      this.replay('shown', () => h.forward(i < 0 ? h.last : i));
+      left = target - this.engine.state.steps;
+      note = h.inPast ? ' (replayed: still in the past)' : left > 0 ? ' (replayed up to the latest moment, then on from there)' : ' (replayed: back at the latest moment)';
+    }
+    if (left > 0 && !this.world.paused) {
+      this.input(Input.pause, undefined, () => this.world.pause());
+      note = ' (paused first; :resume goes on)';
+    }
+    for (let i = 0; i < left; i++) this.input(Input.step, undefined, () => this.stepOnce());
     this.prune();
-    const note = autoPaused ? ' (paused first; :resume goes on)' : '';
     this.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(this.engine.now))}${note}`);
+  }
+
+  /** One heartbeat while paused, with its frame: a moment of its own, so :back can come back to it. */
+  private stepOnce(): void {
+    this.stepping = true;
+    try {
+      this.world.step(1);
+    } finally {
+      this.stepping = false;
+    }
+  }
+
+  /** :back N — the moment N heartbeats ago, rebuilt; the world holds still there. */
+  private back(args: string[]): void {
+    const n = this.heartbeats('back', args);
+    if (n === null) return;
+    this.holdStill();
+    const h = this.history;
+    const target = this.engine.state.steps - n;
+    let i = h.findLast((m) => m.steps <= target);
+    const short = i < 0;
+    if (short) i = h.first;
+    if (i === h.cursor) return this.info(`the history keeps nothing older: the oldest moment kept is at game time ${stamp(unitsToMs(h.moment(i).game))}`);
+    this.replay('silent', () => h.goto(i));
+    this.info(`${short ? 'back to the oldest moment kept, at' : `back ${n} heartbeat${n === 1 ? '' : 's'} to`} ${this.pastNote()}`);
+  }
+
+  /** :goto T — the moment the game clock first read T (or after, between two frames), or :goto now. */
+  private goto(args: string[]): void {
+    if (args.length !== 1) return this.replError(':goto needs a game time, e.g. :goto 12.5s, or :goto now for the latest moment');
+    const h = this.history;
+    if (/^(now|end|latest)$/i.test(args[0])) {
+      if (!h.inPast) return this.info('already at the latest moment');
+      this.replay('silent', () => h.goto(h.last));
+      return this.info(`back at the latest moment, game time ${stamp(unitsToMs(this.engine.state.clock.game))}`);
+    }
+    let units: number;
+    try {
+      units = parseDuration(args[0]);
+    } catch (err) {
+      return this.replError(`:goto ${(err as Error).message}`);
+    }
+    const i = h.findFirst((m) => m.game >= units);
+    const oldest = h.moment(h.first);
+    if (i < 0) return this.replError(`the world has not been at game time ${stamp(unitsToMs(units))}: the latest moment is at ${stamp(unitsToMs(h.moment(h.last).game))} (:step or :resume get it there)`);
+    if (i === h.first && oldest.game > units && h.first > 0) return this.replError(`game time ${stamp(unitsToMs(units))} is older than the history keeps: the oldest moment kept is at ${stamp(unitsToMs(oldest.game))}`);
+    this.holdStill();
+    this.replay('silent', () => h.goto(i));
+    this.info(h.inPast ? `at ${this.pastNote()}` : `at the latest moment, game time ${stamp(unitsToMs(this.engine.state.clock.game))}`);
+  }
+
+  private pastNote(): string {
+    const h = this.history;
+    const behind = h.moment(h.last).steps - this.engine.state.steps;
+    return `game time ${stamp(unitsToMs(this.engine.state.clock.game))}, ${behind} heartbeat${behind === 1 ? '' : 's'} before the latest moment. In the past: :step replays what came next, :goto now comes back, anything new goes on from here instead`;
   }
 
   /** :save — the whole running world, as the same snapshot `pw run --save` writes, written whole or not at all. */
@@ -497,9 +841,8 @@ export class ReplSession {
     const e = this.engine;
     const clash = overwrites(path, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
     if (clash) return this.replError(`:save ${path} would overwrite ${clash}`);
-    const info: HostInfo = { kind: 'live', fps: 60, nextFrame: e.state.frame.display + 1, files: this.files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
     try {
-      writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, info));
+      writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, this.hostInfo()));
     } catch (err) {
       return this.replError(err instanceof UsageError ? err.message : `cannot save the world to "${path}": ${(err as Error).message}`);
     }
@@ -520,17 +863,88 @@ export class ReplSession {
     } catch {
       return this.replError(`cannot read "${args[0]}"`);
     }
-    let restored;
     try {
-      restored = readSnapshot(text, this.engine.program);
+      readSnapshot(text, this.engine.program);
     } catch (err) {
       if (err instanceof SnapshotError) return this.replError(`cannot restore "${args[0]}": ${err.message}`);
       throw err;
     }
+    this.input(Input.restore, text, () => this.adoptSnapshot(text));
+  }
+
+  /** Takes over a snapshot that fits the loaded scripts (each time from its text: the world takes over what is read). */
+  private adoptSnapshot(text: string): void {
+    const restored = readSnapshot(text, this.engine.program);
     this.world.adopt(restored.state, restored.threads, restored.changes);
     this.recent.reset();
-    this.prune();
+    this.followThreads();
     this.info(`restored the world saved at game time ${stamp(unitsToMs(this.engine.now))} (${this.engine.threadCount} thread${this.engine.threadCount === 1 ? '' : 's'})`);
+  }
+
+  // ---- hot reload -----------------------------------------------------------
+
+  /**
+   * :reload (and --watch) — every loaded file compiled again, with what was defined at
+   * the prompt, and swapped in under the running world. One that does not compile
+   * changes nothing.
+   */
+  reload(quiet = false): void {
+    let fresh: SourceText[];
+    try {
+      fresh = readSources([...this.roots]);
+    } catch (err) {
+      return this.replError(`cannot reload: ${(err as Error).message}`);
+    }
+    const program = this.engine.program;
+    const found = new Map(fresh.map((f) => [f.file, f.source]));
+    // a file gone from its folder goes from the world; one new in it comes in last
+    const defs = [...this.defs.filter((d) => isTyped(d) || found.has(d) || this.inMemory.has(d)), ...[...found.keys()].filter((f) => !this.defs.includes(f))];
+    const textOf = (name: string): string => found.get(name) ?? program.sources[name] ?? '';
+    const changed = [...defs.filter((d) => !isTyped(d) && textOf(d) !== program.sources[d]), ...this.defs.filter((d) => !defs.includes(d))];
+    if (changed.length === 0) return quiet ? undefined : this.info('nothing to reload: the loaded files are as they were');
+    const snippets = new Set<string>();
+    const names = handlerNaming(program).names;
+    for (const th of this.engine.liveThreads()) {
+      for (const hi of handlersOf(th)) if (names[hi].startsWith('(repl)@')) snippets.add(program.handlers[hi].file);
+    }
+    const globals = this.typedAtPrompt.filter((t) => t.startsWith('global ')).map((t) => t.slice(7));
+    const rebuilt = rebuildProgram(defs, textOf, [...snippets], globals);
+    if ('diagnostics' in rebuilt) {
+      for (const d of rebuilt.diagnostics) this.reportDiagnostic(d, rebuilt.sources[d.file]);
+      return this.info('the reload changed nothing: the world runs on with the scripts it had');
+    }
+    const files = defs.filter((d) => !isTyped(d));
+    const bytes = changed.reduce((n, f) => n + textOf(f).length, 0);
+    this.input(Input.reload, { program: rebuilt.program, files, defs, changed, bytes }, () => this.swapProgram({ program: rebuilt.program, files, defs, changed, bytes }));
+    this.lintLoaded(fresh.filter((f) => changed.includes(f.file)));
+  }
+
+  /** What --watch watches: the files the world is made of, and the paths it was loaded from (folders among them). */
+  watched(): string[] {
+    return [...new Set([...this.files.filter((f) => !this.inMemory.has(f)), ...this.roots])];
+  }
+
+  /** A file saved under --watch: a reload, unless nothing in the files changed. */
+  watchReload(): void {
+    this.guarded(() => this.reload(true));
+  }
+
+  /**
+   * The new program under the running world: the world is written as a snapshot with
+   * the old one and read into the new one, which keeps every value, loop, walk, clock
+   * and thread by name; a thread in a handler that changed is stopped and named.
+   */
+  private swapProgram(r: ReloadInput): void {
+    const e = this.engine;
+    const before = e.program;
+    const text = writeSnapshot(this.world.stateForSave(), e.threadsForSave(), withoutLeftovers(before), this.hostInfo());
+    const restored = readSnapshot(text, r.program, DEFAULT_LIMITS, { dropChanged: true });
+    e.program = r.program;
+    this.world.adopt(restored.state, restored.threads, restored.changes);
+    this.files = r.files;
+    this.defs = r.defs;
+    this.followThreads();
+    this.emit({ kind: 'output', text: reloadReport(r.changed, handlerChanges(before, r.program), restored, r.program, e.props).join('\n') });
   }
 
   /** :timeline — the last minute of the world as a picture (or a Chrome trace, by the extension). */
@@ -563,8 +977,12 @@ export class ReplSession {
     }
     if (matches.length > 1) return this.replError(`"${target}" names more than one object: say which, e.g. :click ${matches[0].kind} ${target}`);
     const o = matches[0];
-    e.post({ at: e.now, kind: 'click', objectKind: o.kind, target: o.name });
+    this.input(Input.click, [o.kind, o.name], () => this.postClick([o.kind, o.name]));
     this.info(`click on ${o.kind} ${o.name} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  private postClick([objectKind, target]: [string, string]): void {
+    this.engine.post({ at: this.engine.now, kind: 'click', objectKind, target });
   }
 
   private setFilter(args: string[]): void {
@@ -578,7 +996,14 @@ export class ReplSession {
   // ---- the log --------------------------------------------------------------
 
   private emit(entry: LogEntry): void {
-    for (const f of this.listeners) f(entry);
+    if (this.replaying === 'silent') return;
+    const shown: LogEntry = this.replaying === 'shown' || this.history.inPast ? { ...entry, past: true } : entry;
+    for (const f of this.listeners) f(shown);
+  }
+
+  /** Errors are counted once: not again when the moment they happened in is replayed. */
+  private countError(): void {
+    if (this.replaying === null) this.errorCount++;
   }
 
   private info(text: string): void {
@@ -586,7 +1011,7 @@ export class ReplSession {
   }
 
   private replError(text: string): void {
-    this.errorCount++;
+    this.countError();
     this.emit({ kind: 'error', text });
   }
 
@@ -617,12 +1042,12 @@ export class ReplSession {
 
   private diagnostic(d: Diagnostic, formatted: string): void {
     const kind: LogKind = d.kind === 'warning' ? 'warning' : 'error';
-    if (kind === 'error') this.errorCount++;
+    if (kind === 'error') this.countError();
     this.emit({ kind, text: formatted });
   }
 
   private reportDiagnostic(d: Diagnostic, source: string | undefined): void {
-    if (d.kind !== 'warning') this.errorCount++;
+    if (d.kind !== 'warning') this.countError();
     this.emit({ kind: d.kind === 'warning' ? 'warning' : 'error', text: formatDiagnostic(d, source) });
   }
 }

@@ -14,12 +14,15 @@ export interface StatusInfo {
   crickets: number;
   walking: string[];
   threads: number;
-  /** "running", "locked", "saved", "locked+saved", with "paused" in front while paused. */
+  /** "running", "locked", "saved", "locked+saved", with "paused" in front while paused, or "past" and how far back. */
   clock: string;
   paused: boolean;
+  /** In the past: game time (ms) from this moment to the latest; null or absent in the present. */
+  pastMs?: number | null;
 }
 
-export function statusInfo(w: LiveWorld): StatusInfo {
+/** `pastMs`: the world is in the past, that much game time before its latest moment. */
+export function statusInfo(w: LiveWorld, pastMs: number | null = null): StatusInfo {
   const e = w.engine;
   const st = e.state;
   const c = st.clock;
@@ -29,17 +32,20 @@ export function statusInfo(w: LiveWorld): StatusInfo {
   if (c.lockDepth > 0) parts.push(c.lockDepth > 1 ? `locked×${c.lockDepth}` : 'locked');
   if (saves > 0) parts.push(saves > 1 ? `saved×${saves}` : 'saved');
   const scriptState = parts.length > 0 ? parts.join('+') : 'running';
+  const held = pastMs !== null ? `past −${clockText(pastMs)}` : w.paused ? 'paused' : null;
   return {
     gameMs: unitsToMs(c.game),
-    wallMs: unitsToMs(w.wall()),
+    // in the past, the wall clock of that moment; now, the live one
+    wallMs: unitsToMs(pastMs !== null ? c.wall : w.wall()),
     frame: st.frame.count,
     fps: w.fps(),
     loops: st.loops.length,
     crickets: countCrickets(st.crickets),
     walking: Object.values(st.actors).filter((a) => a.walk !== null).map((a) => a.name),
     threads: e.threadCount,
-    clock: w.paused ? (scriptState === 'running' ? 'paused' : `paused, ${scriptState}`) : scriptState,
-    paused: w.paused,
+    clock: held === null ? scriptState : scriptState === 'running' ? held : `${held}, ${scriptState}`,
+    paused: w.paused || pastMs !== null,
+    pastMs,
   };
 }
 

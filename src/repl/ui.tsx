@@ -7,7 +7,7 @@ import chalk from 'chalk';
 import type { ReplSession } from './session.ts';
 import { LineEditor } from './editor.ts';
 import { stamp, type LogEntry, type LogKind } from './events.ts';
-import { statusFields, statusInfo, type StatusField } from './status.ts';
+import { statusFields, type StatusField, type StatusInfo } from './status.ts';
 import { colourWanted } from '../oracle/diff.ts';
 import { spawnSync } from 'node:child_process';
 import { Interrupter } from './interrupt.ts';
@@ -40,6 +40,9 @@ const COLOURS: Partial<Record<LogKind, string>> = {
   time: 'blueBright',
 };
 
+/** In front of what a replay of the past prints again. */
+export const PAST_MARK = '↺ ';
+
 interface Batch {
   id: number;
   entries: LogEntry[];
@@ -49,6 +52,7 @@ function LogLine({ entry }: { entry: LogEntry }): React.ReactElement {
   const colour = COLOURS[entry.kind];
   return (
     <Text>
+      {entry.past ? <Text color="magenta">{PAST_MARK}</Text> : null}
       {entry.t !== undefined ? <Text dimColor>{stamp(entry.t).padStart(10)} </Text> : null}
       <Text color={colour} bold={entry.kind === 'print'}>
         {entry.text}
@@ -69,8 +73,8 @@ const LogBatch = React.memo(function LogBatch({ batch }: { batch: Batch }): Reac
 
 // one plain Text, redrawn ten times a second, so it is cheap to lay out; a narrow
 // terminal breaks it between fields, never inside one
-function StatusLine({ fields, paused, width }: { fields: StatusField[]; paused: boolean; width: number }): React.ReactElement {
-  return <Text color={paused ? 'yellow' : 'cyan'}>{packFields(fields.map((f) => `${f.label} ${f.value}`), width)}</Text>;
+function StatusLine({ fields, paused, past, width }: { fields: StatusField[]; paused: boolean; past: boolean; width: number }): React.ReactElement {
+  return <Text color={past ? 'magenta' : paused ? 'yellow' : 'cyan'}>{packFields(fields.map((f) => `${f.label} ${f.value}`), width)}</Text>;
 }
 
 export function packFields(parts: string[], width: number): string {
@@ -142,12 +146,12 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
   useLayoutEffect(() => {
     drawn.current = batch.id;
   }, [batch]);
-  const [status, setStatus] = useState(() => statusInfo(session.world));
+  const [status, setStatus] = useState(() => session.statusInfo());
   const [, setEdits] = useState(0);
   const redrawPrompt = (): void => setEdits((n) => n + 1);
 
   const flush = useCallback(() => {
-    const info = statusInfo(session.world);
+    const info = session.statusInfo();
     setStatus((old) => (sameStatus(old, info) ? old : info));
     if (pending.current.length === 0) return;
     const { shown, left } = capEntries(pending.current);
@@ -274,12 +278,12 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     <Box flexDirection="column">
       <LogBatch batch={batch} />
       <Prompt prompt={grouper.pending ? '... ' : 'pw> '} editor={editor} />
-      <StatusLine fields={statusFields(status)} paused={status.paused} width={Math.max(20, (stdout.columns || 80) - 1)} />
+      <StatusLine fields={statusFields(status)} paused={status.paused} past={status.pastMs != null} width={Math.max(20, (stdout.columns || 80) - 1)} />
     </Box>
   );
 }
 
-function sameStatus(a: ReturnType<typeof statusInfo>, b: ReturnType<typeof statusInfo>): boolean {
+function sameStatus(a: StatusInfo, b: StatusInfo): boolean {
   const fa = statusFields(a);
   const fb = statusFields(b);
   return fa.every((f, i) => f.value === fb[i].value) && a.paused === b.paused;

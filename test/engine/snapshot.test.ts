@@ -93,6 +93,28 @@ describe('snapshots by name', () => {
     expect(() => readSnapshot(text, moved)).not.toThrow();
   });
 
+  it('with dropChanged, leaves out and reports the threads in changed or missing handlers, and keeps the rest', () => {
+    const src = 'on a\n  delay (60)\n  print ("a one")\nend\non b\n  delay (60)\n  print ("b one")\nend\non c\n  delay (60)\nend\non startup\n  makeloop ("scene", "x", 1)\nend\nset hall\n  on x\n  end\nendset\non startup\n  gotoset ("hall")\nend\n';
+    const starts = 'on go\n  c ()\nend\n';
+    const program = compile([{ file: 'w.pw', source: src }, { file: 'v.pw', source: starts + 'on startup\n  a ()\nend\non startup\n  b ()\nend\non startup\n  go ()\nend\n' }]);
+    const a = runHeadless(program, recorder([]), { fps: 60, seed: 1, until: 300 * UNITS });
+    const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, host(a, ['w.pw', 'v.pw']));
+    const patched = compile([{ file: 'w.pw', source: src.replace('"b one"', '"b two"').replace('on c\n  delay (60)\nend\n', '') }, { file: 'v.pw', source: 'on go\nend\non startup\n  a ()\nend\non startup\n  b ()\nend\non startup\n  go ()\nend\n' }]);
+    // refused whole by default
+    expect(() => readSnapshot(text, patched)).toThrow(/which has changed since the snapshot was saved|which these scripts do not have/);
+    const r = readSnapshot(text, patched, undefined, { dropChanged: true });
+    expect(r.threads).toHaveLength(1);
+    expect(r.dropped.map((d) => [d.handler, d.why]).sort()).toEqual([
+      ['b', 'changed'],
+      ['c', 'gone'],
+    ]);
+    const out: string[] = [];
+    const e = createHeadlessEngine(patched, recorder(out), { fps: 60, seed: 1 });
+    e.adopt(r.state, r.threads, r.changes);
+    continueHeadless(e, { fps: 60, seed: 1, until: 3000 * UNITS }, r.host.nextFrame);
+    expect(out.filter((l) => l.startsWith('out '))).toEqual(['out a one']);
+  });
+
   it('gives objects and properties added by a patch their initial values, and reports removed ones', () => {
     const before = compile([{ file: 'w.pw', source: 'global gone\nprop lamp\n  property lit = 1\n  property old = 2\nendprop\non setup\n  gone = 5\nend\non startup\n  setup ()\n  delay (60)\n  print (sendtoprop ("lamp", "show"))\nend\n' }]);
     const a = runHeadless(before, recorder([]), { fps: 60, seed: 1, until: 200 * UNITS });

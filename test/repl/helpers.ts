@@ -65,7 +65,8 @@ export function testRepl(source: string | null = WORLD, opts: Partial<SessionOpt
       const n = Math.round(ms / frameMs);
       for (let i = 0; i < n; i++) {
         t += frameMs;
-        s.world.frame();
+        // as the frame timer does: through the session, which records it (and draws none in the past)
+        s.world.frameGuard(() => s.world.frame());
       }
     },
     wait(ms) {

@@ -1,22 +1,9 @@
 // The plain line mode through the built CLI, with piped stdin.
 import { describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, writeFileSync } from 'node:fs';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { tmpdir } from 'node:os';
-
-const PW = resolve('dist/pw.js');
-
-function repl(input: string, args: string[] = [], cwd?: string): { stdout: string; stderr: string; status: number | null; ms: number } {
-  const started = Date.now();
-  const r = spawnSync(process.execPath, [PW, 'repl', ...args], { input, encoding: 'utf8', timeout: 15_000, cwd });
-  return { stdout: r.stdout, stderr: r.stderr, status: r.status, ms: Date.now() - started };
-}
-
-function run(args: string[], cwd: string): { stdout: string; stderr: string; status: number | null } {
-  const r = spawnSync(process.execPath, [PW, 'run', ...args], { encoding: 'utf8', timeout: 15_000, cwd });
-  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
-}
+import { repl, run } from './piped.ts';
 
 describe('pw repl with piped stdin', () => {
   it('runs statements line by line; top-level variables persist', () => {

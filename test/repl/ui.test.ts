@@ -146,6 +146,25 @@ describe('the REPL in a terminal', () => {
     expect(ui.lastFrame()).toContain('42');
   });
 
+  it('marks what is said in the past, and the status line says how far back the world is', async () => {
+    const { ui } = setup();
+    await tick();
+    await type(ui, ':pause\r');
+    await type(ui, ':step 50\r');
+    expect(ui.lastFrame()).toMatch(/clock paused/);
+    await type(ui, ':back 20\r');
+    await until(() => ui.lastFrame()!.includes('clock past −1.0s'));
+    expect(ui.lastFrame()).toContain('clock past −1.0s');
+    expect(ui.lastFrame()).toMatch(/^↺ back 20 heartbeats to game time/m);
+    const printed = (): string[] => ui.lastFrame()!.split('\n').filter((l) => / hiss$/.test(l));
+    expect(printed()).toHaveLength(1);
+    await type(ui, ':step 20\r');
+    await until(() => ui.lastFrame()!.includes('clock paused'));
+    // the hiss at 2.25 s as it happened, then again, marked, as the step replays it
+    expect(printed()).toEqual([expect.stringMatching(/^ +2\.250s hiss$/), expect.stringMatching(/^↺ +2\.250s hiss$/)]);
+    expect(ui.lastFrame()).toMatch(/\(replayed: back at the latest moment\)/);
+  });
+
   it('breaks the status line between fields in a narrow terminal', () => {
     expect(packFields(['game 1.0s', 'wall 1.0s', 'frame 20'], 20)).toBe('game 1.0s  wall 1.0s\nframe 20');
     expect(packFields(['game 1.0s', 'wall 1.0s'], 80)).toBe('game 1.0s  wall 1.0s');

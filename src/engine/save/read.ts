@@ -50,6 +50,21 @@ export interface RestoredWorld {
   files: { name: string; sha256: string }[];
   /** What the program has that the snapshot had not (their initial values are due), and what it lost. */
   changes: { addedObjects: number[]; addedProperties: [number, number][]; removed: string[] };
+  /** Saved threads left out because a handler on their stack changed or is gone (only with `dropChanged`). */
+  dropped: DroppedThread[];
+}
+
+export interface DroppedThread {
+  id: number;
+  origin: string;
+  /** The handler that changed (the innermost one, if several did), by its stable name. */
+  handler: string;
+  why: 'changed' | 'gone';
+}
+
+export interface FitOptions {
+  /** Leave out, and report, a saved thread waiting in a handler that changed or is gone, instead of refusing the whole snapshot (a hot reload). */
+  dropChanged?: boolean;
 }
 
 const HOST = obj({
@@ -153,32 +168,36 @@ function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): Snapshot
 }
 
 /** Reads a snapshot and places it in `program`: decodeSnapshot, then fitSnapshot. */
-export function readSnapshot(text: string, program: Program, limits: SnapshotLimits = DEFAULT_LIMITS): RestoredWorld {
-  return fitSnapshot(decodeSnapshot(text, limits), program);
+export function readSnapshot(text: string, program: Program, limits: SnapshotLimits = DEFAULT_LIMITS, options: FitOptions = {}): RestoredWorld {
+  return fitSnapshot(decodeSnapshot(text, limits), program, options);
 }
 
 const builtinIndex = new Map(BUILTINS.map((b, i) => [b.name, i] as const));
 const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 
 /** Places a checked snapshot in `program`; a SnapshotError says why it does not fit. */
-export function fitSnapshot(decoded: DecodedSnapshot, program: Program): RestoredWorld {
+export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options: FitOptions = {}): RestoredWorld {
   if (decoded.version2) {
     const migrated = decoded.version2.migrate(program);
-    return fitSnapshot(decodeSnapshot(migrated, decoded.limits), program);
+    return fitSnapshot(decodeSnapshot(migrated, decoded.limits), program, options);
   }
   const body = decoded.body!;
   const naming = handlerNaming(program);
   const removed: string[] = [];
   // digests of the handlers saved threads are in: each must be unchanged
-  const digestOf = new Map<string, number>();
+  const unfit = new Map<string, DroppedThread['why']>();
   for (const [name, digest] of Object.entries(body.program.handlers)) {
     const hi = naming.index.get(name);
-    if (hi === undefined) throw new SnapshotError(`a saved thread waits in handler ${name}, which these scripts do not have`);
+    if (hi === undefined) {
+      if (options.dropChanged) unfit.set(name, 'gone');
+      else throw new SnapshotError(`a saved thread waits in handler ${name}, which these scripts do not have`);
+      continue;
+    }
     const h = program.handlers[hi];
     if (handlerDigest(program, hi, builtinName) !== digest) {
-      throw new SnapshotError(`a saved thread waits in handler ${name} (${h.file}:${h.line}), which has changed since the snapshot was saved`);
+      if (options.dropChanged) unfit.set(name, 'changed');
+      else throw new SnapshotError(`a saved thread waits in handler ${name} (${h.file}:${h.line}), which has changed since the snapshot was saved`);
     }
-    digestOf.set(name, hi);
   }
   const w = body.world as unknown as WorldState;
   const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []) };
@@ -214,8 +233,14 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program): Restore
     }
   }
   state.actors = actors;
-  const threads = body.threads.map((t, i) => fitThread(t, i, program, naming.index));
-  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed } };
+  const dropped: DroppedThread[] = [];
+  const threads: Thread[] = [];
+  body.threads.forEach((t, i) => {
+    const bad = t.frames.findLast((f) => unfit.has(f.handler));
+    if (bad) dropped.push({ id: t.id, origin: t.origin, handler: bad.handler, why: unfit.get(bad.handler)! });
+    else threads.push(fitThread(t, i, program, naming.index));
+  });
+  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed }, dropped };
 }
 
 const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
