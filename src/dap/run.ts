@@ -129,7 +129,7 @@ export class Run {
   from(cp: Checkpoint<Extra>, replay: Replay): void {
     const h = this.history;
     // goto restores unless it thinks the world is at that moment already (after an unwind it is not)
-    if (h.cursor === cp.moment) this.engine = this.restored(cp.text, cp.extra);
+    if (h.cursor === cp.moment) this.engine = this.restored(this.history.textOf(cp), cp.extra);
     else h.goto(cp.moment);
     h.fork();
     this.host.errors = cp.extra.errors;
@@ -151,7 +151,7 @@ export class Run {
     const c = this.control;
     const saved = { count: c.count, replay: c.replay, step: c.step, asked: c.asked, engine: this.engine };
     try {
-      this.engine = this.restored(cp.text, cp.extra);
+      this.engine = this.restored(this.history.textOf(cp), cp.extra);
       const alive = new Set(this.engine.liveThreads().map((th) => th.id));
       c.replay = replay;
       c.step = null;

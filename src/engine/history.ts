@@ -195,6 +195,11 @@ export class History<C> {
   }
 
   /** Drops the moments after the cursor. */
+  /** The snapshot text a checkpoint keeps. */
+  textOf(cp: Checkpoint<C>): string {
+    return decoder.decode((cp as Checkpoint<C> & { data: Uint8Array }).data);
+  }
+
   fork(): void {
     if (!this.inPast) return;
     for (let i = this.at + 1; i <= this.last; i++) this.dropPayload(i);

@@ -9,6 +9,7 @@ import type { Program } from '../vm/program.ts';
 import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
+import { SLICE_SPIN } from '../vm/guard.ts';
 import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
 import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
@@ -121,7 +122,9 @@ export class ReplSession {
     };
     this.source = opts.wall ?? performance;
     const wall: WallSource = { now: () => this.latched ?? this.source.now() };
-    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall, timer: opts.timer, timeline: true });
+    // a spinning thread's slice is counted, not timed, so time travel replays its pauses exactly
+    const preempt = { now: () => this.world.engine.spin, sliceMs: SLICE_SPIN };
+    this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall, timer: opts.timer, timeline: true, preempt });
     this.world.onFrame = () => this.afterFrame();
     this.world.frameGuard = (frame) => this.timedFrame(frame);
     this.watchSpawns();

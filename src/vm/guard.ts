@@ -88,6 +88,12 @@ export function runawayCalls(guard: number): ScriptError {
 export const SPIN_STEP = 4096;
 /** Wall time (ms) per display frame that spinning threads may take in the live host: about half a frame, the rest is the host's. */
 export const SLICE_MS = 8;
+/**
+ * The slice in spin, for a live host that must replay exactly what it ran (the REPL,
+ * whose history rebuilds earlier moments): a slice measured on the wall clock would
+ * pause a loop at different places in the replay.
+ */
+export const SLICE_SPIN = 2 ** 20;
 /** Spin headless before a loop that never waits is called a hang (a tight loop's second or so). */
 export const HANG_SPIN = 2 ** 28;
 /** What resuming a thread counts as spin (a delay (0) loop spins through the scheduler). */

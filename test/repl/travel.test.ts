@@ -23,6 +23,24 @@ function saved(r: TestRepl, path: string): unknown {
 }
 
 describe('going back', () => {
+  it('a loop nobody counts, paused at every frame, is paused at the same places again when the past is rebuilt', () => {
+    const r = testRepl('on noloopcheck tally (n)\n  t = 0\n  for i = 1 to n\n    t = t + i\n  endfor\n  return t\nend\n');
+    const d = dir();
+    r.say('print (tally (20000000))');
+    r.run(100);
+    // the world drew its frames while the loop ran, and the loop is not done yet
+    expect(prints(r.log)).toEqual([]);
+    expect(r.s.engine.liveThreads().some((th) => th.wait?.kind === 'paused')).toBe(true);
+    const mid = saved(r, join(d, 'mid.json'));
+    const midAt = r.s.engine.state.clock.game / 3;
+    r.run(1000);
+    expect(prints(r.log)).toEqual(['200000010000000']);
+    r.say(`:goto ${midAt}ms`);
+    expect(saved(r, join(d, 'again.json'))).toEqual(mid);
+    r.say(':goto now');
+    expect(prints(r.log).filter((p) => p === '200000010000000').length).toBeGreaterThanOrEqual(1);
+  });
+
   it('any moment, running or paused, comes back exactly as the world was then', () => {
     const r = demo();
     const d = dir();
