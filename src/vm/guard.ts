@@ -140,8 +140,8 @@ function hang(): ScriptError {
   );
 }
 
-/** Items and characters builtins may walk through since time last moved (a few seconds of work). */
-export const WORK_LIMIT = 2 ** 27;
+/** Items and characters builtins may walk through since time last moved (about a second of work). */
+export const WORK_LIMIT = 2 ** 25;
 
 /** What the work budget needs from whoever runs the builtins. */
 export interface Worker {
