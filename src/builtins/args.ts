@@ -21,6 +21,16 @@ export function int(fn: string, v: Value, what: string): number {
   return n;
 }
 
+/** The most frames or steps a countdown may take (about a year of heartbeats at 60 a second): what a snapshot holds too. */
+export const COUNT_MAX = 2 ** 31;
+
+/** A whole number of frames or steps, from `min` to COUNT_MAX. */
+export function count(fn: string, v: Value, what: string, min: number): number {
+  const n = int(fn, v, what);
+  if (n < min || n > COUNT_MAX) throw new ScriptError(`${fn} needs ${min} to ${COUNT_MAX} for ${what}, not ${describe(v)}`);
+  return n;
+}
+
 export function text(fn: string, v: Value, what: string): string {
   if (typeof v !== 'string') throw new ScriptError(`${fn} needs a string for ${what}, not ${describe(v)}`);
   return v;

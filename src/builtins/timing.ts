@@ -8,7 +8,7 @@ import { TICK_UNITS, unitsToMs, ticksAt } from '../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS, armLoop, findLoop, stopLoop, type LoopKind } from '../time/loops.ts';
 import { lockTimer, restoreTimer, saveTimer, settleAt, unlockTimer } from '../time/clock.ts';
 import { serviceGameFrame } from '../world/service.ts';
-import { finite, flag, int, name, num } from './args.ts';
+import { count, finite, flag, int, name, num } from './args.ts';
 
 /** The object whose handler is making this builtin call, or null for a global handler. */
 export function callerObject(e: BuiltinContext, th: Thread): { kind: string; name: string } | null {
@@ -78,8 +78,7 @@ export const TIMING: Builtin[] = [
     fn: (e, th, s, b, n) => {
       const kind = loopKind('makeloop', s[b]);
       const event = name('makeloop', s[b + 1], 'the event');
-      const steps = int('makeloop', s[b + 2], 'the number of steps');
-      if (steps < 1) throw new ScriptError(`makeloop needs 1 or more steps, not ${steps}`);
+      const steps = count('makeloop', s[b + 2], 'the number of steps', 1);
       let target = '';
       if (kind !== 'scene') {
         if (n > 3) target = name('makeloop', s[b + 3], 'the target');

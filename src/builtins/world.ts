@@ -5,7 +5,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { closest, NameIndex } from '../errors/suggest.ts';
 import type { BuiltinContext } from './context.ts';
 import type { Value } from '../vm/value.ts';
-import { finite, flag, list, name, num, text } from './args.ts';
+import { COUNT_MAX, finite, flag, list, name, num, text } from './args.ts';
 import { createActor, normalizeAngle, startWalk, stopWalk, pauseWalk, type ActorState, type WalkLeg } from '../world/walk.ts';
 import { setPose } from '../world/pose.ts';
 import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound } from '../world/sound.ts';
@@ -143,7 +143,7 @@ export const WORLD: Builtin[] = [
     fn: (e, _th, s, b, n) => {
       const view = name('currentscene', s[b], 'the view');
       const cam = e.state.camera;
-      const frames = n > 1 ? Math.max(0, Math.round(finite('currentscene', s[b + 1], 'the frames'))) : CAMERA_TURN_FRAMES;
+      const frames = n > 1 ? Math.min(COUNT_MAX, Math.max(0, Math.round(finite('currentscene', s[b + 1], 'the frames')))) : CAMERA_TURN_FRAMES;
       if (view === cam.view && cam.turnLeft === 0) return null;
       if (frames === 0) {
         cam.view = view;
@@ -317,7 +317,7 @@ export const WORLD: Builtin[] = [
     doc: 'Defines a pose animation of n frames; every actor steps one frame per heartbeat.',
     fn: (e, _th, s, b) => {
       const frames = finite('defpose', s[b + 1], 'the frames');
-      if (frames < 1 || !Number.isInteger(frames)) throw new ScriptError(`defpose needs a whole number of frames, 1 or more, not ${frames}`);
+      if (frames < 1 || !Number.isInteger(frames) || frames > COUNT_MAX) throw new ScriptError(`defpose needs a whole number of frames from 1 to ${COUNT_MAX}, not ${frames}`);
       e.state.poses[name('defpose', s[b], 'the pose')] = frames;
       return null;
     },

@@ -225,3 +225,17 @@ describe('regressions: code frames', () => {
     expect(text).toContain('^');
   });
 });
+
+describe('regressions: a world saves whatever its builtins let it hold', () => {
+  it('a camera turn or a loop countdown of absurd length is cut to, or refused past, what a snapshot holds; the world still saves', async () => {
+    const { checkSaveRestore } = await import('./checks.ts');
+    const source = 'set room\n  on tick\n    print ("tick")\n  end\nendset\non startup\n  gotoset ("room")\n  currentscene ("east", 1e308)\n  makeloop ("scene", "tick", 20)\n  delay (600)\n  print (currentview ())\nend\n';
+    const program = loadProgram([{ file: 'gen.pw', source }]).program!;
+    const opts = { until: 1000 * 3, fps: 16, seed: 1, keepGoing: false } as const;
+    expect(checkSaveRestore(program, opts as never, 0.5, 'generated code')).toBe(true);
+    const refused = run('on startup\n  makeloop ("scene", "tick", 1e308)\nend\n');
+    expect(refused.errors[0]?.message).toBe('makeloop needs 1 to 2147483648 for the number of steps, not 1e+308 (a number)');
+    const pose = run('on startup\n  defpose ("walk", 1e300)\nend\n');
+    expect(pose.errors[0]?.message).toMatch(/^defpose needs a whole number of frames from 1 to 2147483648/);
+  });
+});
