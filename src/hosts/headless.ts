@@ -104,9 +104,13 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
   // nothing past the game-time limit is processed, even when a lock's credit makes a frame's clock jump past it
   e.horizon = opts.until;
   const beforeFrame = opts.beforeFrame;
+  // A run that stopped at a limit between two frames (and was saved there) goes on with
+  // the frame it had not drawn: an uninterrupted run sees a quiet world only at a frame.
+  let betweenFrames = k > 0 && c.wall > displayTime(k - 1, fps);
   while (!e.halted) {
     if (beforeFrame !== undefined) beforeFrame(k);
-    if (e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
+    if (!betweenFrames && e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
+    betweenFrames = false;
     wall = displayTime(k, fps);
     end = Math.min(untilWall, wallWhenGameReaches(c, opts.until));
     if (wall > end || (c.game >= opts.until && e.now >= opts.until)) {

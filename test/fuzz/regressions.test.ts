@@ -238,4 +238,10 @@ describe('regressions: a world saves whatever its builtins let it hold', () => {
     const pose = run('on startup\n  defpose ("walk", 1e300)\nend\n');
     expect(pose.errors[0]?.message).toMatch(/^defpose needs a whole number of frames from 1 to 2147483648/);
   });
+
+  it('a world saved between two frames just as it went quiet ends its restored run at the next frame, as the uninterrupted run does', async () => {
+    const { checkSaveRestore } = await import('./checks.ts');
+    const quiet = loadProgram([{ file: 'gen.pw', source: 'set room\n  on openset\n    playsound ("hiss")\n    delay (1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' }]).program!;
+    expect(checkSaveRestore(quiet, { until: 200 * 3, fps: 16, seed: 1, keepGoing: false } as never, 0.27, 'generated code')).toBe(true);
+  });
 });
