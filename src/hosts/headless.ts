@@ -109,8 +109,9 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
   let betweenFrames = k > 0 && c.wall > displayTime(k - 1, fps);
   while (!e.halted) {
     if (beforeFrame !== undefined) beforeFrame(k);
-    if (!betweenFrames && e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
+    const resuming = betweenFrames;
     betweenFrames = false;
+    if (!resuming && e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
     wall = displayTime(k, fps);
     end = Math.min(untilWall, wallWhenGameReaches(c, opts.until));
     if (wall > end || (c.game >= opts.until && e.now >= opts.until)) {
@@ -131,7 +132,8 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     }
     // skip idle stretches: frames before the next due event (or input) only count
     const idle = Math.min(e.idleUntil(), nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity);
-    if (wall < idle) {
+    // (that frame was drawn: something happened since the last one)
+    if (wall < idle && !resuming) {
       e.idleFrame(wall);
       k++;
       continue;

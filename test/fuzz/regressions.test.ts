@@ -243,5 +243,8 @@ describe('regressions: a world saves whatever its builtins let it hold', () => {
     const { checkSaveRestore } = await import('./checks.ts');
     const quiet = loadProgram([{ file: 'gen.pw', source: 'set room\n  on openset\n    playsound ("hiss")\n    delay (1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' }]).program!;
     expect(checkSaveRestore(quiet, { until: 200 * 3, fps: 16, seed: 1, keepGoing: false } as never, 0.27, 'generated code')).toBe(true);
+    // and when what made it quiet was a fade on the wall clock, after which the next frame has nothing due
+    const faded = loadProgram([{ file: 'gen.pw', source: 'set room\n  on openset\n    voice ("hiss")\n    screentoblack ("", 1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' }]).program!;
+    expect(checkSaveRestore(faded, { until: 200 * 3, fps: 16, seed: 1, keepGoing: false } as never, 0.8, 'generated code')).toBe(true);
   });
 });
