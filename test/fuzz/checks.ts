@@ -12,6 +12,7 @@ import type { Program } from '../../src/vm/program.ts';
 import { LiveWorld } from '../../src/hosts/live.ts';
 import { SLICE_MS, SPIN_STEP } from '../../src/vm/guard.ts';
 import { UNITS_PER_MS } from '../../src/time/units.ts';
+import { TICK_PERIOD_MAX } from './spin.ts';
 
 /** A JavaScript stack frame in text meant for script authors. */
 export const JS_STACK = /\n\s*at .*\.(ts|js|mjs|cjs):\d+|node:internal\//;
@@ -305,9 +306,9 @@ export function checkPreempt(program: Program, opts: { loopGuard: number }, live
   noErrors('live', printed);
   assert.deepEqual(byThread(printed), expected, 'live: a thread printed other lines than headless');
 
-  // a ticker still going ticks while a worker spins: a paused thread goes to the back of the ready queue
-  const maxPeriod = 3;
-  const patience = 2 * (maxPeriod + workers.length + 2);
+  // a ticker still going ticks while a worker spins: a paused thread goes to the back of
+  // the ready queue, so a woken ticker waits at most a frame for each worker before it
+  const patience = 2 * (TICK_PERIOD_MAX + workers.length + 2);
   let spunOver = 0;
   for (const w of workers) {
     const mine = l.lines.filter((x) => x.text.split(' ')[0] === w);

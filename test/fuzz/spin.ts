@@ -57,6 +57,9 @@ export interface Worker {
   body: Work[];
 }
 
+/** The longest a ticker waits between two ticks, in ticks. */
+export const TICK_PERIOD_MAX = 3;
+
 export interface Ticker {
   /** Ticks between two ticks. */
   period: number;
@@ -94,7 +97,7 @@ const worker: fc.Arbitrary<Worker> = fc.record({ budget, seed: fc.integer({ min:
 export const spinProgram: fc.Arbitrary<SpinProgram> = fc.record({
   guardOff: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
   workers: fc.array(worker, { minLength: 1, maxLength: 3 }),
-  tickers: fc.array(fc.record({ period: fc.integer({ min: 1, max: 3 }), count: fc.integer({ min: 2, max: 40 }) }), { minLength: 1, maxLength: 2 }),
+  tickers: fc.array(fc.record({ period: fc.integer({ min: 1, max: TICK_PERIOD_MAX }), count: fc.integer({ min: 2, max: 40 }) }), { minLength: 1, maxLength: 2 }),
 });
 
 // ---- fitting the work to its budget ---------------------------------------------------
