@@ -7,8 +7,9 @@
 // Unlike the random programs of programs.ts, what a worker computes depends on nothing
 // but its own locals and arguments (no shared variable, random stream or clock), so
 // its printed lines are the same however the live host cuts its run into slices. The
-// global `steps` counts every loop iteration and every call of a helper, so a check
-// can see how much work went into one frame; nothing reads it into a result.
+// global `steps` counts every loop's jumps back and every call of a helper, as the VM
+// counts spin, so a check can see how much went into one frame; nothing reads it into
+// a result.
 import fc from 'fast-check';
 
 /** Heavy helpers the workers call; each `steps` once per call and per iteration. */
@@ -156,7 +157,8 @@ const HELPER_TEXT: Record<Helper, string[]> = {
   down: ['down (n)', '  steps = steps + 1', '  if n <= 0 then', '    return 1', '  endif', `  return (down (n - 1) * 3 + n) mod ${MOD}`],
   fib: ['fib (n)', '  steps = steps + 1', '  if n < 2 then', '    return n', '  endif', '  return fib (n - 1) + fib (n - 2)'],
   even: ['even (n)', '  steps = steps + 1', '  if n = 0 then', '    return 1', '  endif', '  return odd (n - 1)'],
-  fill: ['fill (n)', '  steps = steps + 1', '  l = []', '  for j = 1 to n', '    steps = steps + 1', '    append (l, j * j mod 97)', '  endfor', '  t = 0', '  for j = 1 to count (l)', '    steps = steps + 1', '    t = t + l[j]', '  endfor', '  return t'],
+  // (a for loop of n iterations jumps back n - 1 times: the last step of each is taken back)
+  fill: ['fill (n)', '  steps = steps + 1', '  l = []', '  for j = 1 to n', '    steps = steps + 1', '    append (l, j * j mod 97)', '  endfor', '  t = 0', '  for j = 1 to count (l)', '    steps = steps + 1', '    t = t + l[j]', '  endfor', '  if n > 0 then', '    steps = steps - 2', '  endif', '  return t'],
   spell: ['spell (n)', '  steps = steps + 1', '  s = ""', '  k = 0', '  while k < n', '    steps = steps + 1', '    k = k + 1', '    s = s .. substr ("abcdefg", k mod 7 + 1, 1)', '  endwhile', '  return length (s) * 7 + count ([s, k])'],
 };
 
@@ -165,7 +167,12 @@ function on(p: SpinProgram, head: string): string {
   return p.guardOff ? `on ${head}` : `on noloopcheck ${head}`;
 }
 
-function printWork(ws: Work[], depth: number, worker: number, indent: string, out: string[]): void {
+/**
+ * `steps` counts what the VM counts as spin: a loop's jumps back and the calls. A while
+ * loop jumps back once an iteration (a break leaves one out), a for loop once an
+ * iteration but the last (continue jumps back too).
+ */
+function printWork(ws: Work[], depth: number, worker: number, indent: string, out: string[], inWhile = false): void {
   // the innermost loop variable, or 1 outside loops
   const v = depth > 0 ? `i${depth}` : '1';
   for (const w of ws) {
@@ -181,7 +188,7 @@ function printWork(ws: Work[], depth: number, worker: number, indent: string, ou
         if (depth > 0) out.push(`${indent}if ${v} mod ${w.q} = 0 then`, `${indent}  continue`, `${indent}endif`);
         break;
       case 'stop':
-        if (depth > 0) out.push(`${indent}if ${v} = ${w.q} then`, `${indent}  break`, `${indent}endif`);
+        if (depth > 0) out.push(`${indent}if ${v} = ${w.q} then`, ...(inWhile ? [`${indent}  steps = steps - 1`] : []), `${indent}  break`, `${indent}endif`);
         break;
       case 'note':
         // only where it prints a few lines: not inside inner loops
@@ -195,8 +202,9 @@ function printWork(ws: Work[], depth: number, worker: number, indent: string, ou
         else if (w.form === 'down') out.push(`${indent}for ${i} = ${w.n} to 1 step -1`);
         else out.push(`${indent}for ${i} = 1 to ${w.n} step 2`);
         out.push(`${inner}steps = steps + 1`);
-        printWork(w.body, depth + 1, worker, inner, out);
-        out.push(`${indent}${w.form === 'while' ? 'endwhile' : 'endfor'}`);
+        printWork(w.body, depth + 1, worker, inner, out, w.form === 'while');
+        if (w.form === 'while') out.push(`${indent}endwhile`);
+        else out.push(`${indent}endfor`, `${indent}steps = steps - 1`);
         break;
       }
     }
