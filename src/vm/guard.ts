@@ -63,12 +63,13 @@ export function backEdgeCheck(counter: string, guard: string, place: string): st
 }
 
 /**
- * The spin count as generated code, at a back edge the guard does not count: `counter`
- * is a variable of the running code, `place` records where the loop is, `pause` is
- * what pauses the thread (nothing where it cannot be paused). The VM context is `e`.
+ * The spin count as generated code, at a back edge the guard does not count: `place`
+ * records where the loop is, `pause` is what pauses the thread (nothing where it cannot
+ * be paused). The VM context is `e`. The count is the VM's, shared with calls, not the
+ * running frame's: a loop that returns (or calls) before SPIN_STEP iterations still counts.
  */
-export function spinCheck(counter: string, place: string, pause: string): string {
-  return `if (++${counter} >= ${SPIN_STEP}) { ${place} ${counter} = 0; if (GUARD.spun(e, ${SPIN_STEP})) { ${pause} } }`;
+export function spinCheck(place: string, pause: string): string {
+  return `if ((++e.spin & ${SPIN_STEP - 1}) === 0) { ${place} if (GUARD.spun(e, 0)) { ${pause} } }`;
 }
 
 /** The spin count of an uncounted call, as a generated expression: true when the thread should pause (see spinCheck). */

@@ -34,7 +34,7 @@ function interpreterGen(op: Op): Gen {
     jump: (i) => `{ pc = ${word(i)}; continue; }`,
     at: () => '',
     fail: (error) => `throw ${error};`,
-    backEdge: (i) => `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.spinCheck('W', '', `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
+    backEdge: (i) => `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.spinCheck('', `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
     vm: 'e',
     globals: () => 'e.globals',
     props: () => 'e.props[h.object]',
@@ -94,7 +94,7 @@ function buildLoop(variant: Variant): Loop | DebuggedLoop {
   const body = `
     const handlers = e.program.handlers, B = e.builtins, N = e.nativeContext, G = e.options.loopGuard, T = e.traceVm, D = e.debugVm;
     const s = th.stack;
-    let h = handlers[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges, W = 0;
+    let h = handlers[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges;
     try {
       for (;;) {
         opPc = pc;

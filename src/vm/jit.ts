@@ -193,7 +193,7 @@ function baseGen(site: Site): Omit<Gen, 'call' | 'callNative' | 'send' | 'ret' |
     jumpTo: (i) => site.jump(word(i)),
     at: () => `P = ${pc};`,
     fail: (error) => `{ P = ${pc}; throw ${error}; }`,
-    backEdge: (i) => (site.uncounted ? guard.spinCheck('W', `P = ${pc};`, site.pauseAt(word(i))) : guard.backEdgeCheck('E', 'G', `P = ${pc};`)),
+    backEdge: (i) => (site.uncounted ? guard.spinCheck(`P = ${pc};`, site.pauseAt(word(i))) : guard.backEdgeCheck('E', 'G', `P = ${pc};`)),
     vm: 'e',
     globals: () => 'e.globals',
     props: () => `e.props[${h.object}]`,
@@ -251,7 +251,7 @@ function makeResumable(code: Code, hi: number): Resumable {
   const regs = Array.from({ length: h.registers }, (_, i) => `r${i} = s[base + ${i}]`);
   const body = `
     const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
-    let P = pc, E = th.backEdges${uncounted(code, h) ? ', W = 0' : ''};
+    let P = pc, E = th.backEdges;
     let ${regs.join(', ')};
     try {
       for (;;) {
@@ -351,7 +351,7 @@ function makePlain(code: Code, hi: number): Plain {
   const text = `
     ${fill}
     ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
-    let P = 0${counts ? ', E = th.backEdges' : ''}${loops && loose ? ', W = 0' : ''};
+    let P = 0${counts ? ', E = th.backEdges' : ''};
     const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
     try {
       ${body}

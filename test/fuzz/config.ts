@@ -17,10 +17,10 @@ export interface FuzzSize {
 /**
  * In npm test the text and mutation fuzzers take 10 000 inputs and the program fuzzer,
  * which runs two engines per input, 4 000 (about 20 s on 2 cores), and the save fuzzer
- * and the size fuzzer 200 and 300. In npm run fuzz, every fuzzer takes FUZZ_RUNS
- * inputs, for up to an hour each.
+ * and the size fuzzer 200 and 300, the preemption fuzzer 25
+ * (a few seconds). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs, for up to an hour each.
  */
-export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes'): FuzzSize {
+export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt'): FuzzSize {
   if (LONG) return { runs: FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
     case 'text':
@@ -35,6 +35,9 @@ export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'size
       return { runs: 200, timeLimitMs: 60_000 };
     case 'sizes':
       return { runs: 300, timeLimitMs: 60_000 };
+    case 'preempt':
+      // up to a few hundred thousand steps an input, headless on both engines, live, and restored twice
+      return { runs: 25, timeLimitMs: 30_000 };
   }
 }
 

@@ -2,9 +2,10 @@
 // when it fails.
 import assert from 'node:assert/strict';
 import fc from 'fast-check';
-import { checkLoad, checkRun, checkSaveRestore, checkText, FUZZ_LIMITS } from './checks.ts';
+import { checkLoad, checkPreempt, checkRun, checkSaveRestore, checkText, FUZZ_LIMITS, type LiveSettings } from './checks.ts';
 import { randomText, mutatedInput, mutatedSources, CORPUS, type MutatedInput } from './text.ts';
 import { program, printProgram, runSettings, type GenProgram, type RunSettings } from './programs.ts';
+import { spinProgram, printSpin, type SpinProgram } from './spin.ts';
 import { growthProgram, printGrowth, LIMIT_ERROR, type GrowthProgram } from './growth.ts';
 import type { SourceText } from '../../src/compiler/load.ts';
 import { UNITS_PER_MS } from '../../src/time/units.ts';
@@ -98,5 +99,19 @@ const sizes: Fuzzer<GrowthProgram, string> = {
   show: (source) => `limits ${JSON.stringify(FUZZ_LIMITS)}\n${source}`,
 };
 
-export const FUZZERS = { text, mutate, programs, saves, sizes } as const;
+const liveSettings: fc.Arbitrary<LiveSettings> = fc.record({ perRead: fc.constantFrom(0.5, 1, 2, 4), jit: fc.boolean(), saveFrame: fc.integer({ min: 1, max: 40 }) });
+
+/** (f) Programs that spin where the guard does not count, beside ticking threads, run live on a virtual wall clock: the live host pauses the spin, the results do not change, and a paused world saves and restores. */
+const preempt: Fuzzer<[SpinProgram, LiveSettings], { source: string; guardOff: boolean; live: LiveSettings }> = {
+  arbitrary: fc.tuple(spinProgram, liveSettings),
+  prepare: ([p, live]) => ({ source: printSpin(p), guardOff: p.guardOff, live }),
+  check: ({ source, guardOff, live }) => {
+    const loaded = checkLoad([{ file: 'gen.pw', source }]);
+    assert.ok(loaded.program, `a generated program did not compile:\n${loaded.diagnostics.map((d) => `${d.line}:${d.col} ${d.message}`).join('\n')}`);
+    checkPreempt(loaded.program, { loopGuard: guardOff ? 0 : FUZZ_LIMITS.loopGuard }, live);
+  },
+  show: ({ source, guardOff, live }) => `live ${JSON.stringify(live)}${guardOff ? ' --loop-guard 0' : ''} limits ${JSON.stringify(FUZZ_LIMITS)}\n${source}`,
+};
+
+export const FUZZERS = { text, mutate, programs, saves, sizes, preempt } as const;
 export type FuzzerName = keyof typeof FUZZERS;

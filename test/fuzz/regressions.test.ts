@@ -5,6 +5,8 @@ import { describe, it, expect } from 'vitest';
 import { runBoth as run } from './both.ts';
 import { loadProgram } from '../../src/compiler/load.ts';
 import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
+import { LiveWorld } from '../../src/hosts/live.ts';
+import { SLICE_MS, SPIN_STEP } from '../../src/vm/guard.ts';
 
 
 /** Wall time of f in ms. */
@@ -62,6 +64,55 @@ describe('regressions: the runaway guard and noloopcheck', () => {
     expect(r.stdout).toEqual(['150000', '50000']);
     expect(r.exit).toBe(0);
   });
+});
+
+describe('regressions: spin the live host must pause', () => {
+  // Generated code counted a noloopcheck loop's iterations in a variable of its own
+  // frame: a loop that returned (or made a call) before 4096 iterations was never seen,
+  // so a loop calling it could spin a live frame for seconds without being paused.
+  const src = [
+    'global steps',
+    'on noloopcheck inner (n)',
+    '  j = 0',
+    '  while j < n',
+    '    j = j + 1',
+    '    steps = steps + 1',
+    '  endwhile',
+    '  return j',
+    'end',
+    'on noloopcheck outer (m)',
+    '  s = 0',
+    '  for i = 1 to m',
+    '    s = s + inner (3000)',
+    '  endfor',
+    '  return s',
+    'end',
+    'on startup',
+    '  steps = 0',
+    '  print ("sum " .. outer (300))',
+    'end',
+  ].join('\n');
+  for (const jit of [true, false]) {
+    it(`short loops called again and again are paused like one long loop (${jit ? 'generated code' : 'interpreter'})`, () => {
+      const program = loadProgram([{ file: 'spin.pw', source: src }]).program!;
+      let t = 0;
+      const out: string[] = [];
+      const w = new LiveWorld(program, { print: (s) => out.push(s), diagnostic: (_d, f) => out.push(f) }, { timer: false, wall: { now: () => (t += 1) }, jit });
+      const steps = (): number => (w.engine.globals[program.globals.indexOf('steps')] as number | undefined) ?? 0;
+      w.start();
+      const perFrame = [steps()];
+      for (let k = 0; k < 1000 && out.length === 0; k++) {
+        t += 1000 / 60;
+        const before = steps();
+        w.frame();
+        perFrame.push(steps() - before);
+      }
+      expect(out).toEqual(['sum 900000']);
+      // a look at the clock every 4096 iterations, and a slice spent after SLICE_MS looks
+      expect(Math.max(...perFrame)).toBeLessThanOrEqual((SLICE_MS + 4) * SPIN_STEP);
+      expect(perFrame.length).toBeGreaterThan(900_000 / ((SLICE_MS + 4) * SPIN_STEP));
+    });
+  }
 });
 
 describe('regressions: object-prototype names reaching engine tables', () => {
