@@ -47,7 +47,9 @@ export function negFailure(a: Value): ScriptError {
 
 export function catText(v: Value, other: Value): string {
   if (typeof v === 'string') return v;
-  if (typeof v === 'number' || typeof v === 'boolean') return str(v);
+  // String () writes numbers as print does (-0 as 0 included)
+  if (typeof v === 'number') return String(v);
+  if (typeof v === 'boolean') return str(v);
   throw new ScriptError(`cannot join ${describe(v)} with ".." (to ${describe(other)}): ".." joins strings, numbers and booleans`);
 }
 
