@@ -416,7 +416,8 @@ if (selected('check/oracles')) {
 
 // The language server's latency figures come from its own script, when there is one:
 // test/bench/lsp/run.mjs [--quick], run from the project root, prints one JSON object
-// per line, { figure, value, detail, target, met }, and exits non-zero on a wrong answer.
+// per line, { figure, value, detail, target, met }, or a table of its own, and exits
+// non-zero on a wrong answer.
 const lspBench = join(here, 'lsp', 'run.mjs');
 let lspNote = null;
 if (selected('lsp')) {
@@ -426,10 +427,13 @@ if (selected('lsp')) {
   } else {
     log('language-server latency (test/bench/lsp/run.mjs) …');
     const r = timed(process.execPath, [lspBench, ...(quick ? ['--quick'] : [])], 'test/bench/lsp/run.mjs', { timeout: 300_000 });
-    for (const line of r.stdout.split('\n').filter((l) => l.trim().startsWith('{'))) {
+    const figures = r.stdout.split('\n').filter((l) => l.trim().startsWith('{'));
+    for (const line of figures) {
       const f = JSON.parse(line);
       world.push({ figure: `language server: ${f.figure}`, value: f.value, detail: f.detail ?? '', target: f.target, met: typeof f.met === 'boolean' ? yes(f.met) : String(f.met) });
     }
+    // a script that prints its own table instead: shown as it printed it
+    if (figures.length === 0 && r.stdout.trim() !== '') lspNote = r.stdout.trim();
   }
 }
 
