@@ -31,6 +31,16 @@ export function count(fn: string, v: Value, what: string, min: number): number {
   return n;
 }
 
+/** How far from the origin a place in the world may be: distances between two places stay exact enough and never overflow. */
+export const PLACE_MAX = 1e15;
+
+/** A coordinate of a place in the world (an actor, a star, the camera, a cricket). */
+export function place(fn: string, v: Value, what: string): number {
+  const n = finite(fn, v, what);
+  if (n < -PLACE_MAX || n > PLACE_MAX) throw new ScriptError(`${fn} needs ${what} from -1e15 to 1e15 (a place in the world), not ${describe(v)}`);
+  return n;
+}
+
 export function text(fn: string, v: Value, what: string): string {
   if (typeof v !== 'string') throw new ScriptError(`${fn} needs a string for ${what}, not ${describe(v)}`);
   return v;

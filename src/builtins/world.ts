@@ -5,7 +5,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { closest, NameIndex } from '../errors/suggest.ts';
 import type { BuiltinContext } from './context.ts';
 import type { Value } from '../vm/value.ts';
-import { COUNT_MAX, finite, flag, list, name, num, text } from './args.ts';
+import { COUNT_MAX, finite, flag, list, name, num, place, text } from './args.ts';
 import { createActor, normalizeAngle, startWalk, stopWalk, pauseWalk, type ActorState, type WalkLeg } from '../world/walk.ts';
 import { setPose } from '../world/pose.ts';
 import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound } from '../world/sound.ts';
@@ -130,8 +130,8 @@ export const WORLD: Builtin[] = [
     doc: 'Puts the camera (the listener for crickets) at x, z, optionally turned to a facing in degrees.',
     fn: (e, _th, s, b, n) => {
       const cam = e.state.camera;
-      cam.x = finite('placecamera', s[b], 'x');
-      cam.z = finite('placecamera', s[b + 1], 'z');
+      cam.x = place('placecamera', s[b], 'x');
+      cam.z = place('placecamera', s[b + 1], 'z');
       if (n > 2) cam.facing = finite('placecamera', s[b + 2], 'the facing');
       return null;
     },
@@ -182,9 +182,9 @@ export const WORLD: Builtin[] = [
     fn: (e, _th, s, b, n) => {
       const a = actor(e, 'placeactor', s[b]);
       stopWalk(a);
-      a.x = finite('placeactor', s[b + 1], 'x');
-      a.y = finite('placeactor', s[b + 2], 'y');
-      a.z = finite('placeactor', s[b + 3], 'z');
+      a.x = place('placeactor', s[b + 1], 'x');
+      a.y = place('placeactor', s[b + 2], 'y');
+      a.z = place('placeactor', s[b + 3], 'z');
       if (n > 4) a.facing = normalizeAngle(finite('placeactor', s[b + 4], 'the facing'));
       return null;
     },
@@ -228,7 +228,7 @@ export const WORLD: Builtin[] = [
     summary: 'Defines a named point to walk to.',
     doc: 'Defines a named point that actors can walk to.',
     fn: (e, _th, s, b) => {
-      e.state.stars[name('defstar', s[b], 'the star')] = { x: finite('defstar', s[b + 1], 'x'), y: finite('defstar', s[b + 2], 'y'), z: finite('defstar', s[b + 3], 'z') };
+      e.state.stars[name('defstar', s[b], 'the star')] = { x: place('defstar', s[b + 1], 'x'), y: place('defstar', s[b + 2], 'y'), z: place('defstar', s[b + 3], 'z') };
       return null;
     },
   },
@@ -260,7 +260,7 @@ export const WORLD: Builtin[] = [
     doc: 'Starts a walk to a point.',
     fn: (e, _th, s, b) => {
       const a = actor(e, 'walktoxyz', s[b]);
-      const leg = { x: finite('walktoxyz', s[b + 1], 'x'), y: finite('walktoxyz', s[b + 2], 'y'), z: finite('walktoxyz', s[b + 3], 'z'), star: null };
+      const leg = { x: place('walktoxyz', s[b + 1], 'x'), y: place('walktoxyz', s[b + 2], 'y'), z: place('walktoxyz', s[b + 3], 'z'), star: null };
       beginWalk(e, a, 'walktoxyz', [leg], `${leg.x},${leg.y},${leg.z}`);
       return null;
     },
@@ -401,8 +401,8 @@ export const WORLD: Builtin[] = [
         name: name('cricket', s[b], 'the name'),
         sound: sound(e, 'cricket', s[b + 1]),
         set: st.set,
-        x: finite('cricket', s[b + 2], 'x'),
-        z: finite('cricket', s[b + 3], 'z'),
+        x: place('cricket', s[b + 2], 'x'),
+        z: place('cricket', s[b + 3], 'z'),
         radius: finite('cricket', s[b + 4], 'the radius'),
         base: finite('cricket', s[b + 5], 'the base steps'),
         jitter: finite('cricket', s[b + 6], 'the jitter'),

@@ -286,6 +286,11 @@ describe('regressions: a world saves whatever its builtins let it hold', () => {
     expect(checkSaveRestore(program, opts as never, 0.5, 'generated code')).toBe(true);
     const refused = run('on startup\n  makeloop ("scene", "tick", 1e308)\nend\n');
     expect(refused.errors[0]?.message).toBe('makeloop needs 1 to 2147483648 for the number of steps, not 1e+308 (a number)');
+    // a walk to a place so far that its distance overflowed turned the actor's position to NaN
+    const far = run('actor bob\nendactor\non startup\n  walktoxyz ("bob", 1e308, 0, 0)\nend\n');
+    expect(far.errors[0]?.message).toBe('walktoxyz needs x from -1e15 to 1e15 (a place in the world), not 1e+308 (a number)');
+    const edge = loadProgram([{ file: 'gen.pw', source: 'actor bob\nendactor\non startup\n  placeactor ("bob", -1e15, 0, 0)\n  walktoxyz ("bob", 1e15, 0, 1e15)\n  delay (600)\nend\n' }]).program!;
+    expect(checkSaveRestore(edge, opts as never, 0.5, 'generated code')).toBe(true);
     const pose = run('on startup\n  defpose ("walk", 1e300)\nend\n');
     expect(pose.errors[0]?.message).toMatch(/^defpose needs a whole number of frames from 1 to 2147483648/);
   });
