@@ -482,7 +482,7 @@ for (const t of MICRO_TARGETS) {
     met: r === null ? 'n/a' : yes(t.ok(r)),
   });
 }
-// the standing targets of earlier rounds, so that a regression shows
+// the standing targets of earlier versions, so that a regression shows
 const LUA_IN_NODE = ['fib', 'loop', 'string', 'resume', 'delay0'];
 for (const [peer, figure, target, ok, show] of [
   ['wasmoon', 'micro-benchmarks vs wasmoon', '< 1× on each', (r) => r < 1, (r) => `${ratio(r)}×`],
