@@ -45,8 +45,6 @@ export class CompileError extends Error {
 export class Program {
   /** The author's files, in load order (the boot library comes before them). */
   readonly files: readonly string[];
-  /** A hash of every source, names included: a snapshot restores only into the same scripts. */
-  readonly fingerprint: string;
   /** @internal */
   readonly code: Code;
 
@@ -54,7 +52,11 @@ export class Program {
   constructor(code: Code, files: readonly string[]) {
     this.code = code;
     this.files = Object.freeze(files.slice());
-    this.fingerprint = code.fingerprint;
+  }
+
+  /** A hash of every source, names included: a snapshot restores only into the same scripts (hashed when first asked for). */
+  get fingerprint(): string {
+    return this.code.fingerprint;
   }
 
   /** A file's source text, the boot library's included. */

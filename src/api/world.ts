@@ -144,7 +144,7 @@ export class World {
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
       realFrames: this.#realFrames,
       // drawing real frames, a thread spinning where the guard does not count it is paused for the next frame
-      preempt: this.#realFrames ? { now: () => performance.now(), sliceMs: SLICE_MS } : null,
+      preempt: this.#realFrames ? { now: () => performance.now(), slice: SLICE_MS } : null,
     });
     this.#engine.stopOnError = o.keepGoing !== true;
     // the engine's last memory check reads Node's heap; a browser has no such reading,

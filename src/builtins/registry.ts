@@ -6,13 +6,12 @@ import type { Thread } from '../vm/thread.ts';
 import type { NativeFn, NativeResult } from '../vm/native.ts';
 import type { BuiltinContext } from './context.ts';
 
-export { SUSPEND, CALLED } from '../vm/native.ts';
+export { SUSPEND } from '../vm/native.ts';
 export type BuiltinResult = NativeResult;
 
 /**
  * A builtin reads its arguments straight from the thread's register stack:
- * s[b] … s[b + n - 1]. It returns a value, or SUSPEND after setting a wait, or CALLED
- * after pushing a handler frame.
+ * s[b] … s[b + n - 1]. It returns a value, or SUSPEND after setting a wait.
  */
 export type BuiltinFn = NativeFn<BuiltinContext>;
 

@@ -1,9 +1,10 @@
 // `pw timeline TRACE.jsonl -o FILE.(json|html|svg)`, and the file writing `pw run
 // --timeline` shares with it. Exit 0 on success, 1 for a trace that cannot be read as
 // one, 2 on bad usage.
-import { readFileSync, realpathSync } from 'node:fs';
+import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { UsageError } from '../compiler/load.ts';
+import { readTextFile, UsageError } from '../compiler/load.ts';
+import { SNAPSHOT_MAX_BYTES } from './restore.ts';
 import { FORMAT_HINT, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { Sink, stderr } from './output.ts';
@@ -46,9 +47,9 @@ export function timelineCommand(a: TimelineArgs): number {
   if (a.from !== undefined && a.to !== undefined && a.to <= a.from) throw new UsageError('--to must be later than --from');
   let text: string;
   try {
-    text = readFileSync(a.trace, 'utf8');
-  } catch {
-    throw new UsageError(`cannot read the trace "${a.trace}"`);
+    text = readTextFile(a.trace, a.trace, SNAPSHOT_MAX_BYTES);
+  } catch (err) {
+    throw new UsageError((err as Error).message.replace(/^cannot read /, 'cannot read the trace '));
   }
   const b = new TimelineBuilder();
   try {

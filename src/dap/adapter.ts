@@ -200,7 +200,8 @@ class PocketwatchDebugSession extends DebugSession {
     if (m.body !== undefined) response.body = m.body;
     if (!m.success) response.message = m.message ?? 'failed';
     this.sendResponse(response);
-    if (this.ending) this.end();
+    // the session ends once the world has answered the goodbye itself, not an earlier request
+    if (this.ending && (m.command === 'disconnect' || m.command === 'terminate')) this.end();
   }
 
   /** The world's worker is gone: every request it had is refused, and the session ends. */

@@ -153,7 +153,8 @@ function runOn(e: Engine, s: Snippet, args: Value[], keepLocals: boolean): Ran {
   e.debugVm = keepLocals ? lastLook : null;
   e.traceVm = null;
   e.threads.running = th;
-  if (s.loops && guard === 0) e.options.loopGuard = EVAL_GUARD;
+  // (the snippet's own loops or those of the handlers it calls: nothing the debugger runs may hang the world)
+  if (guard === 0) e.options.loopGuard = EVAL_GUARD;
   try {
     const outcome = execute(e, th);
     if (outcome === 'done') return { ok: true, value: th.result, locals };

@@ -6,6 +6,7 @@
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { readScripts, UsageError } from '../compiler/load.ts';
+import { overwrites } from '../cli/outputs.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';
@@ -338,7 +339,8 @@ export class WorldSession {
   private launch(a: Record<string, unknown>): undefined {
     if (this.state !== 'new') throw new Refused('a program is launched already');
     const opts = launchOptions(a);
-    const loaded = loadLinted(readScripts(opts.program));
+    const scripts = readScripts(opts.program);
+    const loaded = loadLinted(scripts);
     for (const d of [...loaded.diagnostics, ...loaded.warnings]) this.output('stderr', formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     if (!loaded.program) {
       const n = loaded.diagnostics.length;
@@ -346,6 +348,9 @@ export class WorldSession {
     }
     const program = loaded.program;
     if (opts.trace !== null) {
+      // a trace written over a script (by any name, a link included) would wipe the script
+      const script = overwrites(opts.trace, scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })));
+      if (script !== undefined) throw new Refused(`the trace "${opts.trace}" would overwrite ${script}`);
       try {
         this.trace = new TraceFile(opts.trace);
       } catch (err) {
@@ -554,12 +559,10 @@ export class WorldSession {
       if (inclusive ? cp.extra.count > until : cp.extra.count >= until) continue;
       let mine = -1;
       let any = -1;
-      let first = -1;
       const look = (th: Thread, pc: number, n: number): void => {
         if (kind === 'reverseContinue') {
           if (bp.marks[th.hi]?.[pc] === 1 && bp.at(th.hi, pc).some((b) => b.log === null && c.holds(b, th, pc))) mine = n;
         } else if (bp.startsOf(th.hi)[pc] === 1) {
-          if (first < 0) first = n;
           any = n;
           if (th.id === id && callDepth(th) <= depth) mine = n;
         }

@@ -45,11 +45,12 @@ export interface EngineOptions {
   /** Trace the timeline's detail too: thread runs and waits, loop arming (trace/events.ts TIMELINE_KINDS). */
   timeline: boolean;
   /**
-   * The live host's wall clock (ms) and the slice of it that threads may spin through
-   * per frame: a thread spinning in code the runaway guard does not count is paused
-   * and goes on next frame (vm/guard.ts). null: headless, where such spin is a hang.
+   * A live host's clock and the slice of it (in the clock's units: wall ms, or spin for a
+   * host that must replay exactly) that threads may spin through per frame: a thread
+   * spinning in code the runaway guard does not count is paused and goes on next frame
+   * (vm/guard.ts). null: headless, where such spin is a hang.
    */
-  preempt: { now(): number; sliceMs: number } | null;
+  preempt: { now(): number; slice: number } | null;
 }
 
 export const DEFAULT_OPTIONS: EngineOptions = {
@@ -201,7 +202,7 @@ export class Engine implements BuiltinContext, VmContext {
     const p = this.options.preempt;
     if (p === null) return;
     this.sliceSpent = false;
-    this.sliceEnd = p.now() + p.sliceMs;
+    this.sliceEnd = p.now() + p.slice;
   }
 
   /** Whether this slice of wall time is spent (always false headless). */

@@ -63,7 +63,7 @@ export class LiveWorld {
     const { wall, timer, ...engineOpts } = opts;
     const wallSource = wall ?? performance;
     // a thread that spins where the guard does not count it gets a slice of each frame and goes on at the next
-    this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true, preempt: engineOpts.preempt ?? { now: () => wallSource.now(), sliceMs: SLICE_MS } });
+    this.engine = new Engine(program, BUILTINS, host, { ...engineOpts, realFrames: true, preempt: engineOpts.preempt ?? { now: () => wallSource.now(), slice: SLICE_MS } });
     // the world goes on after a script error, whoever's thread it was
     this.engine.stopOnError = false;
     this.wallSource = wallSource;

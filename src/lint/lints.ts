@@ -4,6 +4,7 @@
 import { lineAt } from '../../grammar/lexer.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
+import { sortDiagnostics } from '../compiler/link.ts';
 import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
 import { ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
 import { callKey, handlerKey, type CallUse, type UseLog } from './uses.ts';
@@ -83,7 +84,7 @@ export function lint(world: WorldFacts, uses: UseLog, report: ReadonlySet<string
     unreachable(f, world, r, found);
     for (const d of found) if (!ignored(f, d)) out.push(d);
   }
-  return out.sort((a, b) => (a.file < b.file ? -1 : a.file > b.file ? 1 : a.line - b.line || a.col - b.col));
+  return sortDiagnostics(out);
 }
 
 /** PW101–PW108: names handed to builtins that nothing defines or handles. */

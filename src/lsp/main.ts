@@ -140,6 +140,7 @@ export class Server {
       return t ? range(t.span) : null;
     }));
     c.onRenameRequest(checked('onRenameRequest', true, (p) => {
+      if (typeof p.newName !== 'string') throw new ResponseError(-32602, 'rename needs newName, a string');
       const at = this.at(p.textDocument.uri, p.position);
       if (!at) return null;
       try {
@@ -157,9 +158,11 @@ export class Server {
       const doc = this.documents.get(p.textDocument.uri);
       if (!doc) return [];
       const out: CodeAction[] = [];
+      if (!Array.isArray(p.context?.diagnostics)) throw new ResponseError(-32602, 'codeAction needs context.diagnostics, a list');
       for (const d of p.context.diagnostics) {
-        const message = typeof d.message === 'string' ? d.message : d.message.value;
-        const guess = /did you mean "([^"]+)"\?/.exec(message)?.[1];
+        if (d === null || typeof d !== 'object') continue;
+        const message = typeof d.message === 'string' ? d.message : d.message?.value;
+        const guess = typeof message === 'string' ? /did you mean "([^"]+)"\?/.exec(message)?.[1] : undefined;
         if (d.source !== 'pocketwatch' || guess === undefined) continue;
         const text = doc.getText(d.range);
         // inside a string, only the name between the quotes changes

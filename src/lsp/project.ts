@@ -2,7 +2,8 @@
 // .pw files and the open documents (whose text wins over the disk's). Each file is
 // parsed and read for facts only when its text changes; the whole program is then
 // compiled (for compile errors and the names it resolves) and linted.
-import { readdirSync, readFileSync, statSync } from 'node:fs';
+import { readdirSync, statSync } from 'node:fs';
+import { readTextFile, SCRIPT_MAX_BYTES } from '../compiler/load.ts';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptFile } from '../../grammar/ast.ts';
@@ -121,9 +122,10 @@ export class Project {
     if (this.entries.has(path)) return;
     let text: string;
     try {
-      text = readFileSync(path, 'utf8');
+      // (a FIFO or a device named .pw would block the server for good: only regular files are read)
+      text = readTextFile(path, path, SCRIPT_MAX_BYTES);
     } catch (err) {
-      this.notes.push(`cannot read ${path}: ${(err as NodeJS.ErrnoException).code ?? (err as Error).message}`);
+      this.notes.push((err as Error).message);
       return;
     }
     this.entries.set(path, { path, file: boot ? `stdlib/${path.split(sep).pop()}` : this.fileName(path), text, open: false, boot, ast: null, syntax: [], facts: null, chunks: null });
@@ -165,9 +167,9 @@ export class Project {
     if (e?.open) return;
     let text: string | null = null;
     try {
-      text = readFileSync(path, 'utf8');
+      text = readTextFile(path, path, SCRIPT_MAX_BYTES);
     } catch {
-      // deleted
+      // deleted, or no longer a file that can be read
     }
     if (text === null) {
       if (e) this.entries.delete(path);

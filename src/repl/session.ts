@@ -123,7 +123,7 @@ export class ReplSession {
     this.source = opts.wall ?? performance;
     const wall: WallSource = { now: () => this.latched ?? this.source.now() };
     // a spinning thread's slice is counted, not timed, so time travel replays its pauses exactly
-    const preempt = { now: () => this.world.engine.spin, sliceMs: SLICE_SPIN };
+    const preempt = { now: () => this.world.engine.spin, slice: SLICE_SPIN };
     this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall, timer: opts.timer, timeline: true, preempt });
     this.world.onFrame = () => this.afterFrame();
     this.world.frameGuard = (frame) => this.timedFrame(frame);
@@ -927,8 +927,13 @@ export class ReplSession {
     return [...new Set([...this.files.filter((f) => !this.inMemory.has(f)), ...this.roots])];
   }
 
-  /** A file saved under --watch: a reload, unless nothing in the files changed. */
+  /**
+   * A file saved under --watch: a reload, unless nothing in the files changed. In the
+   * past, a reload would drop every later moment for a save the author may not have
+   * meant for it: the REPL only says so, and :reload applies it.
+   */
   watchReload(): void {
+    if (this.history.inPast) return this.info('a watched file changed: :goto now and :reload to use it (a reload here would drop the moments after this one)');
     this.guarded(() => this.reload(true));
   }
 

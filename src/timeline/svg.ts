@@ -92,7 +92,10 @@ function spanTitle(s: Span): string {
 function tickStep(spanMs: number, px: number): number {
   const steps = [50, 100, 200, 250, 500, 1000, 2000, 5000, 10_000, 15_000, 30_000, 60_000, 120_000, 300_000, 600_000, 900_000, 1_800_000, 3_600_000];
   for (const s of steps) if ((s / spanMs) * px >= 70) return s;
-  return steps[steps.length - 1]!;
+  // longer spans (a trace may say any game time): whole hours, doubled until ticks are apart
+  let s = steps[steps.length - 1]!;
+  while ((s / spanMs) * px < 70) s *= 2;
+  return s;
 }
 
 export function timelineSvg(tl: Timeline, title = 'Pocketwatch timeline'): string {

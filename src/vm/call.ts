@@ -53,4 +53,3 @@ export function firstFrame(callee: HandlerCode, args: readonly Value[]): (Value 
   return stack;
 }
 
-export { MAX_CALL_DEPTH };

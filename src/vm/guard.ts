@@ -69,12 +69,12 @@ export function backEdgeCheck(counter: string, guard: string, place: string): st
  * running frame's: a loop that returns (or calls) before SPIN_STEP iterations still counts.
  */
 export function spinCheck(place: string, pause: string): string {
-  return `if ((++e.spin & ${SPIN_STEP - 1}) === 0) { ${place} if (GUARD.spun(e, 0)) { ${pause} } }`;
+  return `if ((++e.spin & ${SPIN_STEP - 1}) === 0) { ${place} if (GUARD.spun(e)) { ${pause} } }`;
 }
 
 /** The spin count of an uncounted call, as a generated expression: true when the thread should pause (see spinCheck). */
 export function callSpin(): string {
-  return `((++e.spin & ${SPIN_STEP - 1}) === 0 && GUARD.spun(e, 0))`;
+  return `((++e.spin & ${SPIN_STEP - 1}) === 0 && GUARD.spun(e))`;
 }
 
 export function runawayLoop(n: number, guard: number): never {
@@ -85,7 +85,7 @@ export function runawayCalls(guard: number): ScriptError {
   return new ScriptError(`runaway calls: ${guard * CALLS_PER_ITERATION} handler calls without a rendered frame (recursion that never ends? the limit follows --loop-guard)`);
 }
 
-/** Uncounted back edges between two looks at the spin budget. */
+/** Spin (uncounted back edges and calls) between two looks at the spin budget. */
 export const SPIN_STEP = 4096;
 /** Wall time (ms) per display frame that spinning threads may take in the live host: about half a frame, the rest is the host's. */
 export const SLICE_MS = 8;
@@ -114,11 +114,10 @@ export interface Spinner {
 export const PAUSED: Wait = { kind: 'paused' };
 
 /**
- * Counts `n` more spin. True when the thread should pause now (live host, slice spent);
- * headless, throws the hang error once the budget is spent.
+ * A look at the spin budget, every SPIN_STEP of spin. True when the thread should pause
+ * now (live host, slice spent); headless, throws the hang error once the budget is spent.
  */
-export function spun(vm: Spinner, n: number): boolean {
-  vm.spin += n;
+export function spun(vm: Spinner): boolean {
   if (vm.preemptive) return vm.sliceOver();
   if (vm.spin >= HANG_SPIN) throw hang();
   return false;

@@ -57,7 +57,7 @@ function interpreterGen(op: Op): Gen {
     }`,
     send: () => `{
       const c = base + ${word(2)}, first = ${word(1)} === 0 ? 1 : 2;
-      const hi = OPS.sendTarget(e, ${word(1)}, s[c], s[c + 1]);
+      const hi = e.sendTarget(${word(1)}, s[c], s[c + 1]);
       if (hi < 0) s[base + ${word(0)}] = null;
       else {
         const callee = handlers[hi];

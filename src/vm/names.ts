@@ -79,19 +79,32 @@ export function handlerDigest(p: Program, hi: number, builtinName: (b: number) =
   return sha256OfParts(parts).slice(0, 24);
 }
 
+// Code is immutable: its resume points and loop heads are worked out once (every save
+// and restore, a checkpoint of the history among them, asks for them per frame).
+const resumesOf = new WeakMap<Int32Array, readonly number[]>();
+const loopsOf = new WeakMap<Int32Array, readonly number[]>();
+
 /** The pcs at which a thread of handler code can be suspended, in order: after each call. */
-export function resumePoints(code: Int32Array): number[] {
-  const out: number[] = [];
-  for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) if (OPS[code[pc] as Op].flow === 'call') out.push(nextPc(code, pc));
+export function resumePoints(code: Int32Array): readonly number[] {
+  let out = resumesOf.get(code);
+  if (out === undefined) {
+    const found: number[] = [];
+    for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) if (OPS[code[pc] as Op].flow === 'call') found.push(nextPc(code, pc));
+    resumesOf.set(code, (out = found));
+  }
   return out;
 }
 
 /** The loop heads of handler code, in order: where the live host may pause a thread that spins (vm/guard.ts). */
-export function loopPoints(code: Int32Array): number[] {
-  const heads = new Set<number>();
-  for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) {
-    const head = loopHead(code, pc);
-    if (head >= 0) heads.add(head);
+export function loopPoints(code: Int32Array): readonly number[] {
+  let out = loopsOf.get(code);
+  if (out === undefined) {
+    const heads = new Set<number>();
+    for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) {
+      const head = loopHead(code, pc);
+      if (head >= 0) heads.add(head);
+    }
+    loopsOf.set(code, (out = [...heads].sort((a, b) => a - b)));
   }
-  return [...heads].sort((a, b) => a - b);
+  return out;
 }

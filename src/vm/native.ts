@@ -1,15 +1,13 @@
 // What the VM calls outside itself. A native function (a builtin) reads its arguments
 // straight from the thread's registers, s[b] … s[b + n - 1], and returns a value or a
-// signal: SUSPEND after it parked the thread (it set thread.wait), CALLED after it
-// pushed a handler frame for the thread to run (sendtoactor and friends). The VM knows
-// nothing of what a builtin does; the context it hands them is opaque to it.
+// signal: SUSPEND after it parked the thread (it set thread.wait). The VM knows nothing
+// of what a builtin does; the context it hands them is opaque to it.
 import type { Thread } from './thread.ts';
 import type { Value } from './value.ts';
 
 export const SUSPEND: unique symbol = Symbol('suspend');
-export const CALLED: unique symbol = Symbol('called');
 
-export type NativeResult = Value | typeof SUSPEND | typeof CALLED;
+export type NativeResult = Value | typeof SUSPEND;
 
 // eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller names its own context
 export type NativeFn<C = any> = (cx: C, th: Thread, s: Value[], b: number, n: number) => NativeResult;

@@ -20,9 +20,6 @@ export function same(vm: Worker, a: Value, b: Value): boolean {
 /** Handler frames one thread may hold. */
 export const MAX_CALL_DEPTH = 200;
 
-/** Words in every call instruction: a caller's resume point is this far past its call. */
-export const CALL_WORDS = 5;
-
 export function arith(verb: string, op: string, a: Value, b: Value): ScriptError {
   return new ScriptError(`cannot ${verb} ${describe(a)} and ${describe(b)}: "${op}" needs two numbers`);
 }
@@ -119,11 +116,6 @@ interface Sends {
   sendTarget(kind: number, nameOrEvent: Value, event: Value): number;
   readonly tracing: boolean;
   readonly state: { readonly set: string };
-}
-
-/** The handler a SEND goes to (-1: none, the event is ignored). */
-export function sendTarget(vm: Sends, kind: number, a: Value, b: Value): number {
-  return vm.sendTarget(kind, a, b);
 }
 
 /** One call site's memory of where its last event went: most sites send the same event to the same object every time. */

@@ -244,6 +244,9 @@ describe('pw lsp', () => {
   it('answers a malformed request with a plain error, and goes on', async () => {
     await expect(server.request('textDocument/hover', { textDocument: { uri: uriOf(engine()) } })).rejects.toThrow('Hover needs textDocument.uri and a position (line, character)');
     expect(await server.hover(join(dir, 'nowhere.pw'), 0, 0)).toBeNull();
+    await expect(server.request('textDocument/rename', { textDocument: { uri: uriOf(world()) }, position: { line: 1, character: 4 } })).rejects.toThrow('rename needs newName, a string');
+    await expect(server.request('textDocument/codeAction', { textDocument: { uri: uriOf(engine()) }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } })).rejects.toThrow('codeAction needs context.diagnostics, a list');
+    expect(await server.request('textDocument/codeAction', { textDocument: { uri: uriOf(engine()) }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, context: { diagnostics: [null, { message: 3 }] } })).toEqual([]);
     expect(text(await server.hover(engine(), 5, 6))).toContain('2250 ms');
   });
 

@@ -84,6 +84,17 @@ describe('pw run --timeline', () => {
     }
   });
 
+  it('draws a trace whose game time runs to the edge of what a number holds, and refuses a FIFO instead of waiting on it', () => {
+    writeFileSync(join(dir, 'far.jsonl'), '{"t":0,"ev":"print","text":"a"}\n{"t":1e300,"ev":"print","text":"b"}\n');
+    const far = pw(['timeline', 'far.jsonl', '-o', 'far.svg']);
+    expect(far.code, far.stderr).toBe(0);
+    expect(read('far.svg')).toContain('<svg');
+    expect(spawnSync('mkfifo', [join(dir, 'pipe.jsonl')]).status).toBe(0);
+    const fifo = pw(['timeline', 'pipe.jsonl', '-o', 'x.json']);
+    expect(fifo.code).toBe(2);
+    expect(fifo.stderr).toMatch(/cannot read the trace "pipe\.jsonl": it is not a regular file/);
+  });
+
   it('the pictures in docs/timeline.md are what its commands make', () => {
     expect(pw(['run', 'scripts', '--until', '20s', '--timeline', join(dir, 'first20.svg')], ROOT).code).toBe(0);
     expect(read('first20.svg')).toBe(readFileSync(join(ROOT, 'docs', 'timeline-demo.svg'), 'utf8'));

@@ -8,8 +8,8 @@
 // patch added get their initial values, removed ones are reported.
 import type { Program } from '../../vm/program.ts';
 import { newThread, type Thread, type Wait } from '../../vm/thread.ts';
-import type { Value } from '../../vm/value.ts';
-import { CODE_FORMAT, Op, OPS } from '../../vm/opcodes.ts';
+import { MAX_STRING, type Value } from '../../vm/value.ts';
+import { CODE_FORMAT, nextPc, Op } from '../../vm/opcodes.ts';
 import { handlerDigest, handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
 import { liveAtLoopHeads, liveAtResume } from '../../vm/analysis.ts';
 import { MAX_CALL_DEPTH } from '../../vm/ops.ts';
@@ -30,7 +30,7 @@ export interface SnapshotLimits {
   maxList: number;
 }
 
-export const DEFAULT_LIMITS: SnapshotLimits = { maxThreads: 20_000, maxString: 16_000_000, maxList: 1_000_000 };
+export const DEFAULT_LIMITS: SnapshotLimits = { maxThreads: 20_000, maxString: MAX_STRING, maxList: 1_000_000 };
 
 /** A snapshot checked by itself, not yet placed in a program. */
 export interface DecodedSnapshot {
@@ -330,7 +330,7 @@ function resumeOpAt(code: Int32Array, resume: number): number {
   let last = 0;
   while (pc < resume) {
     last = pc;
-    pc += 1 + OPS[code[pc] as Op].operands.length;
+    pc = nextPc(code, pc);
   }
   return last;
 }

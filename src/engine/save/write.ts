@@ -18,6 +18,15 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SavedFrame, type
 
 const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 
+/** Each source's SHA-256, hashed once per program (the history saves a checkpoint every second). */
+const filesOf = new WeakMap<Program, { name: string; sha256: string }[]>();
+
+function fileDigests(program: Program): { name: string; sha256: string }[] {
+  let files = filesOf.get(program);
+  if (files === undefined) filesOf.set(program, (files = Object.entries(program.sources).map(([name, text]) => ({ name, sha256: sha256Hex(text) }))));
+  return files;
+}
+
 /** The world as JSON text: `{ "checksum": …, "body": … }`. */
 export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
   const values = new ValueWriter();
@@ -41,7 +50,7 @@ export function writeSnapshot(state: WorldState, threads: Thread[], program: Pro
     format: SNAPSHOT_FORMAT,
     version: SNAPSHOT_VERSION,
     code: CODE_FORMAT,
-    program: { files: Object.entries(program.sources).map(([name, text]) => ({ name, sha256: sha256Hex(text) })), handlers: digests },
+    program: { files: fileDigests(program), handlers: digests },
     host,
     world: write(WORLD, state) as Record<string, unknown>,
     globals,
