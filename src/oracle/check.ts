@@ -1,9 +1,9 @@
 // Running oracles: load an oracle's scripts, run them headless with its settings,
 // and compare the trace with the expectation — or rewrite the expectation from it.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProgram, pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
+import { folderNames, isFolder, loadProgram, pwNamesIn, readScriptFile, SCRIPT_MAX_BYTES, readTextFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
+import { writeWhole } from '../node/outputs.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
 import { objectKey, type Program } from '../vm/program.ts';
@@ -68,7 +68,7 @@ export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
     const full = resolve(dir, load);
     let isDir: boolean;
     try {
-      isDir = statSync(full).isDirectory();
+      isDir = statPath(full).isDirectory();
     } catch {
       throw new OracleProblem(`-- load: ${load}: no such file or folder (paths are relative to the oracle file)`);
     }
@@ -172,9 +172,10 @@ function problemText(err: unknown, file: string): string {
 function readOracle(file: string, ignoreExpected = false): { text: string; oracle: Oracle } {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new OracleProblem('cannot read the file');
+    text = readTextFile(file, file, SCRIPT_MAX_BYTES);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new OracleProblem(err.message.replace(`cannot read "${file}"`, 'cannot read the file'));
   }
   return { text, oracle: parseOracle(text, { ignoreExpected }) };
 }
@@ -211,7 +212,14 @@ export function updateOracleFile(file: string): UpdateResult {
     const next = withExpected(oracle, run.events);
     result.events = run.events.length;
     result.status = next === text ? 'unchanged' : 'updated';
-    if (next !== text) writeFileSync(file, next);
+    if (next !== text) {
+      try {
+        writeWhole(file, 'oracle', () => next);
+      } catch (err) {
+        if (err instanceof UsageError) throw new OracleProblem(err.message);
+        throw err;
+      }
+    }
   } catch (err) {
     result.problem = problemText(err, file);
   }
@@ -220,16 +228,11 @@ export function updateOracleFile(file: string): UpdateResult {
 }
 
 function oraclesUnder(dir: string, out: string[]): void {
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of folderNames(dir)) {
     if (name.startsWith('.') || name === 'node_modules') continue;
     const full = join(dir, name);
-    let isDir = false;
-    try {
-      isDir = statSync(full).isDirectory();
-    } catch {
-      // a dangling link: an oracle file by that name is reported as unreadable below
-    }
-    if (isDir) oraclesUnder(full, out);
+    // a dangling link is no folder: an oracle file by that name is reported as unreadable below
+    if (isFolder(full)) oraclesUnder(full, out);
     else if (name.endsWith(ORACLE_EXTENSION)) out.push(full);
   }
 }

@@ -27,5 +27,5 @@ export const TRACE_KINDS: Readonly<Record<string, string>> = {
 };
 
 export function isTraceKind(kind: string): boolean {
-  return Object.prototype.hasOwnProperty.call(TRACE_KINDS, kind);
+  return Object.hasOwn(TRACE_KINDS, kind);
 }

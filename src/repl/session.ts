@@ -2,7 +2,7 @@
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { loadProgram, parseSources, readSources, UsageError, type SourceText } from '../node/load.ts';
+import { loadProgram, parseSources, readSnapshotFile, readSources, UsageError, type SourceText } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
@@ -18,8 +18,7 @@ import { handlerNaming } from '../vm/names.ts';
 import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
 import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { overwrites, writeSnapshotFile } from '../node/outputs.ts';
+import { overwrites, writeSnapshotFile, writeWhole } from '../node/outputs.ts';
 import { DEFAULT_LIMITS, readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { History, type HistoryOptions } from '../engine/history.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
@@ -862,9 +861,10 @@ export class ReplSession {
     if (args.length !== 1) return this.replError(':restore needs a file name, e.g. :restore world.json');
     let text: string;
     try {
-      text = readFileSync(args[0], 'utf8');
-    } catch {
-      return this.replError(`cannot read "${args[0]}"`);
+      text = readSnapshotFile(args[0]);
+    } catch (err) {
+      if (err instanceof UsageError) return this.replError(err.message);
+      throw err;
     }
     try {
       readSnapshot(text, this.engine.program);
@@ -963,10 +963,13 @@ export class ReplSession {
     if (!format) return this.replError(`:timeline "${file}": ${FORMAT_HINT}`);
     const now = unitsToMs(this.engine.now);
     const tl = this.recent.build(now);
+    const clash = overwrites(file, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
+    if (clash) return this.replError(`:timeline ${file} would overwrite ${clash}`);
     try {
-      writeFileSync(file, renderTimeline(tl, format, `Pocketwatch timeline, game time ${stamp(tl.from)} to ${stamp(tl.to)}`));
+      writeWhole(file, 'timeline', () => renderTimeline(tl, format, `Pocketwatch timeline, game time ${stamp(tl.from)} to ${stamp(tl.to)}`));
     } catch (err) {
-      return this.replError(`cannot write "${file}": ${(err as Error).message}`);
+      if (err instanceof UsageError) return this.replError(err.message);
+      throw err;
     }
     this.info(`wrote the timeline of game time ${stamp(tl.from)} to ${stamp(tl.to)} to ${file} (${tl.tracks.length} tracks)`);
   }

@@ -6,6 +6,9 @@ import type { TraceEvent } from './events.ts';
 export const WORLD_KINDS = ['print', 'loop', 'walk', 'sound', 'set', 'click', 'event', 'time'] as const;
 export type WorldKind = (typeof WORLD_KINDS)[number];
 
+/** What an event log shows until told otherwise: everything but the per-delivery "event" lines, which double every loop firing. */
+export const DEFAULT_WORLD_KINDS: ReadonlySet<WorldKind> = new Set(WORLD_KINDS.filter((k) => k !== 'event'));
+
 const KIND_OF_TRACE: Record<string, WorldKind> = {
   print: 'print',
   loop: 'loop',
