@@ -6,6 +6,8 @@ import { folderNames, isFolder, loadProgram, pwNamesIn, readScriptFile, SCRIPT_M
 import { writeWhole } from '../node/outputs.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
+import { hostEntry, UnknownName } from '../engine/hostinput.ts';
+import { hostInputLine } from './hostlines.ts';
 import { objectKey, type Program } from '../vm/program.ts';
 import type { ObjectKind } from '../../grammar/ast.ts';
 import { closest } from '../errors/suggest.ts';
@@ -98,6 +100,7 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
   }
   const s = o.settings;
   checkClicks(s.input, loaded.program);
+  checkHostInput(s.input, loaded.program);
   const kinds = s.kinds ? new Set(s.kinds) : null;
   const events: TraceEvent[] = [];
   const diagnostics: string[] = [];
@@ -131,6 +134,23 @@ function checkClicks(input: readonly TimedInput[], program: Program): void {
     if (program.objectIndex[objectKey(kind as ObjectKind, name)] !== undefined) continue;
     const guess = closest(name, program.objects.filter((x) => x.kind === kind).map((x) => x.name));
     throw new OracleProblem(`-- click: ${i.at} ${i.click}: there is no ${kind} "${name}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
+}
+
+/** A key, variable or event naming what the scripts lack (or a value they cannot hold) refuses the oracle, naming the line. */
+function checkHostInput(input: readonly TimedInput[], program: Program): void {
+  for (const i of input) {
+    const line = hostInputLine(i);
+    if (line === null) continue;
+    try {
+      hostEntry(program, 0, i, line.slice(3, line.indexOf(':')));
+    } catch (err) {
+      if (err instanceof TypeError || err instanceof RangeError || err instanceof UnknownName) {
+        // the message names the call; the oracle's line says where it is
+        throw new OracleProblem(`${line}: ${err.message.replace(/^\w+: /, '')}`);
+      }
+      throw err;
+    }
   }
 }
 

@@ -8,6 +8,7 @@ import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
 import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
+import { keyName } from '../world/hostinput.ts';
 import { closest } from '../errors/suggest.ts';
 import { SLICE_SPIN } from '../vm/guard.ts';
 import type { EngineHost } from '../engine/engine.ts';
@@ -475,6 +476,8 @@ export class ReplSession {
         return this.evaluate(payload as string);
       case Input.click:
         return this.postClick(payload as [string, string]);
+      case Input.key:
+        return this.postKey(payload as string);
       case Input.load:
         return this.loadSources(payload as LoadInput);
       case Input.reload:
@@ -726,6 +729,8 @@ export class ReplSession {
         return this.restore(args);
       case 'click':
         return this.click(args);
+      case 'key':
+        return this.key(args);
       case 'filter':
         return this.setFilter(args);
       case 'trace':
@@ -990,6 +995,21 @@ export class ReplSession {
     const o = matches[0];
     this.input(Input.click, [o.kind, o.name], () => this.postClick([o.kind, o.name]));
     this.info(`click on ${o.kind} ${o.name} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  /** :key NAME: the key pressed and released at once (the current set hears its key event, keydown () sees it once). */
+  private key(args: string[]): void {
+    if (args.length !== 1) return this.replError(':key needs one key name, e.g. :key space');
+    const name = keyName(args[0]);
+    if (typeof name !== 'string') return this.replError(`:key: ${name.problem}`);
+    this.input(Input.key, name, () => this.postKey(name));
+    this.info(`key ${name} pressed and released: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  private postKey(name: string): void {
+    const at = this.engine.now;
+    this.engine.post({ at, kind: 'key', name, down: true });
+    this.engine.post({ at, kind: 'key', name, down: false });
   }
 
   private postClick([objectKind, target]: [string, string]): void {
