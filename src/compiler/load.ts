@@ -4,7 +4,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, s
 import { join, relative, resolve } from 'node:path';
 import type { SourceText } from './sources.ts';
 
-export { loadProgram, parseSources, type LoadResult, type SourceText } from './sources.ts';
+export { parseSources, type LoadResult, type SourceText } from './sources.ts';
 
 /** The .pw files directly in a folder, sorted, as names within it (a folder named x.pw is not one). */
 export function pwNamesIn(dir: string): string[] {

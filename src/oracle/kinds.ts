@@ -21,6 +21,8 @@ export const TRACE_KINDS: Readonly<Record<string, string>> = {
   view: 'a camera turn ended on its view',
   click: 'a click arrived from the host',
   mouse: 'the mouse button went down or up',
+  request: 'a waiting host builtin was called: its request number and arguments',
+  answer: "the host's answer to a request arrived (auto: void given where no host answers)",
   warning: 'a script warning (the world goes on)',
   error: 'a script error (its thread stops)',
   dropped: 'the heartbeat dropped steps it could not catch up',

@@ -21,6 +21,8 @@ const KIND_OF_TRACE: Record<string, WorldKind> = {
   turn: 'set',
   click: 'click',
   mouse: 'click',
+  request: 'event',
+  answer: 'click',
   event: 'event',
   ignored: 'event',
   clock: 'time',
@@ -73,6 +75,10 @@ export function describeTrace(ev: TraceEvent): string {
       return `click on ${ev.to}`;
     case 'mouse':
       return `mouse ${ev.down ? 'down' : 'up'}`;
+    case 'request':
+      return `request ${ev.request}: ${ev.builtin} (${Array.isArray(ev.args) ? ev.args.map((a) => JSON.stringify(a)).join(', ') : ''}) waits for the host`;
+    case 'answer':
+      return `answer to request ${ev.request} (${ev.builtin}): ${JSON.stringify(ev.value)}${ev.auto ? ' (void: no host answers)' : ''}`;
     case 'event':
       return `${ev.event} → ${ev.to}`;
     case 'ignored':

@@ -15,6 +15,7 @@ import type { CricketState } from './cricket.ts';
 import type { SoundState, SoundTable } from './sound.ts';
 import type { PoseTable } from './pose.ts';
 import type { RandomState } from './random.ts';
+import type { HostValue } from './hostdata.ts';
 
 export interface FrameState {
   /** Game frames so far: what frame () returns. */
@@ -45,7 +46,22 @@ export interface StarState {
 }
 
 /** Input waiting in the mailbox, stamped with the game time it arrived at. */
-export type InputEvent = { at: number; kind: 'click'; target: string; objectKind: string } | { at: number; kind: 'mouse'; down: boolean };
+export type InputEvent =
+  | { at: number; kind: 'click'; target: string; objectKind: string }
+  | { at: number; kind: 'mouse'; down: boolean }
+  /** The host's answer to a waiting host builtin (`auto`: void given by a host without an implementation, pw run). */
+  | { at: number; kind: 'answer'; request: number; value: HostValue; auto?: true };
+
+/** A call to a waiting host builtin, until the thread that made it has its answer. */
+export interface HostRequest {
+  request: number;
+  builtin: string;
+  /** The id of the thread that waits. */
+  thread: number;
+  args: HostValue[];
+  /** Set when the answer has arrived and the thread is ready to take it. */
+  answered?: { value: HostValue };
+}
 
 export interface WorldState {
   clock: ClockState;
@@ -79,6 +95,8 @@ export interface WorldState {
   /** The display frame at which polls last took a latched press (they all see it, that frame only); -1 before. */
   mousePressSeen: number;
   steps: number;
+  /** Host builtin calls waiting for their answer, and the next request number (whole numbers from 1, in call order). */
+  requests: { next: number; pending: HostRequest[] };
 }
 
 
@@ -112,5 +130,6 @@ export function createWorldState(seed: number, maxCatchUp: number, program: Prog
     mousePressed: false,
     mousePressSeen: -1,
     steps: 0,
+    requests: { next: 1, pending: [] },
   };
 }

@@ -18,7 +18,9 @@ export type Schema =
   /** An object whose field `key` says which of `cases` it is. */
   | { t: 'variant'; key: string; cases: Record<string, Schema> }
   /** Kept as it is, for a reader of its own (script values). */
-  | { t: 'raw' };
+  | { t: 'raw' }
+  /** Host data (a host builtin's arguments and answers): numbers, strings, booleans, null, lists of them. */
+  | { t: 'data' };
 
 /** Longest name or text a saved world holds outside script values. */
 export const NAME_MAX = 10_000;
@@ -37,6 +39,32 @@ export const table = (of: Schema, max = TABLE_MAX): Schema => ({ t: 'table', of,
 export const maybe = (of: Schema): Schema => ({ t: 'maybe', of });
 export const variant = (key: string, cases: Record<string, Schema>): Schema => ({ t: 'variant', key, cases });
 export const raw: Schema = { t: 'raw' };
+export const data: Schema = { t: 'data' };
+
+/** Lists of host data nest at most this deep (as script lists are walked). */
+const DATA_DEPTH = 1000;
+/** Longest string in host data: a script's own longest. */
+const DATA_STRING = 16_000_000;
+
+function writeData(v: unknown): unknown {
+  return Array.isArray(v) ? v.map(writeData) : typeof v === 'number' ? writeNumber(v) : v;
+}
+
+function readData(v: unknown, path: string, depth: number): unknown {
+  if (v === null || typeof v === 'boolean') return v;
+  if (typeof v === 'string') {
+    if (v.length > DATA_STRING) refuse(path, `is a string longer than ${DATA_STRING} characters`);
+    return v;
+  }
+  if (Array.isArray(v)) {
+    if (depth >= DATA_DEPTH) refuse(path, `nests lists more than ${DATA_DEPTH} deep`);
+    if (v.length > TABLE_MAX) refuse(path, `has ${v.length} items; a list holds at most ${TABLE_MAX}`);
+    return v.map((x, i) => readData(x, `${path}[${i}]`, depth + 1));
+  }
+  const n = readNumber(v, path);
+  if (n !== n) refuse(path, 'is NaN, which host data never is');
+  return n;
+}
 
 /** A number as JSON: those JSON cannot spell (Infinity, NaN) as {"$num": "…"}. */
 export function writeNumber(n: number): unknown {
@@ -75,6 +103,8 @@ export function write(s: Schema, v: unknown): unknown {
       return write(s.cases[(v as Record<string, string>)[s.key]], v);
     case 'raw':
       return v;
+    case 'data':
+      return writeData(v);
   }
 }
 
@@ -167,5 +197,7 @@ export function read(s: Schema, v: unknown, path: string): unknown {
     }
     case 'raw':
       return v;
+    case 'data':
+      return readData(v, path, 0);
   }
 }

@@ -4,7 +4,7 @@
 import { STEP_UNITS } from '../../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS } from '../../time/loops.ts';
 import { MAX_CRICKETS } from '../../world/cricket.ts';
-import { bool, int, list, maybe, num, obj, oneOf, str, table, tuple, variant } from './schema.ts';
+import { bool, data, int, list, maybe, num, obj, oneOf, str, table, tuple, variant } from './schema.ts';
 
 /** Nested lock or save windows a world may hold. */
 const DEPTH = 1_000_000;
@@ -62,6 +62,7 @@ export const WORLD = obj({
     variant('kind', {
       click: obj({ at: time, kind: oneOf('click'), target: str(), objectKind: oneOf('set', 'actor', 'prop', 'flat') }),
       mouse: obj({ at: time, kind: oneOf('mouse'), down: bool }),
+      answer: obj({ at: time, kind: oneOf('answer'), request: int(1), value: data, auto: bool }, ['auto']),
     }),
     MAILBOX,
   ),
@@ -70,5 +71,10 @@ export const WORLD = obj({
   mousePressSeen: int(-1),
   wallNow: time,
   steps: int(),
-});
+  // (saved since host builtins came; a snapshot from before has none pending)
+  requests: obj({
+    next: int(1),
+    pending: list(obj({ request: int(1), builtin: str(), thread: int(1), args: list(data, 100), answered: obj({ value: data }) }, ['answered']), 1_000_000),
+  }),
+}, ['requests']);
 
