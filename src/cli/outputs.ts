@@ -43,16 +43,24 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-/** A snapshot goes only to a new file or over a regular file; anything else at its place is refused. */
-function checkSnapshotPlace(path: string): void {
+/**
+ * An output (a snapshot, the debugger's trace) goes only to a new file or over a regular
+ * file; anything else at its place is refused — a FIFO would block the writer until
+ * something reads it.
+ */
+export function checkOutputPlace(path: string, what: string): void {
   let st: Stats;
   try {
     st = lstatSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw cannotWrite(path, 'snapshot', code(err));
+    throw cannotWrite(path, what, code(err));
   }
-  if (!st.isFile()) throw cannotWrite(path, 'snapshot', `${kindOf(st)}: a snapshot is written only to a new file or over a regular file`);
+  if (!st.isFile()) throw cannotWrite(path, what, `${kindOf(st)}: a ${what} is written only to a new file or over a regular file`);
+}
+
+function checkSnapshotPlace(path: string): void {
+  checkOutputPlace(path, 'snapshot');
 }
 
 /** The snapshot is written beside its place and then renamed into it: a failed write never leaves an earlier snapshot truncated. */
