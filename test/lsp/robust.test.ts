@@ -118,3 +118,27 @@ describe('pw lsp, given malformed messages', () => {
     await answers();
   });
 });
+describe('pw lsp, on a 10 MB document', () => {
+  it('publishes its diagnostics and answers a hover', async () => {
+    const big = join(dir, 'big.pw');
+    const handler = (i: number): string => `on helper${i} (a, b) -- pw-ignore PW110\n  x = a + b * ${i}\n  if x > 10 then\n    print ("big " .. x)\n  endif\n  return x\nend\n`;
+    const parts: string[] = [];
+    let size = 0;
+    for (let i = 0; size < 10_000_000; i++) {
+      const h = handler(i);
+      parts.push(h);
+      size += h.length;
+    }
+    const text = `${parts.join('')}on startup\n  gotoset ("celar")\nend\n`;
+    const s = await startServer(null);
+    try {
+      s.open(big, text);
+      const d = await s.diagnostics(big, (x) => x.length > 0, 0, 25_000);
+      expect(d.map((x) => x.message)).toEqual([expect.stringContaining('"celar"')]);
+      const h = (await s.hover(big, 3, 6)) as { contents: { value: string } } | null;
+      expect(h?.contents.value).toContain('print');
+    } finally {
+      await s.stop();
+    }
+  });
+});
