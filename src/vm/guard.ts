@@ -108,6 +108,15 @@ export interface Spinner {
   readonly preemptive: boolean;
   /** Whether this frame's slice of wall time is spent (the live host; always false headless). */
   sliceOver(): boolean;
+  /** A wall-time limit on what runs now (a debugger's evaluation: it must not hold the debugger), or null. */
+  cutoff: Cutoff | null;
+}
+
+/** Past `at` on its clock, the running thread stops with the error `why`. */
+export interface Cutoff {
+  now(): number;
+  at: number;
+  why: string;
 }
 
 /** A thread paused by the live host, back in the ready queue: it goes on at the next frame. */
@@ -118,6 +127,7 @@ export const PAUSED: Wait = { kind: 'paused' };
  * now (live host, slice spent); headless, throws the hang error once the budget is spent.
  */
 export function spun(vm: Spinner): boolean {
+  if (vm.cutoff !== null && vm.cutoff.now() >= vm.cutoff.at) throw new ScriptError(vm.cutoff.why);
   if (vm.preemptive) return vm.sliceOver();
   if (vm.spin >= HANG_SPIN) throw hang();
   return false;
