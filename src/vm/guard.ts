@@ -133,8 +133,15 @@ export function spun(vm: Spinner): boolean {
   return false;
 }
 
-/** A thread is resumed: headless, a thread that keeps yielding without time moving spins too. */
-export function resumed(vm: Spinner): void {
+/**
+ * A thread is resumed. One in code the guard does not count (`uncounted`) that keeps
+ * yielding without time moving spins; a counted one is bounded by the guard (delay (0)
+ * never resets it) and by the threads one moment may start, so its resumptions are no
+ * spin: a world without uncounted code is never paused, and its game-time results never
+ * depend on how fast the machine is.
+ */
+export function resumed(vm: Spinner, uncounted: boolean): void {
+  if (!uncounted) return;
   vm.spin += RESUME_SPIN;
   if (vm.spin >= HANG_SPIN && !vm.preemptive) throw hang();
 }
