@@ -5,6 +5,7 @@ import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../compiler/load.ts';
 import { loadProgram } from '../engine/load.ts';
+import { loadProject } from '../project/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
 import { objectKey, type Program } from '../vm/program.ts';
@@ -92,7 +93,15 @@ export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
 
 /** Runs an oracle headless with its own settings; throws OracleProblem when it cannot run. */
 export function runOracle(o: Oracle, oracleFile: string): OracleRun {
-  const loaded = loadProgram(oracleSources(o, oracleFile));
+  const sources = oracleSources(o, oracleFile);
+  let host;
+  try {
+    host = loadProject([oracleFile]).builtins;
+  } catch (err) {
+    if (err instanceof UsageError) throw new OracleProblem(err.message);
+    throw err;
+  }
+  const loaded = loadProgram(sources, true, { host });
   if (!loaded.program) {
     const text = loaded.diagnostics.map((d) => formatDiagnostic(d, loaded.sources[d.file])).join('\n\n');
     throw new OracleProblem(`the scripts do not compile:\n${text}`);

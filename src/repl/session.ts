@@ -9,6 +9,7 @@ import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { builtinTable } from '../engine/load.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { SLICE_SPIN } from '../vm/guard.ts';
@@ -50,6 +51,8 @@ export interface SessionOptions {
   trace?: boolean;
   /** The checkpoints' memory budget and interval (:back, :goto). */
   history?: HistoryOptions;
+  /** The host's builtins (pocketwatch.json): a returning one gives void, a waiting one waits for :answer. */
+  builtins?: readonly HostBuiltin[];
 }
 
 const LOOP_LINE_MS = 1000;
@@ -112,9 +115,12 @@ export class ReplSession {
   private defs: readonly string[] = [];
   /** Sources given in memory rather than as files: :reload keeps them as they are. */
   private inMemory = new Set<string>();
+  /** The host builtins every compilation declares. */
+  private hostBuiltins: readonly HostBuiltin[] = [];
 
   constructor(opts: SessionOptions = {}) {
     this.traceOn = opts.trace ?? true;
+    this.hostBuiltins = opts.builtins ?? [];
     const early: LogEntry[] = [];
     const program = this.initialProgram(opts, early);
     const host: EngineHost = {
@@ -478,6 +484,8 @@ export class ReplSession {
         return this.evaluate(payload as string);
       case Input.click:
         return this.postClick(payload as [string, string]);
+      case Input.answer:
+        return this.postAnswer(payload as [number, unknown]);
       case Input.load:
         return this.loadSources(payload as LoadInput);
       case Input.reload:
@@ -615,7 +623,7 @@ export class ReplSession {
     // files that did not load are looked for again by :reload
     this.roots = [...(opts.files ?? [])];
     this.inMemory = new Set((opts.sources ?? []).map((s) => s.file));
-    const loaded = loadLinted(sources);
+    const loaded = loadLinted(sources, this.hostBuiltins);
     if (loaded.program) {
       this.files = sources.map((s) => s.file);
       this.defs = [...this.files];
@@ -628,7 +636,7 @@ export class ReplSession {
       early.push({ kind: 'error', text: formatDiagnostic(d, loaded.sources[d.file]) });
     }
     early.push({ kind: 'info', text: 'the world starts without those files: fix them, then :load them' });
-    const bare = loadProgram([]);
+    const bare = loadProgram([], true, { host: this.hostBuiltins });
     if (!bare.program) throw new Error('the boot library does not compile');
     return bare.program;
   }
@@ -675,7 +683,7 @@ export class ReplSession {
     const names = new Set(fresh.map((s) => s.file));
     const program = this.engine.program;
     const all = [...new Set(this.files)].map((file) => ({ file, source: program.sources[file] ?? '' }));
-    const linted = loadLinted(all);
+    const linted = loadLinted(all, this.hostBuiltins);
     for (const d of linted.warnings) if (names.has(d.file)) this.reportDiagnostic(d, linted.sources[d.file]);
   }
 
@@ -729,6 +737,8 @@ export class ReplSession {
         return this.restore(args);
       case 'click':
         return this.click(args);
+      case 'answer':
+        return this.answer(args);
       case 'filter':
         return this.setFilter(args);
       case 'trace':
@@ -913,7 +923,7 @@ export class ReplSession {
       for (const hi of handlersOf(th)) if (names[hi].startsWith('(repl)@')) snippets.add(program.handlers[hi].file);
     }
     const globals = this.typedAtPrompt.filter((t) => t.startsWith('global ')).map((t) => t.slice(7));
-    const rebuilt = rebuildProgram(defs, textOf, [...snippets], globals);
+    const rebuilt = rebuildProgram(defs, textOf, [...snippets], globals, this.hostBuiltins);
     if ('diagnostics' in rebuilt) {
       for (const d of rebuilt.diagnostics) this.reportDiagnostic(d, rebuilt.sources[d.file]);
       return this.info('the reload changed nothing: the world runs on with the scripts it had');
@@ -989,6 +999,34 @@ export class ReplSession {
     const o = matches[0];
     this.input(Input.click, [o.kind, o.name], () => this.postClick([o.kind, o.name]));
     this.info(`click on ${o.kind} ${o.name} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  /** :answer ID VALUE — the host's answer to a waiting host builtin's request (VALUE as JSON; none: void). */
+  private answer(args: string[]): void {
+    const usage = ':answer needs a request number and a value as JSON, e.g. :answer 1 "yes" (no value: void)';
+    if (args.length === 0 || !/^\d+$/.test(args[0])) return this.replError(usage);
+    const request = Number(args[0]);
+    const text = args.slice(1).join(' ');
+    let value: unknown = null;
+    if (text !== '') {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return this.replError(`${text} is not JSON: ${usage}`);
+      }
+    }
+    try {
+      // checked before it is recorded: an answer refused is no input
+      this.engine.hostCalls.checkAnswer(request, value);
+    } catch (err) {
+      return this.replError((err as Error).message.replace(/^answer \(\): /, ':answer: '));
+    }
+    this.input(Input.answer, [request, value], () => this.postAnswer([request, value]));
+    this.info(`answer to request ${request} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  private postAnswer([request, value]: [number, unknown]): void {
+    this.engine.hostCalls.answer(request, value);
   }
 
   private postClick([objectKind, target]: [string, string]): void {

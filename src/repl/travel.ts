@@ -29,6 +29,8 @@ export const Input = {
   interrupt: 10,
   /** Script code broken into halfway (Ctrl-C in a loop that never waits): replayed by its checkpoint. */
   broken: 11,
+  /** payload: [request, value]: the host's answer to a waiting host builtin. */
+  answer: 12,
 } as const;
 
 export interface LoadInput {
@@ -76,6 +78,10 @@ function describe(kind: number, payload: unknown): string {
     }
     case Input.click:
       return `:click ${(payload as string[]).join(' ')}`;
+    case Input.answer: {
+      const [request, value] = payload as [number, unknown];
+      return `:answer ${request} ${JSON.stringify(value)}`;
+    }
     case Input.load:
       return `:load ${(payload as LoadInput).paths.join(' ')}`;
     case Input.reload:

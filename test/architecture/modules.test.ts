@@ -22,6 +22,8 @@ const BELOW: Record<string, string[]> = {
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
   'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace', 'src/signatures'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash', 'src/signatures'],
+  // the game folder's project file, for the tools on Node
+  'src/project': ['src/compiler', 'src/engine', 'src/errors', 'src/signatures'],
   // a client of traces alone: it never sees the engine that wrote them
   'src/timeline': ['src/trace'],
 };
