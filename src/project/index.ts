@@ -71,13 +71,9 @@ export function parseProject(text: string, shown: string): HostBuiltin[] {
   let json: unknown;
   try {
     json = JSON.parse(text);
-  } catch (err) {
-    const message = (err as Error).message;
-    const m = /position (\d+)/.exec(message) ?? /line (\d+) column (\d+)/.exec(message);
-    let at = `${shown}:1:1`;
-    if (m && m.length === 2) at = `${shown}:${lineCol(text, Number(m[1]))}`;
-    else if (m) at = `${shown}:${m[1]}:${m[2]}`;
-    throw new ProjectError(`${at}: ${PROJECT_FILE} is not valid JSON (${message.replace(/^JSON\.parse: /, '').replace(/ in JSON at position \d+.*$/, '')})`);
+  } catch {
+    const { at, problem } = jsonMistake(text);
+    throw new ProjectError(`${shown}:${lineCol(text, at)}: ${PROJECT_FILE} is not valid JSON: ${problem}`);
   }
   if (json === null || typeof json !== 'object' || Array.isArray(json)) throw new ProjectError(`${shown}:1:1: ${PROJECT_FILE} should hold an object, { "builtins": { … } }`);
   for (const key of Object.keys(json)) {
@@ -117,4 +113,84 @@ function keyAt(text: string, path: readonly string[]): string {
     from = m.index + m[0].length;
   }
   return found < 0 ? '1:1' : lineCol(text, found);
+}
+
+/**
+ * Where JSON.parse gave up, and why, in words: read again by a small reader of its own
+ * (JSON.parse's messages differ between Node versions, and some give no position).
+ */
+export function jsonMistake(text: string): { at: number; problem: string } {
+  let i = 0;
+  const ws = (): void => {
+    while (i < text.length && ' \t\r\n'.includes(text[i]!)) i++;
+  };
+  const fail = (problem: string): never => {
+    throw { at: i, problem };
+  };
+  const shown = (): string => (i >= text.length ? 'the end of the text' : JSON.stringify(text[i]));
+  const expect = (c: string): void => {
+    ws();
+    if (text[i] !== c) fail(i >= text.length ? `the text ends where "${c}" should be` : `${shown()} where "${c}" should be`);
+    i++;
+  };
+  const string = (): void => {
+    i++;
+    for (;;) {
+      if (i >= text.length) fail('the text ends inside a string');
+      const c = text[i]!;
+      if (c === '"') return void i++;
+      if (c === '\n' || c === '\r') fail('a line break inside a string (write \\n)');
+      if (c === '\\') {
+        i++;
+        if (!'"\\/bfnrtu'.includes(text[i] ?? '')) fail(`"\\${text[i] ?? ''}" is no escape JSON knows`);
+        if (text[i] === 'u') {
+          if (!/^[0-9a-fA-F]{4}$/.test(text.slice(i + 1, i + 5))) fail('"\\u" needs four hex digits');
+          i += 4;
+        }
+      }
+      i++;
+    }
+  };
+  const value = (depth: number): void => {
+    ws();
+    if (depth > 512) fail('lists and objects nested too deep');
+    const c = text[i];
+    if (c === '{' || c === '[') {
+      const close = c === '{' ? '}' : ']';
+      i++;
+      ws();
+      if (text[i] === close) return void i++;
+      for (;;) {
+        if (c === '{') {
+          ws();
+          if (text[i] !== '"') fail(i >= text.length ? 'the text ends where a name in quotes should be' : `${shown()} where a name in quotes should be`);
+          string();
+          expect(':');
+        }
+        value(depth + 1);
+        ws();
+        if (text[i] === ',') {
+          i++;
+          ws();
+          if (text[i] === close) fail(`a comma before "${close}": JSON allows none there`);
+          continue;
+        }
+        expect(close);
+        return;
+      }
+    }
+    if (c === '"') return string();
+    const m = /^(?:-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?|true|false|null)/.exec(text.slice(i, i + 400));
+    if (m === null) fail(i >= text.length ? 'the text ends where a value should be' : `${shown()} where a value should be`);
+    i += m![0].length;
+  };
+  try {
+    value(0);
+    ws();
+    if (i < text.length) fail(`${shown()} after the end of the value`);
+  } catch (err) {
+    if (typeof err === 'object' && err !== null && 'problem' in err) return err as { at: number; problem: string };
+    throw err;
+  }
+  return { at: 0, problem: 'JSON.parse refused it' };
 }
