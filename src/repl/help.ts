@@ -36,7 +36,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },
 ];
 
-const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world' };
+const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world', host: "the host's builtins" };
 
 export function helpText(builtins: readonly Builtin[], topic?: string): string[] {
   if (topic) return topicHelp(builtins, topic.toLowerCase().replace(/^:/, ''));
@@ -81,6 +81,11 @@ export function builtinReference(builtins: readonly Builtin[]): string {
   out.push('');
   out.push(`Every builtin a script can call, ${builtins.length} in all, by area. A parameter ending in \`?\` is optional;`);
   out.push('`...` takes any number of arguments. The REPL shows the same text with `:help NAME`.');
+  out.push('');
+  out.push("A game's host may add builtins of its own, declared to `compile ()` or in the game folder's");
+  out.push('`pocketwatch.json`: scripts call them like these, their argument count is checked the same way,');
+  out.push('and the language server and `:help` show their descriptions. See');
+  out.push('[host builtins](embedding.md#host-builtins).');
   const areas = [...new Set(builtins.map((b) => b.area))];
   for (const area of areas) {
     out.push('');

@@ -7,7 +7,7 @@ import { loadProgram } from '../engine/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
-import { BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
 import { builtinTable } from '../engine/load.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
@@ -698,7 +698,7 @@ export class ReplSession {
       case 'help':
       case 'h':
       case '?':
-        return out(helpText(BUILTINS, args[0]));
+        return out(helpText(builtinsFor(this.engine.program), args[0]));
       case 'load':
         if (args.length === 0) return this.replError(':load needs a file or folder, e.g. :load scripts/engine.pw');
         return this.load(args);
