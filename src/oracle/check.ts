@@ -130,6 +130,11 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
       input: s.input,
     },
   );
+  // an answer to a request the run never made would be dropped without a word
+  const made = r.engine.state.requests.next - 1;
+  for (const i of s.input) {
+    if (i.answer !== undefined && i.answer.request > made) throw new OracleProblem(`-- answer: ${i.at} ${i.answer.request}: the run made no request ${i.answer.request} (${made === 0 ? 'it called no waiting host builtin' : `its requests are numbered 1 to ${made}`})`);
+  }
   return { events, diagnostics, exit: r.exit };
 }
 

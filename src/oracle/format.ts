@@ -189,9 +189,12 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
       s.input.push({ at: parseInputTime(parts[0], line), mouse: state });
       return;
     }
-    case 'answer':
-      s.input.push(parseAnswer(value, line));
+    case 'answer': {
+      const a = parseAnswer(value, line);
+      if (s.input.some((i) => i.answer?.request === a.answer!.request)) throw new OracleFormatError(`request ${a.answer!.request} is answered by an earlier line already: a request gets one answer`, line);
+      s.input.push(a);
       return;
+    }
     case 'kinds': {
       const kinds = value.split(/[\s,]+/).filter((k) => k !== '').map((k) => k.toLowerCase());
       if (kinds.length === 0) throw new OracleFormatError('kinds needs at least one event kind, as in "-- kinds: print loop"', line);
