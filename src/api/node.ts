@@ -6,6 +6,7 @@ import { parseDuration, unitsToMs, msToUnits } from '../time/units.ts';
 import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } from '../oracle/check.ts';
 import { painter, renderResult } from '../oracle/diff.ts';
 import { compileSources, Program, type SourceFile } from './program.ts';
+import { loadProject } from '../project/index.ts';
 import { engineHost, type WorldHost } from './world.ts';
 
 /** A script file or folder that is missing, unreadable, or holds no script. */
@@ -35,9 +36,11 @@ export function readScripts(paths: readonly string[]): SourceFile[] {
   return sourcesOf(paths).map((s) => ({ name: s.file, text: s.source }));
 }
 
-/** readScripts () then compile (): throws FileError, or CompileError with every diagnostic. */
+/** readScripts () then compile (), with the host builtins of the game folder's pocketwatch.json: throws FileError, or CompileError with every diagnostic. */
 export function loadFiles(paths: readonly string[]): Program {
-  return compileSources(sourcesOf(paths));
+  const sources = sourcesOf(paths);
+  // the host builtins of the game folder's pocketwatch.json
+  return compileSources(sources, reading(() => loadProject(paths).builtins));
 }
 
 /** Input at a game time, as an oracle's `-- input:` lines give it. */
@@ -53,7 +56,12 @@ export interface TimedInput {
   set?: { object: string; variable: string; value: unknown };
   /** An event sent to "KIND NAME" with its arguments. */
   send?: { object: string; event: string; args: unknown[] };
+  /** An answer to a waiting host builtin's request (an oracle's `-- answer:`). */
+  answer?: { request: number; value: AnswerValue };
 }
+
+/** An answer to a host builtin: what a script can hold, lists as arrays and void as null. */
+export type AnswerValue = number | string | boolean | null | AnswerValue[];
 
 export interface HeadlessOptions {
   /** Game-time limit: ms, or a duration as `pw run --until` takes it ("60s", "37.25s"). Default 60 s. */

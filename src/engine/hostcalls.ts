@@ -110,6 +110,12 @@ export class HostCalls {
 
   /** The host answers `request` (world.answer): checked now, delivered at the next heartbeat. Throws naming what is wrong. */
   answer(request: unknown, value: unknown): void {
+    const checked = this.checkAnswer(request, value);
+    this.host.post({ at: this.host.state.now, kind: 'answer', request: request as number, value: checked });
+  }
+
+  /** The answer checked, as answer () checks it: the value as it will be delivered. */
+  checkAnswer(request: unknown, value: unknown): HostValue {
     const st = this.host.state;
     if (typeof request !== 'number' || !Number.isInteger(request) || request < 1 || request >= st.requests.next) {
       const made = st.requests.next - 1;
@@ -119,8 +125,7 @@ export class HostCalls {
     if (p === undefined || p.answered !== undefined || st.mailbox.some((ev) => ev.kind === 'answer' && ev.request === request)) {
       throw new Error(`answer (): request ${request}${p ? ` (${p.builtin})` : ''} is answered already${p ? '' : ', or the thread that made it has ended'}`);
     }
-    const checked = valueOrThrow(value, `the answer to request ${request} (${p.builtin})`, this.host.limits);
-    this.host.post({ at: st.now, kind: 'answer', request, value: checked });
+    return valueOrThrow(value, `the answer to request ${request} (${p.builtin})`, this.host.limits);
   }
 
   /** An answer out of the mailbox: the thread that waits for it is ready to run. */
