@@ -6,3 +6,4 @@ export { World, SnapshotError, displayTime, type SlotName, type WorldOptions, ty
 export type { WorldView, LoopView, CricketView, ActorView, SoundView, ThreadView } from './inspect.ts';
 export { highlight, type HighlightSpan, type HighlightKind } from './highlight.ts';
 export { describeTrace as describeEvent, kindOfTrace as eventKind, WORLD_KINDS as EVENT_KINDS, type WorldKind as EventKind } from '../trace/describe.ts';
+export { explore, type ExploreOptions, type ExploreReport, type Finding, type FindingKind, type PathStep, type Coverage, type LineCoverage } from './explore.ts';
