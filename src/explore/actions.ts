@@ -8,6 +8,7 @@ import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import { STEP_UNITS } from '../time/units.ts';
+import { nextDueAt } from '../time/stepper.ts';
 import type { ExploreWorld } from './world.ts';
 
 /** One action: an input (`input` set) or a wait (`wait` set). `label` names it in reports. */
@@ -91,7 +92,12 @@ export function actionsOf(world: ExploreWorld, facts: ProgramFacts, horizon: num
   return out;
 }
 
-/** The game time (units) an input action runs the world to: one heartbeat on, so it is handled. */
-export function inputSettles(now: number): number {
-  return now + STEP_UNITS;
+/**
+ * The game time (units) an input arrives at and is handled at: the next heartbeat. An
+ * input arriving at a heartbeat is taken by that heartbeat's pass, in a replay from the
+ * start as here; one arriving at the state's own time (a heartbeat already served) would
+ * be taken a heartbeat earlier in the replay than in the search.
+ */
+export function inputTime(world: ExploreWorld): number {
+  return nextDueAt(world.engine.state.stepper);
 }

@@ -3,7 +3,7 @@
 // report. Workers (explore/workers.ts, Node) run the same subtree function.
 import type { Program } from '../vm/program.ts';
 import type { TimedInput } from '../hosts/headless.ts';
-import { actionsOf, inputSettles, programFacts } from './actions.ts';
+import { actionsOf, inputTime, programFacts } from './actions.ts';
 import { digestOf } from './digest.ts';
 import { ExploreWorld, unitsToInputMs, type Fork } from './world.ts';
 import { ROOTS, Search, mulberry32, type SearchOptions } from './search.ts';
@@ -116,7 +116,8 @@ function stuck(w: ExploreWorld, options: SearchOptions): boolean {
   for (const a of actionsOf(w, facts, options.until)) {
     if (!a.input) continue;
     w.restore(here);
-    w.run(inputSettles(w.now), [a.input(unitsToInputMs(w.now))]);
+    const at = inputTime(w);
+    w.run(at, [a.input(unitsToInputMs(at))]);
     if (w.failure !== null || digestOf(w.engine) !== digest) return false;
   }
   return true;

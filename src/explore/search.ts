@@ -10,7 +10,7 @@
 // Budgets count states, never wall time: --time only stops a search early (reported).
 import type { Program } from '../vm/program.ts';
 import type { TimedInput } from '../hosts/headless.ts';
-import { actionsOf, inputSettles, programFacts, type Action, type ProgramFacts } from './actions.ts';
+import { actionsOf, inputTime, programFacts, type Action, type ProgramFacts } from './actions.ts';
 import { digestOf } from './digest.ts';
 import { ExploreWorld, unitsToInputMs, type Failure, type Fork, type WorldOptions } from './world.ts';
 import { checkSaveRestore } from './saves.ts';
@@ -32,6 +32,8 @@ export interface SearchOptions extends WorldOptions {
   clock: () => number;
   /** --to FILE:LINE: find the shortest path that runs it. */
   to: { file: string; line: number } | null;
+  /** Told of each new state (a progress line). */
+  progress?: (added: number) => void;
 }
 
 interface Node {
@@ -112,6 +114,7 @@ export class Search {
     const w = this.world;
     this.nodes.push({ fork, digest, parent, input, expanded: false, children: [], quiet: w.quiet, stuck: false });
     this.index.set(digest, i);
+    this.options.progress?.(1);
     if (i % SAMPLE === SAMPLE - 1) this.sample(i);
     return i;
   }
@@ -131,8 +134,9 @@ export class Search {
     this.warpHit = false;
     let input: TimedInput | null = null;
     if (a.input) {
-      input = a.input(unitsToInputMs(w.now));
-      w.run(inputSettles(w.now), [input]);
+      const at = inputTime(w);
+      input = a.input(unitsToInputMs(at));
+      w.run(at, [input]);
     } else w.run(a.wait!);
     if (this.warpHit) this.noteWarp(i, input);
     if (w.failure) {
