@@ -111,6 +111,9 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was explored`);
     return 1;
   }
+  // warnings are said and the search goes on, as in pw run
+  for (const d of loaded.warnings) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+  stderr.flush();
   const program = new Program(loaded.program, sources.map((s) => s.file));
   const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
   if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${a.fps}"`);

@@ -36,8 +36,8 @@ export interface ActionKind {
 
 /** Heartbeats of the short wait. */
 export const SHORT_WAIT_BEATS = 10;
-/** The longest "until quiet" wait, in game units (a world that never goes quiet goes on a minute). */
-export const QUIET_WAIT_LIMIT = 60_000 * 3;
+/** The longest "until quiet" wait, in game units (a world that never goes quiet goes on ten seconds). */
+export const QUIET_WAIT_LIMIT = 10_000 * 3;
 
 export function programFacts(program: Program): ProgramFacts {
   const clickable: string[] = [];

@@ -4,7 +4,6 @@
 import type { Program } from '../vm/program.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import { actionsOf, inputTime, programFacts } from './actions.ts';
-import { digestOf } from './digest.ts';
 import { ExploreWorld, unitsToInputMs, type Fork } from './world.ts';
 import { ROOTS, Search, mulberry32, type SearchOptions } from './search.ts';
 import { cleanFinding, coverageOf, mergeFindings, mergeRaw, type ExploreReport, type Finding, type PathStep, type SearchPart, type Warp } from './report.ts';
@@ -111,14 +110,14 @@ function replay(program: Program, options: SearchOptions, path: PathStep[], end:
 function stuck(w: ExploreWorld, options: SearchOptions): boolean {
   if (!w.quiet || w.hasEnded || w.failure !== null) return false;
   const here = w.fork();
-  const digest = digestOf(w.engine);
+  const digest = w.digest();
   const facts = programFacts(w.program);
   for (const a of actionsOf(w, facts, options.until)) {
     if (!a.input) continue;
     w.restore(here);
     const at = inputTime(w);
     w.run(at, [a.input(unitsToInputMs(at))]);
-    if (w.failure !== null || digestOf(w.engine) !== digest) return false;
+    if (w.failure !== null || w.digest() !== digest) return false;
   }
   return true;
 }

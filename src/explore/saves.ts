@@ -1,4 +1,4 @@
-// Save and restore at a sampled state: the world saved, restored, and run on for a few
+// Save and restore at a sampled state: the world saved, restored, and run on for two
 // seconds must print and trace what the world run on without saving does. A world
 // that cannot be saved or whose save is refused on reading is a finding too.
 import type { Program } from '../vm/program.ts';
@@ -8,10 +8,10 @@ import { continueHeadless, createHeadlessEngine } from '../hosts/headless.ts';
 import { readSnapshot, writeSnapshot } from '../engine/snapshot.ts';
 import { PAUSED } from '../vm/guard.ts';
 import type { Wait } from '../vm/thread.ts';
-import type { Fork, WorldOptions } from './world.ts';
+import { copyWorld, type Fork, type WorldOptions } from './world.ts';
 
 /** Game units each side runs on after the sampled state. */
-const RUN_ON = 5000 * 3;
+const RUN_ON = 2000 * 3;
 
 const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
 
@@ -30,7 +30,7 @@ function runOn(program: Program, options: WorldOptions, fork: Fork, world: { sta
 
 /** Null when saving, restoring and running on agree with running on. */
 export function checkSaveRestore(program: Program, options: WorldOptions, fork: Fork): SaveProblem | null {
-  const copy = structuredClone({ state: fork.state, threads: fork.threads });
+  const copy = copyWorld(fork);
   let text: string;
   try {
     text = writeSnapshot(copy.state, copy.threads, program, { kind: 'headless', fps: options.fps, nextFrame: fork.frame, files: [], seed: options.seed, loopGuard: options.loopGuard, input: [] });
@@ -43,7 +43,7 @@ export function checkSaveRestore(program: Program, options: WorldOptions, fork: 
   } catch (err) {
     return { kind: 'save', message: `a save made here is refused on restoring: ${(err as Error).message}` };
   }
-  const direct = structuredClone({ state: fork.state, threads: fork.threads });
+  const direct = copyWorld(fork);
   for (const th of direct.threads) th.wait = th.wait === null ? null : WAITS[th.wait.kind];
   const a = runOn(program, options, fork, direct);
   const b = runOn(program, options, fork, restored);

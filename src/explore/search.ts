@@ -11,7 +11,6 @@
 import type { Program } from '../vm/program.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import { actionsOf, inputTime, programFacts, type Action, type ProgramFacts } from './actions.ts';
-import { digestOf } from './digest.ts';
 import { ExploreWorld, unitsToInputMs, type Failure, type Fork, type WorldOptions } from './world.ts';
 import { checkSaveRestore } from './saves.ts';
 import { shorterFinding, type Finding, type PathStep, type RawCoverage, type SearchPart, type Warp } from './report.ts';
@@ -59,8 +58,10 @@ export class Search {
   warp: Warp | null = null;
   stoppedByTime = false;
   private started: number;
-  /** The parent and action of an instruction hit of --to, while an action runs. */
+  /** Whether the line of --to ran during the action running now. */
   private warpHit = false;
+  /** The node the world holds, unchanged since it was restored (-1: none). */
+  private holding = -1;
 
   constructor(
     readonly program: Program,
@@ -97,7 +98,7 @@ export class Search {
       this.addFailure(w.failure, [], w.now);
       return;
     }
-    this.addNode(w.fork(), digestOf(w.engine), -1, null);
+    this.addNode(w.fork(), w.digest(), -1, null);
   }
 
   /** Adds a state given as a fork (a subtree's root). */
@@ -130,7 +131,8 @@ export class Search {
   step(i: number, a: Action): number | null {
     const w = this.world;
     const node = this.nodes[i];
-    w.restore(node.fork);
+    if (this.holding !== i) w.restore(node.fork);
+    this.holding = -1;
     this.warpHit = false;
     let input: TimedInput | null = null;
     if (a.input) {
@@ -145,7 +147,7 @@ export class Search {
       this.addFailure(w.failure, path, w.now);
       return null;
     }
-    const digest = digestOf(w.engine);
+    const digest = w.digest();
     const seen = this.index.get(digest);
     if (seen !== undefined) return seen;
     if (this.known.has(digest)) return -1;
@@ -159,6 +161,7 @@ export class Search {
     node.expanded = true;
     const w = this.world;
     w.restore(node.fork);
+    this.holding = i;
     if (w.now >= this.options.until) {
       node.expanded = false;
       return [];
@@ -209,6 +212,7 @@ export class Search {
       for (let steps = 0; steps < 10_000 && this.nodes.length < budget; steps++) {
         const w = this.world;
         w.restore(this.nodes[at].fork);
+        this.holding = at;
         if (w.now >= this.options.until) break;
         const actions = actionsOf(w, this.facts, this.options.until);
         if (actions.length === 0) break;

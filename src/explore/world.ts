@@ -11,6 +11,7 @@ import type { Engine } from '../engine/engine.ts';
 import type { WorldState } from '../world/state.ts';
 import { continueHeadless, createHeadlessEngine, type TimedInput } from '../hosts/headless.ts';
 import { nextDueAt } from '../time/stepper.ts';
+import { digestOf } from './digest.ts';
 import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 
 /** An explored state: the world between two actions. Never changed once made. */
@@ -91,23 +92,35 @@ export class ExploreWorld {
     this.frame = 1;
   }
 
-  /** A copy of the world as it is now. */
+  /**
+   * The world as it is now, taken as a fork: the engine's own objects, not a copy. The
+   * engine must not run on them again: it runs only after a restore, which hands it a
+   * copy of a fork (so one copy a step, not two).
+   */
   fork(): Fork {
     const e = this.engine;
-    const copy = structuredClone({ state: e.state, threads: e.threadsForSave() });
-    return { state: copy.state, threads: copy.threads, frame: this.frame, ended: this.ended };
+    this.taken = true;
+    return { state: e.state, threads: e.threadsForSave(), frame: this.frame, ended: this.ended };
   }
+
+  private taken = false;
 
   /** Makes the engine that state (a copy of it: the fork stays as it is). */
   restore(f: Fork): void {
     const e = this.engine;
-    const copy = structuredClone({ state: f.state, threads: f.threads });
+    const copy = copyWorld(f);
     for (const th of copy.threads) th.wait = th.wait === null ? null : WAITS[th.wait.kind];
+    this.taken = false;
     e.adopt(copy.state, copy.threads);
     e.halted = false;
     this.frame = f.frame;
     this.ended = f.ended;
     this.failure = null;
+  }
+
+  /** The digest of the world now, and whether an ending has been printed on the way. */
+  digest(): string {
+    return digestOf(this.engine) + (this.ended ? '!' : '');
   }
 
   get now(): number {
@@ -128,6 +141,7 @@ export class ExploreWorld {
    * at a script error.
    */
   run(until: number, input: TimedInput[] = []): void {
+    if (this.taken) throw new Error('internal: the explorer ran a world it had handed out as a fork');
     const r = continueHeadless(this.engine, { until, fps: this.options.fps, input, savedAfter: true }, this.frame);
     this.frame = r.nextFrame;
   }
@@ -167,4 +181,29 @@ export class ExploreWorld {
     }
     return due <= st.now ? beat : due;
   }
+}
+
+/**
+ * A deep copy of a fork's state and threads: plain objects and arrays, each array copied
+ * once however many places hold it (script lists are shared by reference, and may hold
+ * themselves). Faster than structuredClone, which serialises.
+ */
+export function copyWorld(f: { state: WorldState; threads: Thread[] }): { state: WorldState; threads: Thread[] } {
+  const seen = new Map<unknown[], unknown[]>();
+  return { state: copyValue(f.state, seen) as WorldState, threads: copyValue(f.threads, seen) as Thread[] };
+}
+
+function copyValue(v: unknown, seen: Map<unknown[], unknown[]>): unknown {
+  if (typeof v !== 'object' || v === null) return v;
+  if (Array.isArray(v)) {
+    const done = seen.get(v);
+    if (done !== undefined) return done;
+    const out: unknown[] = new Array(v.length);
+    seen.set(v, out);
+    for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i], seen);
+    return out;
+  }
+  const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
+  for (const k in v as Record<string, unknown>) out[k] = copyValue((v as Record<string, unknown>)[k], seen);
+  return out;
 }
