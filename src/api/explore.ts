@@ -33,6 +33,11 @@ export interface ExploreOptions {
 
 export const DEFAULT_STATES = 20_000;
 
+/** Ms since the epoch, read from the monotonic clock: the same reading in every worker thread. */
+function wallClock(): number {
+  return globalThis.performance.timeOrigin + globalThis.performance.now();
+}
+
 /** @internal Options checked and in engine terms; throws RangeError or TypeError naming the bad one. */
 export function searchOptions(program: Program, o: ExploreOptions = {}): { search: SearchOptions; shard: Shard } {
   const until = o.until === undefined ? msToUnits(600_000) : typeof o.until === 'string' ? parseDuration(o.until) : msToUnits(o.until);
@@ -74,8 +79,8 @@ export function searchOptions(program: Program, o: ExploreOptions = {}): { searc
     search: {
       until,
       states: whole('states', o.states, DEFAULT_STATES, 1),
-      timeMs: time,
-      clock: () => globalThis.performance.now(),
+      deadline: wallClock() + time,
+      clock: wallClock,
       to,
       fps,
       seed: whole('seed', o.seed, 1),

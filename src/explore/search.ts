@@ -25,9 +25,9 @@ export interface SearchOptions extends WorldOptions {
   until: number;
   /** Distinct states in all. */
   states: number;
-  /** Wall ms the search may take (it stops early, and says so). */
-  timeMs: number;
-  /** A clock for --time (performance.now): never read by the world. */
+  /** The wall reading at which the search stops early (and says so), by `clock`. */
+  deadline: number;
+  /** A wall clock for --time, ms since the epoch (the same in every worker thread): never read by the world. */
   clock: () => number;
   /** --to FILE:LINE: find the shortest path that runs it. */
   to: { file: string; line: number } | null;
@@ -57,7 +57,6 @@ export class Search {
   findings = new Map<string, Finding>();
   warp: Warp | null = null;
   stoppedByTime = false;
-  private started: number;
   /** Whether the line of --to ran during the action running now. */
   private warpHit = false;
   /** The node the world holds, unchanged since it was restored (-1: none). */
@@ -71,7 +70,6 @@ export class Search {
   ) {
     this.world = new ExploreWorld(program, options);
     this.facts = programFacts(program);
-    this.started = options.clock();
     const to = options.to;
     if (to !== null) {
       this.world.onInstruction = (h, pc) => {
@@ -86,7 +84,7 @@ export class Search {
 
   private outOfTime(): boolean {
     if (this.stoppedByTime) return true;
-    if ((this.nodes.length & 31) === 0 && this.options.clock() - this.started > this.options.timeMs) this.stoppedByTime = true;
+    if (this.options.clock() > this.options.deadline) this.stoppedByTime = true;
     return this.stoppedByTime;
   }
 

@@ -32,7 +32,7 @@ function plain(o: SearchOptions): Plain {
 }
 
 function revive(o: Plain): SearchOptions {
-  return { ...o, endings: o.endings.map((r) => new RegExp(r.source, r.flags)), clock: () => performance.now() };
+  return { ...o, endings: o.endings.map((r) => new RegExp(r.source, r.flags)), clock: () => performance.timeOrigin + performance.now() };
 }
 
 /** The author's scripts of a program, to compile it again in a worker. */
