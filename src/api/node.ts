@@ -1,17 +1,18 @@
 // `pocketwatch/node`: what needs Node — scripts read from files and folders, the
 // headless runner of `pw run`, and the oracle checker of `pw check`.
-import { readScripts as readSourceFiles, shownName, UsageError, type SourceText } from '../compiler/load.ts';
+import { readScripts as readSourceFiles, shownName, UsageError, type SourceText } from '../node/load.ts';
 import { runHeadless as runEngine } from '../hosts/headless.ts';
 import { parseDuration, unitsToMs, msToUnits } from '../time/units.ts';
 import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } from '../oracle/check.ts';
 import { painter, renderResult } from '../oracle/diff.ts';
 import { compileSources, Program, type SourceFile } from './program.ts';
 import { engineHost, type WorldHost } from './world.ts';
-import { searchOptions, type ExploreOptions } from './explore.ts';
-import type { ExploreReport } from './report.ts';
+import { searchOptions } from '../explore/options.ts';
+import type { ExploreOptions } from '../explore/findings.ts';
+import type { ExploreReport } from '../explore/findings.ts';
 import { reportOf, searchParts } from '../explore/explore.ts';
-import { exploreInWorkers } from '../explore/workers.ts';
-import { writeFindingOracle } from '../explore/oracles.ts';
+import { exploreInWorkers } from '../oracle/explore-workers.ts';
+import { writeFindingOracle } from '../oracle/explore.ts';
 import { humanReport } from '../explore/report.ts';
 
 /** A script file or folder that is missing, unreadable, or holds no script. */
@@ -53,6 +54,12 @@ export interface TimedInput {
   /** An object, "KIND NAME": "prop faucet". */
   click?: string;
   mouse?: 'down' | 'up';
+  /** A key going down or up: `{ down: true, name: "space" }`. */
+  key?: { down: boolean; name: string };
+  /** A variable set: `object` "" for a global, else "KIND NAME"; the value as JSON-like data. */
+  set?: { object: string; variable: string; value: unknown };
+  /** An event sent to "KIND NAME" with its arguments. */
+  send?: { object: string; event: string; args: unknown[] };
 }
 
 export interface HeadlessOptions {
@@ -127,7 +134,7 @@ export interface ExploreFilesOptions extends ExploreOptions {
 /** `pw explore` in-process: loads the scripts (FileError, CompileError), explores, and writes the repro oracles. */
 export async function exploreFiles(paths: readonly string[], options: ExploreFilesOptions = {}): Promise<ExploreReport> {
   const program = loadFiles(paths);
-  const { search, shard } = searchOptions(program, options);
+  const { search, shard } = searchOptions(program.files, options);
   const jobs = options.jobs ?? 1;
   if (!(Number.isSafeInteger(jobs) && jobs >= 1)) throw new RangeError(`jobs needs a whole number of 1 or more, not ${String(options.jobs)}`);
   const parts = jobs > 1 ? await exploreInWorkers(program.code, program.files, search, shard, jobs) : searchParts(program.code, search, shard);

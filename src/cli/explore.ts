@@ -2,21 +2,20 @@
 // world, writes each finding as a repro oracle (--out), the report as JSON (--json) and
 // coverage as lcov (--coverage); `pw explore --merge A.json B.json … --json OUT` merges
 // the reports of shards. Exit 0 without findings, 1 with findings, 2 on bad usage.
-import { readFileSync, writeFileSync, fstatSync } from 'node:fs';
-import { readScripts, UsageError } from '../compiler/load.ts';
+import { readScripts, readTextFile, UsageError } from '../node/load.ts';
+import { overwrites, writeSnapshotFile, writeWhole, type NamedFile } from '../node/outputs.ts';
+import { stderr, stderrIsTerminal, stdout } from '../node/terminal.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
-import { Program } from '../api/program.ts';
-import { searchOptions, type ExploreOptions } from '../api/explore.ts';
+import { parseDuration, unitsToMs } from '../time/units.ts';
+import type { ExploreOptions } from '../explore/findings.ts';
+import { searchOptions } from '../explore/options.ts';
 import { humanReport, lcov, mergeReports, reportJson, type ExploreReport } from '../explore/report.ts';
 import { reportOf, searchParts } from '../explore/explore.ts';
-import { writeFindingOracle } from '../explore/oracles.ts';
+import { writeFindingOracle } from '../oracle/explore.ts';
 import { parseJobs } from '../oracle/parallel.ts';
-import { exploreInWorkers } from '../explore/workers.ts';
-import { overwrites, writeSnapshotFile, type NamedFile } from './outputs.ts';
-import { stderr, stdout } from './output.ts';
-import { parseDuration, unitsToMs } from '../time/units.ts';
+import { exploreInWorkers } from '../oracle/explore-workers.ts';
 
 export interface ExploreArgs {
   files: string[];
@@ -43,21 +42,12 @@ function wholeNumber(name: string, text: string, min = 0): number {
   return Number(t);
 }
 
-function stderrIsTerminal(): boolean {
-  try {
-    if (!fstatSync(2).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  return process.stderr.isTTY === true;
-}
-
 function readReport(path: string): ExploreReport {
   let text: string;
   try {
-    text = readFileSync(path, 'utf8');
+    text = readTextFile(path, path, 256 * 1024 * 1024);
   } catch (err) {
-    throw new UsageError(`--merge: cannot read "${path}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`--merge: ${(err as Error).message}`);
   }
   let r: unknown;
   try {
@@ -81,8 +71,8 @@ function readReport(path: string): ExploreReport {
 }
 
 function finish(report: ExploreReport, a: ExploreArgs): number {
-  if (a.json) writeFileSync(a.json, reportJson(report));
-  if (a.coverage) writeFileSync(a.coverage, lcov(report.coverage));
+  if (a.json) writeWhole(a.json, 'report', () => reportJson(report));
+  if (a.coverage) writeWhole(a.coverage, 'coverage', () => lcov(report.coverage));
   stdout.write(humanReport(report));
   return report.findings.length > 0 ? 1 : 0;
 }
@@ -114,7 +104,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   // warnings are said and the search goes on, as in pw run
   for (const d of loaded.warnings) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
   stderr.flush();
-  const program = new Program(loaded.program, sources.map((s) => s.file));
+  const files = sources.map((s) => s.file);
   const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
   if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${a.fps}"`);
   const options: ExploreOptions = {
@@ -143,7 +133,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   let search;
   let shard;
   try {
-    ({ search, shard } = searchOptions(program, options));
+    ({ search, shard } = searchOptions(files, options));
   } catch (err) {
     if (err instanceof RangeError || err instanceof TypeError) throw new UsageError(`pw explore: ${err.message.replace(/^(\w+) needs/, '--$1 needs')}`);
     throw err;
@@ -159,12 +149,12 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
       process.stderr.write(`\rexploring: ${states} states \x1b[K`);
     };
   }
-  const parts = jobs > 1 ? await exploreInWorkers(loaded.program, program.files, search, shard, jobs) : searchParts(loaded.program, search, shard);
+  const parts = jobs > 1 ? await exploreInWorkers(loaded.program, files, search, shard, jobs) : searchParts(loaded.program, search, shard);
   if (search.progress) process.stderr.write('\r\x1b[K');
-  const { report, warp } = reportOf(loaded.program, program.files, search, parts);
+  const { report, warp } = reportOf(loaded.program, files, search, parts);
   if (a.out !== undefined) {
     for (const f of report.findings) {
-      const w = writeFindingOracle(f, { out: a.out, scripts: program.files, fps: search.fps, seed: search.seed, loopGuard: search.loopGuard });
+      const w = writeFindingOracle(f, { out: a.out, scripts: files, fps: search.fps, seed: search.seed, loopGuard: search.loopGuard });
       f.oracle = w.file;
       if (!w.reproduces) stderr.line(`pw: the oracle ${w.file} does not show the ${f.kind} it was written for`);
     }

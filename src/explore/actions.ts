@@ -9,14 +9,15 @@ import { BUILTINS } from '../builtins/index.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import { STEP_UNITS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
+import { keyName } from '../world/hostinput.ts';
 import type { ExploreWorld } from './world.ts';
 
-/** One action: an input (`input` set) or a wait (`wait` set). `label` names it in reports. */
+/** One action: inputs (`input` set) or a wait (`wait` set). `label` names it in reports. */
 export interface Action {
   kind: string;
   label: string;
-  /** The input it posts, given the game ms it arrives at. */
-  input?: (at: number) => TimedInput;
+  /** The inputs it posts, given the game ms they arrive at (a key press: down, then up). */
+  input?: (at: number) => TimedInput[];
   /** A wait: the game time (units) it runs the world to. */
   wait?: number;
 }
@@ -27,6 +28,8 @@ export interface ProgramFacts {
   clickable: string[];
   /** Whether any handler polls the mouse (stilldown). */
   pollsMouse: boolean;
+  /** Keys the scripts read: the key names among the constants of `on key` handlers and of handlers that call keydown (). */
+  keys: string[];
 }
 
 export interface ActionKind {
@@ -43,18 +46,28 @@ export function programFacts(program: Program): ProgramFacts {
   const clickable: string[] = [];
   for (const o of program.objects) if (o.handlers['click'] !== undefined && o.kind !== 'set') clickable.push(`${o.kind} ${o.name}`);
   const stilldown = BUILTINS.findIndex((b) => b.name === 'stilldown');
+  const keydown = BUILTINS.findIndex((b) => b.name === 'keydown');
   let pollsMouse = false;
+  const keys = new Set<string>();
   for (const h of program.handlers) {
-    for (let pc = 0; pc < h.code.length && !pollsMouse; pc = nextPc(h.code, pc)) {
-      if (h.code[pc] === Op.CALLB && h.code[pc + 2] === stilldown) pollsMouse = true;
+    let readsKeys = h.name === 'key';
+    for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
+      if (h.code[pc] !== Op.CALLB) continue;
+      if (h.code[pc + 2] === stilldown) pollsMouse = true;
+      if (h.code[pc + 2] === keydown) readsKeys = true;
+    }
+    if (!readsKeys) continue;
+    for (const c of h.consts) {
+      const name = typeof c === 'string' ? keyName(c) : null;
+      if (typeof name === 'string') keys.add(name);
     }
   }
-  return { clickable, pollsMouse };
+  return { clickable, pollsMouse, keys: [...keys].sort() };
 }
 
 const clicks: ActionKind = {
   name: 'click',
-  offer: (_w, facts) => facts.clickable.map((target) => ({ kind: 'click', label: `click ${target}`, input: (at) => ({ at, click: target }) })),
+  offer: (_w, facts) => facts.clickable.map((target) => ({ kind: 'click', label: `click ${target}`, input: (at) => [{ at, click: target }] })),
 };
 
 const mouse: ActionKind = {
@@ -62,7 +75,28 @@ const mouse: ActionKind = {
   offer: (w, facts) => {
     if (!facts.pollsMouse) return [];
     const down = w.engine.state.mouseDown;
-    return [{ kind: 'mouse', label: down ? 'mouse up' : 'mouse down', input: (at) => ({ at, mouse: down ? 'up' : 'down' }) }];
+    return [{ kind: 'mouse', label: down ? 'mouse up' : 'mouse down', input: (at) => [{ at, mouse: down ? 'up' : 'down' }] }];
+  },
+};
+
+/**
+ * The keys the scripts read: one not held is pressed and let go at once (a press too
+ * short for a frame is latched until a poll sees it) or pressed and held; one held is
+ * let go.
+ */
+const keys: ActionKind = {
+  name: 'key',
+  offer: (w, facts) => {
+    const out: Action[] = [];
+    const held = w.engine.state.keys;
+    for (const name of facts.keys) {
+      if (held[name]?.down) out.push({ kind: 'key', label: `key up ${name}`, input: (at) => [{ at, key: { down: false, name } }] });
+      else {
+        out.push({ kind: 'key', label: `key press ${name}`, input: (at) => [{ at, key: { down: true, name } }, { at, key: { down: false, name } }] });
+        out.push({ kind: 'key', label: `key down ${name}`, input: (at) => [{ at, key: { down: true, name } }] });
+      }
+    }
+    return out;
   },
 };
 
@@ -83,7 +117,7 @@ const waits: ActionKind = {
 };
 
 /** Every kind of action, in the order its actions are tried. */
-export const ACTION_KINDS: readonly ActionKind[] = [clicks, mouse, waits];
+export const ACTION_KINDS: readonly ActionKind[] = [clicks, mouse, keys, waits];
 
 /** The actions from the world's state now, in a fixed order. */
 export function actionsOf(world: ExploreWorld, facts: ProgramFacts, horizon: number): Action[] {

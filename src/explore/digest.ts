@@ -73,6 +73,8 @@ export function digestOf(e: Engine): string {
     views: st.views,
     random: st.random,
     mouse: [st.mouseDown, st.mousePressed],
+    keys: Object.entries(st.keys).map(([k, v]) => `${k} ${v.down} ${v.pressed}${timeless ? '' : ` ${v.seen}`}`),
+    keyPolls: Object.values(st.keyPolls),
     loops,
     framerate: st.frame.framerate,
     time: timeless ? null : [st.now, st.wallNow, st.clock, st.stepper, st.frame.count, st.frame.stamp],

@@ -6,7 +6,7 @@ import type { TimedInput } from '../hosts/headless.ts';
 import { actionsOf, inputTime, programFacts } from './actions.ts';
 import { ExploreWorld, unitsToInputMs, type Fork } from './world.ts';
 import { ROOTS, Search, mulberry32, type SearchOptions } from './search.ts';
-import { cleanFinding, coverageOf, mergeFindings, mergeRaw, type ExploreReport, type Finding, type PathStep, type SearchPart, type Warp } from './report.ts';
+import { cleanFinding, coverageOf, inputOf, mergeFindings, mergeRaw, type ExploreReport, type Finding, type PathStep, type SearchPart, type Warp } from './report.ts';
 
 export interface Shard {
   /** 1-based. */
@@ -93,11 +93,6 @@ export function reportOf(program: Program, files: readonly string[], options: Se
   return { report, warp };
 }
 
-function inputOf(s: PathStep): TimedInput {
-  if (s.input.startsWith('click ')) return { at: s.t, click: s.input.slice(6) };
-  return { at: s.t, mouse: s.input === 'mouse down' ? 'down' : 'up' };
-}
-
 /** Replays inputs from the start to game ms `end` in a fresh world; the world after it. */
 function replay(program: Program, options: SearchOptions, path: PathStep[], end: number): ExploreWorld {
   const w = new ExploreWorld(program, { ...options, coverage: false });
@@ -116,7 +111,7 @@ function stuck(w: ExploreWorld, options: SearchOptions): boolean {
     if (!a.input) continue;
     w.restore(here);
     const at = inputTime(w);
-    w.run(at, [a.input(unitsToInputMs(at))]);
+    w.run(at, a.input(unitsToInputMs(at)));
     if (w.failure !== null || w.digest() !== digest) return false;
   }
   return true;

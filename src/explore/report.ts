@@ -6,7 +6,7 @@ import type { Program } from '../vm/program.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import type { Fork } from './world.ts';
 import { hashText } from './digest.ts';
-import type { Coverage, ExploreReport, Finding, FindingKind, LineCoverage, PathStep } from '../api/report.ts';
+import type { Coverage, ExploreReport, Finding, FindingKind, LineCoverage, PathStep } from './findings.ts';
 
 export type { Coverage, ExploreReport, Finding, FindingKind, LineCoverage, PathStep };
 
@@ -32,6 +32,23 @@ export interface SearchPart {
 }
 
 const KIND_ORDER: FindingKind[] = ['error', 'runaway', 'save', 'divergence', 'softlock'];
+
+/** An input as a path gives it: "click prop faucet", "mouse down", "key down space". */
+export function inputText(i: TimedInput): string {
+  if (i.click !== undefined) return `click ${i.click}`;
+  if (i.mouse !== undefined) return `mouse ${i.mouse}`;
+  if (i.key !== undefined) return `key ${i.key.down ? 'down' : 'up'} ${i.key.name}`;
+  throw new Error('internal: the explorer made an input of no kind it knows');
+}
+
+/** The input a path step names (inputText read back). */
+export function inputOf(s: PathStep): TimedInput {
+  const words = s.input.split(' ');
+  if (words[0] === 'click') return { at: s.t, click: words.slice(1).join(' ') };
+  if (words[0] === 'mouse') return { at: s.t, mouse: words[1] === 'down' ? 'down' : 'up' };
+  if (words[0] === 'key') return { at: s.t, key: { down: words[1] === 'down', name: words[2] } };
+  throw new Error(`internal: a path step of no kind the explorer knows ("${s.input}")`);
+}
 
 /** A name for a handler in reports: "bedsit.pw:31 prop faucet on click", "world.pw:3 on startup". */
 export function handlerLabel(program: Program, hi: number): string {
@@ -214,7 +231,8 @@ export function humanReport(r: ExploreReport): string {
   const total = h.reached.length + h.unreached.length;
   const n = r.findings.length;
   out.push(`${r.states} state${r.states === 1 ? '' : 's'} explored${r.stoppedByTime ? ' (stopped by --time before the state budget)' : ''}; ${n === 0 ? 'no findings' : `${n} finding${n === 1 ? '' : 's'}`}`);
-  out.push(`${h.unreached.length} of ${total} handlers, ${unreachedLines(r.coverage)} lines never ran`);
+  const lines = unreachedLines(r.coverage);
+  out.push(`${h.unreached.length} of ${total} handlers, ${lines} line${lines === 1 ? '' : 's'} never ran`);
   for (const u of h.unreached) out.push(`  never ran: ${u}`);
   return out.join('\n') + '\n';
 }

@@ -13,7 +13,7 @@ import type { TimedInput } from '../hosts/headless.ts';
 import { actionsOf, inputTime, programFacts, type Action, type ProgramFacts } from './actions.ts';
 import { ExploreWorld, unitsToInputMs, type Failure, type Fork, type WorldOptions } from './world.ts';
 import { checkSaveRestore } from './saves.ts';
-import { shorterFinding, type Finding, type PathStep, type RawCoverage, type SearchPart, type Warp } from './report.ts';
+import { inputText, shorterFinding, type Finding, type PathStep, type RawCoverage, type SearchPart, type Warp } from './report.ts';
 
 /** The frontier size at which the shared first phase stops. */
 export const ROOTS = 32;
@@ -39,8 +39,8 @@ interface Node {
   fork: Fork;
   digest: string;
   parent: number;
-  /** The input the step from the parent took, if it was one. */
-  input: TimedInput | null;
+  /** The inputs the step from the parent took (none for a wait). */
+  input: TimedInput[] | null;
   expanded: boolean;
   /** Nodes it leads to, by index; -1 for a state outside this search (treated as unknown). */
   children: number[];
@@ -108,7 +108,7 @@ export class Search {
   /** The inputs that led to the root of this search. */
   rootPath: TimedInput[] = [];
 
-  private addNode(fork: Fork, digest: string, parent: number, input: TimedInput | null): number {
+  private addNode(fork: Fork, digest: string, parent: number, input: TimedInput[] | null): number {
     const i = this.nodes.length;
     const w = this.world;
     this.nodes.push({ fork, digest, parent, input, expanded: false, children: [], quiet: w.quiet, stuck: false });
@@ -121,7 +121,7 @@ export class Search {
   /** The inputs from the start of the world to node i. */
   pathTo(i: number): TimedInput[] {
     const out: TimedInput[] = [];
-    for (let n = i; n >= 0; n = this.nodes[n].parent) if (this.nodes[n].input !== null) out.push(this.nodes[n].input!);
+    for (let n = i; n >= 0; n = this.nodes[n].parent) if (this.nodes[n].input !== null) out.push(...[...this.nodes[n].input!].reverse());
     return [...this.rootPath, ...out.reverse()];
   }
 
@@ -132,16 +132,16 @@ export class Search {
     if (this.holding !== i) w.restore(node.fork);
     this.holding = -1;
     this.warpHit = false;
-    let input: TimedInput | null = null;
+    let input: TimedInput[] | null = null;
     if (a.input) {
       const at = inputTime(w);
       input = a.input(unitsToInputMs(at));
-      w.run(at, [input]);
+      w.run(at, input);
     } else w.run(a.wait!);
     if (this.warpHit) this.noteWarp(i, input);
     if (w.failure) {
       const path = this.pathTo(i);
-      if (input) path.push(input);
+      if (input) path.push(...input);
       this.addFailure(w.failure, path, w.now);
       return null;
     }
@@ -262,9 +262,9 @@ export class Search {
     void w;
   }
 
-  private noteWarp(i: number, input: TimedInput | null): void {
+  private noteWarp(i: number, input: TimedInput[] | null): void {
     const path = this.pathTo(i);
-    const w: Warp = { path: steps(path), input: input === null ? null : stepOf(input), fork: this.nodes[i].fork, pending: input === null ? [] : [input] };
+    const w: Warp = { path: steps(path), input: input === null ? null : stepOf(input[0]), fork: this.nodes[i].fork, pending: input ?? [] };
     if (this.warp === null || warpBefore(w, this.warp)) this.warp = w;
   }
 
@@ -314,7 +314,7 @@ export class Search {
 }
 
 function stepOf(i: TimedInput): PathStep {
-  return { t: i.at, input: i.click !== undefined ? `click ${i.click}` : `mouse ${i.mouse}` };
+  return { t: i.at, input: inputText(i) };
 }
 
 function steps(path: TimedInput[]): PathStep[] {

@@ -3,7 +3,7 @@
 import type { History } from '../engine/history.ts';
 import type { LiveMoment } from '../hosts/live.ts';
 import type { Program } from '../vm/program.ts';
-import type { SourceText } from '../compiler/load.ts';
+import type { SourceText } from '../node/load.ts';
 import { stamp } from './events.ts';
 import { table } from './inspect.ts';
 import { unitsToMs } from '../time/units.ts';
@@ -29,6 +29,8 @@ export const Input = {
   interrupt: 10,
   /** Script code broken into halfway (Ctrl-C in a loop that never waits): replayed by its checkpoint. */
   broken: 11,
+  /** A key pressed and released; payload: its name. */
+  key: 14,
 } as const;
 
 export interface LoadInput {
@@ -76,6 +78,8 @@ function describe(kind: number, payload: unknown): string {
     }
     case Input.click:
       return `:click ${(payload as string[]).join(' ')}`;
+    case Input.key:
+      return `:key ${payload as string}`;
     case Input.load:
       return `:load ${(payload as LoadInput).paths.join(' ')}`;
     case Input.reload:

@@ -77,6 +77,13 @@ describe('pw explore finds planted defects', () => {
   });
 });
 
+describe('keys', () => {
+  it('presses, holds and lets go of the keys the scripts read', () => {
+    const r = explore(loadFiles([world('keys')]), { states: 300, until: '5s' });
+    expect(r.findings.map((f) => [f.kind, f.at, f.path.map((s) => s.input)])).toEqual([['error', `${world('keys')}:6`, ['key down space', 'key down q']]]);
+  });
+});
+
 describe('the report', () => {
   it('is the same every time, and shards merged give the unsharded report', () => {
     const program = loadFiles([world('cellar')]);

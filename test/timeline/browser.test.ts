@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { loadProgram, readScripts } from '../../src/compiler/load.ts';
+import { loadProgram, readScripts } from '../../src/node/load.ts';
 import { runHeadless } from '../../src/hosts/headless.ts';
 import { parseDuration } from '../../src/time/units.ts';
 import { TimelineBuilder } from '../../src/timeline/index.ts';
@@ -14,7 +14,6 @@ import { timelineHtml } from '../../src/timeline/html.ts';
 import { timelineSvg } from '../../src/timeline/svg.ts';
 
 // (these run in the page; the suite's types have no DOM)
-/* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare const Image: any;
 

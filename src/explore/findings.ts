@@ -1,5 +1,6 @@
 // The explorer's report, as the package hands it out (docs/explore.md): the JSON that
-// `pw explore --json` writes has exactly these fields.
+// `pw explore --json` writes has exactly these fields. (Part of the package's public
+// types: it imports nothing.)
 /** One input of a path: its game time in ms and what it was ("click prop faucet", "mouse down"). */
 export interface PathStep {
   t: number;
@@ -46,3 +47,24 @@ export interface ExploreReport {
   /** With --to: the path found, or null. */
   warp?: { path: PathStep[]; input: PathStep | null; t: number } | null;
 }
+
+export interface ExploreOptions {
+  /** Game-time horizon: ms, or a duration ("10m"). Default 10 minutes. */
+  until?: number | string;
+  /** Lines an ending prints (a softlock is a world stuck before one). Strings are regular expressions. */
+  endings?: readonly (string | RegExp)[];
+  /** Distinct states to explore in all. Default 20 000. */
+  states?: number;
+  /** Wall ms after which the search stops early (the report then says so). Default 60 000. */
+  time?: number;
+  seed?: number;
+  fps?: number;
+  loopGuard?: number;
+  /** "FILE:LINE": also find the shortest path that runs this line. */
+  to?: string;
+  /** This machine's slice of the subtrees: "i/n" or { index, count }. */
+  shard?: string | { index: number; count: number };
+  /** Count what ran (coverage). Default true. */
+  coverage?: boolean;
+}
+

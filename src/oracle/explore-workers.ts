@@ -4,11 +4,11 @@
 // the serial search would, and sends its part back. The parts are put in subtree order,
 // so the report is the serial one whatever the number of workers.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { loadProgram, type SourceText } from '../compiler/sources.ts';
+import { loadProgram, type SourceText } from '../node/load.ts';
 import type { Program } from '../vm/program.ts';
-import { searchSubtree, sharedPhase, shareOf, type Root, type Shard, type SharedPhase } from './explore.ts';
-import type { SearchOptions } from './search.ts';
-import type { SearchPart } from './report.ts';
+import { searchSubtree, sharedPhase, shareOf, type Root, type Shard, type SharedPhase } from '../explore/explore.ts';
+import type { SearchOptions } from '../explore/search.ts';
+import type { SearchPart } from '../explore/report.ts';
 
 const ROLE = 'pocketwatch explore worker';
 

@@ -1,13 +1,12 @@
 // Each finding written as a repro oracle (Node): the scripts loaded by their paths from
 // the oracle's folder, the finding's inputs at their game times, and the trace of that
 // run as the expectation, so `pw check` passes it and shows the finding happen.
-import { mkdirSync, writeFileSync } from 'node:fs';
 import { join, relative, resolve, sep } from 'node:path';
-import { parseOracle, withExpected, writeOracle } from '../oracle/format.ts';
-import { runOracle } from '../oracle/check.ts';
-import type { TimedInput } from '../hosts/headless.ts';
+import { makeFolder, writeWhole } from '../node/outputs.ts';
+import { parseOracle, withExpected, writeOracle } from './format.ts';
+import { runOracle } from './check.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import { oracleName, type Finding, type PathStep } from './report.ts';
+import { inputOf, oracleName, type Finding } from '../explore/report.ts';
 
 export interface OracleSetup {
   /** The folder the oracles go to. */
@@ -19,11 +18,6 @@ export interface OracleSetup {
   loopGuard: number;
 }
 
-function inputOf(s: PathStep): TimedInput {
-  if (s.input.startsWith('click ')) return { at: s.t, click: s.input.slice(6) };
-  return { at: s.t, mouse: s.input === 'mouse down' ? 'down' : 'up' };
-}
-
 /** Whether the oracle's trace shows the finding. */
 function reproduces(f: Finding, events: TraceEvent[]): boolean {
   if (f.kind === 'error' || f.kind === 'runaway') return events.some((e) => e.ev === 'error' && (e as { message?: string }).message === f.message);
@@ -32,13 +26,13 @@ function reproduces(f: Finding, events: TraceEvent[]): boolean {
 
 /** Writes the oracle of one finding; its path, or null when its run does not show the finding. */
 export function writeFindingOracle(f: Finding, setup: OracleSetup): { file: string; reproduces: boolean } {
-  mkdirSync(setup.out, { recursive: true });
+  makeFolder(setup.out, 'folder for the oracles');
   const file = join(setup.out, oracleName(f));
   const loads = setup.scripts.map((s) => relative(resolve(setup.out), resolve(s)).split(sep).join('/'));
   const about = `${f.kind}${f.at ? ` at ${f.at}` : ''}: ${f.message}`.replace(/\s+/g, ' ').slice(0, 300);
   const head = writeOracle({ about, until: `${f.end}ms`, fps: setup.fps, seed: setup.seed, loopGuard: setup.loopGuard, loads, input: f.path.map(inputOf) }, '', []);
   const oracle = parseOracle(head);
   const run = runOracle(oracle, file);
-  writeFileSync(file, withExpected(oracle, run.events));
+  writeWhole(file, 'oracle', () => withExpected(oracle, run.events));
   return { file, reproduces: reproduces(f, run.events) };
 }

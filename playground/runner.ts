@@ -1,8 +1,8 @@
-// The browser host: a world driven by requestAnimationFrame on the wall clock. Run
+// The playground's runner: a world driven by requestAnimationFrame on the wall clock. Run
 // starts or resumes it, pause freezes both clocks (the paused span never happened for
 // the scripts), step moves a paused world one heartbeat, save and restore keep a whole
 // running world as JSON. The frame source is injectable so the host runs under test.
-import { World, type Program, type WorldHost, type WorldSnapshot } from '../api/index.ts';
+import { World, type Program, type WorldHost, type WorldSnapshot } from '../src/api/index.ts';
 
 export interface FrameSource {
   /** Milliseconds from any origin, never going back (performance.now ()). */
