@@ -3,6 +3,7 @@
 // step here is order-free (unions, the shortest of equal findings, sorted lists), so
 // any split of the same search gives the same report, byte for byte.
 import type { Program } from '../vm/program.ts';
+import { Op } from '../vm/opcodes.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import type { Fork } from './world.ts';
 import { hashText } from './digest.ts';
@@ -85,6 +86,9 @@ export function coverageOf(program: Program, files: readonly string[], raw: RawC
     for (let pc = 0; pc < h.code.length; pc++) {
       const line = h.lines[pc];
       if (!(line > 0)) continue;
+      // the return a handler's end makes by itself stands at its `on` line: a handler that
+      // always returns with `return` never runs it, and that line is no code of the author's
+      if (line === h.line && (h.code[pc] === Op.RET || h.code[pc] === Op.RETV)) continue;
       // (lines holds a position at each instruction's first word and 0 elsewhere)
       all.get(h.file)!.add(line);
       if (seen.has(pc)) hit.get(h.file)!.add(line);
