@@ -4,7 +4,8 @@
 // the serial search would, and sends its part back. The parts are put in subtree order,
 // so the report is the serial one whatever the number of workers.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
-import { loadProgram, type SourceText } from '../node/load.ts';
+import { loadProgram } from '../engine/load.ts';
+import type { SourceText } from '../node/load.ts';
 import type { Program } from '../vm/program.ts';
 import { searchSubtree, sharedPhase, shareOf, type Root, type Shard, type SharedPhase } from '../explore/explore.ts';
 import type { SearchOptions } from '../explore/search.ts';
