@@ -95,6 +95,14 @@ describe('pw lsp, given malformed messages', () => {
     expect(server.child.exitCode).toBe(null);
   });
 
+  it('drops a message the protocol library cannot take instead of dying', async () => {
+    for (const params of [false, null, [1], { id: { a: 1 } }]) {
+      raw(frame({ jsonrpc: '2.0', method: '$/cancelRequest', params, result: [1], error: '' }));
+      await answers();
+    }
+    expect(server.child.exitCode).toBe(null);
+  });
+
   it('refuses a new name that is not a name without stalling', async () => {
     const huge = 'x'.repeat(1_000_000);
     for (const newName of [huge, `${'a'.repeat(500_000)} b`, '1abc', 'a b']) {
