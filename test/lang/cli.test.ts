@@ -171,13 +171,12 @@ describe('pw run: script errors exit 1', () => {
     expect(r.stderr).toContain('threads.pw:10:9: runtime error: division by zero: 1 / 0');
   });
 
-  it('while true endwhile: exit 1 quickly, naming the file and line of the loop', () => {
+  it('while true endwhile: exit 1, naming the file and line of the loop', () => {
     const r = pw(['run', 'spin.pw'], { 'spin.pw': 'on startup\n  print ("start")\n  while true endwhile\n  print ("never")\nend\n' });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('start\n');
     expect(r.stderr).toContain('spin.pw:3:3: runtime error: runaway loop');
-    // within one second in practice; loosely bounded here so a busy machine does not fail it
-    expect(r.ms).toBeLessThan(3000);
+    // (how soon: npm run bench, test/bench/bounds.ts)
     expectNoJsStack(r);
   });
 
