@@ -506,21 +506,20 @@ describe('pw: usage messages say what was typed', () => {
     expect(pw(['rn', 'u.pw'], files).stderr).toContain('did you mean "run"?');
   });
 
-  it('a missing value, a negative duration and a number that is not one, echoed as typed', () => {
-    for (const [args, said] of [
-      [['--trace'], '--trace needs a file name'],
-      [['--trace', '--until', '5s'], '--trace needs a file name'],
-      [['--save'], '--save needs a file name'],
-      [['--until', '-5s'], '--until: bad duration "-5s": must not be negative'],
-      [['--fps', 'abc'], '--fps needs a number from 1 to 10000, not "abc"'],
-      [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
-      [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
-    ] as const) {
-      const r = pw(['run', 'u.pw', ...args], files);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(said);
-    }
+  // (one process each, a test each: seven in one test outlast its timeout on a loaded machine)
+  it.each([
+    [['--trace'], '--trace needs a file name'],
+    [['--trace', '--until', '5s'], '--trace needs a file name'],
+    [['--save'], '--save needs a file name'],
+    [['--until', '-5s'], '--until: bad duration "-5s": must not be negative'],
+    [['--fps', 'abc'], '--fps needs a number from 1 to 10000, not "abc"'],
+    [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
+    [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
+  ] as const)('a missing value, a negative duration or a number that is not one is echoed as typed: %j', (args, said) => {
+    const r = pw(['run', 'u.pw', ...args], files);
+    expect(r.code, args.join(' ')).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(said);
   });
 
   it('--trace - writes the trace to stdout in place of the printed lines', () => {
