@@ -471,6 +471,17 @@ if (selected('lsp')) {
   }
 }
 
+// The inputs that once blew up (test/fuzz/regressions.test.ts), timed: the suite checks
+// what they do, this how long they take. Same output as the language server's script.
+if (selected('blow-up')) {
+  log('blow-up inputs (test/bench/bounds.ts) …');
+  const r = timed(process.execPath, ['--import', 'tsx', join(here, 'bounds.ts')], 'test/bench/bounds.ts', { timeout: 300_000 });
+  for (const line of r.stdout.split('\n').filter((l) => l.trim().startsWith('{'))) {
+    const f = JSON.parse(line);
+    world.push({ figure: f.figure, value: f.value, detail: f.detail, target: f.target, met: yes(f.met) });
+  }
+}
+
 rmSync(work, { recursive: true, force: true });
 
 // ---- the report -------------------------------------------------------------------------

@@ -1,6 +1,7 @@
-// Fuzzing sizes. `npm test` runs every fuzzer at a small size; `npm run fuzz` sets
-// FUZZ_RUNS to run each one much longer. Each fuzzer is bounded both in inputs and in
-// wall time, so a slow machine cuts a run short instead of stalling the suite.
+// Fuzzing sizes. `npm test` runs every fuzzer at a small, fixed size (a fixed count of
+// inputs from a fixed seed: the same inputs on any machine, however loaded, so the
+// result never depends on its speed); `npm run fuzz` sets FUZZ_RUNS to run each one
+// much longer, bounded in wall time too.
 
 const env = Number(process.env.FUZZ_RUNS);
 /** Inputs per fuzzer asked for on the command line, or 0 for the default (small) size. */
@@ -10,44 +11,47 @@ export const LONG = FUZZ_RUNS > 0;
 export interface FuzzSize {
   /** Inputs to try. */
   runs: number;
-  /** Wall-time budget for the whole fuzzer (fast-check stops starting new inputs after it). */
+  /** Wall-time budget for the whole fuzzer (fast-check stops starting new inputs after it); in npm test only a backstop well past the time the inputs take. */
   timeLimitMs: number;
 }
 
 /**
- * In npm test the text fuzzer takes 10 000 inputs, the mutation fuzzer 7 000, the program
- * fuzzer, which runs two engines per input, 3 000 (about 15 s on 2 cores), the save and
- * size fuzzers 200 and 300, the preemption fuzzer 25 and the language-server fuzzer 300 (a
- * few seconds each). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs (the language
- * server's at most 60 000), for up to an hour each.
+ * In npm test the text fuzzer takes 3 000 inputs, the mutation fuzzer 2 000, the program
+ * fuzzer, which runs two engines per input, 800, the save and size fuzzers 80 and 120, the
+ * preemption fuzzer 10 and the language-server fuzzer 300 (a few seconds each on 2 quiet
+ * cores). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs (the language server's at
+ * most 60 000), for up to an hour each.
  */
 export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt' | 'lsp'): FuzzSize {
   // (each input of the language-server fuzzer is a round trip to a server process: 60 000 of them is its long run)
   if (LONG) return { runs: fuzzer === 'lsp' ? Math.min(FUZZ_RUNS, 60_000) : FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
     case 'text':
-      return { runs: 10_000, timeLimitMs: 30_000 };
+      return { runs: 3_000, timeLimitMs: BACKSTOP_MS };
     case 'mutate':
-      return { runs: 7_000, timeLimitMs: 60_000 };
+      return { runs: 2_000, timeLimitMs: BACKSTOP_MS };
     case 'programs':
       // ~5 ms an input (parse, compile, two engines)
-      return { runs: 3_000, timeLimitMs: 150_000 };
+      return { runs: 800, timeLimitMs: BACKSTOP_MS };
     case 'saves':
       // three runs, a snapshot written and read back per input
-      return { runs: 200, timeLimitMs: 60_000 };
+      return { runs: 80, timeLimitMs: BACKSTOP_MS };
     case 'sizes':
-      return { runs: 300, timeLimitMs: 60_000 };
+      return { runs: 120, timeLimitMs: BACKSTOP_MS };
     case 'lsp':
       // a few ms a round trip, on one long-lived server
-      return { runs: 300, timeLimitMs: 10_000 };
+      return { runs: 300, timeLimitMs: BACKSTOP_MS };
     case 'preempt':
       // up to a few hundred thousand steps an input, headless on both engines, live, and restored twice
-      return { runs: 25, timeLimitMs: 30_000 };
+      return { runs: 10, timeLimitMs: BACKSTOP_MS };
   }
 }
 
-/** One input taking longer than this is a failure: it would be a hang at a larger size. */
-export const SLOW_INPUT_MS = LONG ? 10_000 : 5_000;
+/** In npm test, a fuzzer still running after this long has a hang in it (the watchdog and SLOW_INPUT_MS name the input). */
+const BACKSTOP_MS = 10 * 60_000;
+
+/** One input taking longer than this is a failure: it would be a hang at a larger size (in npm test, loose enough for a loaded machine). */
+export const SLOW_INPUT_MS = LONG ? 10_000 : 30_000;
 /** No sign of life from the fuzzing worker for this long: it hangs; stop it and report the input. */
 export const WATCHDOG_MS = 60_000;
 /** A fixed seed unless one is given (FUZZ_SEED), so npm test is reproducible. */

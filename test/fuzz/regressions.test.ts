@@ -9,21 +9,15 @@ import { LiveWorld } from '../../src/hosts/live.ts';
 import { SLICE_MS, SPIN_STEP } from '../../src/vm/guard.ts';
 
 
-/** Wall time of f in ms. */
-function timed<T>(f: () => T): [T, number] {
-  const t0 = performance.now();
-  const r = f();
-  return [r, performance.now() - t0];
-}
+// (how long the blow-ups take now is measured by npm run bench: test/bench/bounds.ts)
 
 describe('regressions: lists that contain themselves', () => {
   it('a list holding itself twice prints at once, with [...] for the repeats', () => {
-    const [r, ms] = timed(() => run('on startup\n  l = [1]\n  append (l, l)\n  append (l, l)\n  print (l)\nend'));
+    const r = run('on startup\n  l = [1]\n  append (l, l)\n  append (l, l)\n  print (l)\nend');
     expect(r.exit).toBe(0);
     expect(r.stdout).toHaveLength(1);
     expect(r.stdout[0]).toMatch(/^\[1, \[/);
     expect(r.stdout[0]).toContain('...');
-    expect(ms).toBeLessThan(5000);
   });
 
   it('two lists that each hold themselves compare without running out of stack', () => {
@@ -187,9 +181,8 @@ describe('regressions: work that no limit bounds', () => {
   //     gotoset ("room")
   //   end
   it('an openset that re-enters its own set stops with a script error instead of hanging', () => {
-    const [r, ms] = timed(() => run('set room\n on openset\n  gotoset ("room")\n end\nendset\non startup\n  gotoset ("room")\nend'));
+    const r = run('set room\n on openset\n  gotoset ("room")\n end\nendset\non startup\n  gotoset ("room")\nend');
     expect(r.exit).toBe(1);
-    expect(ms).toBeLessThan(5000);
   });
 
   // Recursion that branches, without a single loop: 2^40 calls. The call depth never
@@ -206,10 +199,9 @@ describe('regressions: work that no limit bounds', () => {
   //     f (40)
   //   end
   it('branching recursion without loops is stopped by a guard (calls count like loop iterations)', () => {
-    const [r, ms] = timed(() => run('on f (n)\n  if n > 0 then\n    f (n - 1)\n    f (n - 1)\n  endif\nend\non startup\n  f (40)\nend'));
+    const r = run('on f (n)\n  if n > 0 then\n    f (n - 1)\n    f (n - 1)\n  endif\nend\non startup\n  f (40)\nend');
     expect(r.exit).toBe(1);
     expect(r.errors[0].message).toMatch(/runaway|too many calls/);
-    expect(ms).toBeLessThan(5000);
   });
 
   // str () of a list quotes and escapes its strings; fed back, every level doubles the
@@ -224,11 +216,10 @@ describe('regressions: work that no limit bounds', () => {
   //     endwhile
   //   end
   it('str () obeys the string length limit', () => {
-    const [r, ms] = timed(() => run('on startup\n  l = []\n  while true\n    l = [str (l)]\n  endwhile\nend', { maxString: 5000 }));
+    const r = run('on startup\n  l = []\n  while true\n    l = [str (l)]\n  endwhile\nend', { maxString: 5000 });
     expect(r.exit).toBe(1);
     expect(r.errors[0].message).toContain('string too long');
     expect(r.errors[0].line).toBe(4);
-    expect(ms).toBeLessThan(2000);
   });
 
   // str () of a list whose text used up the limit exactly before its last items came
@@ -256,9 +247,8 @@ describe('regressions: work that no limit bounds', () => {
   //     print (l = m)
   //   end
   it('comparing two lists with shared sublists takes time in their size, not in their unfolded size', () => {
-    const [r, ms] = timed(() => run('on startup\n  l = [1]\n  m = [1]\n  for i = 1 to 40\n    l = [l, l]\n    m = [m, m]\n  endfor\n  print (l = m)\n  print (contains ([l], m))\nend'));
+    const r = run('on startup\n  l = [1]\n  m = [1]\n  for i = 1 to 40\n    l = [l, l]\n    m = [m, m]\n  endfor\n  print (l = m)\n  print (contains ([l], m))\nend');
     expect(r.stdout).toEqual(['true', 'true']);
-    expect(ms).toBeLessThan(2000);
   });
 });
 

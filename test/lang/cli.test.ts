@@ -171,13 +171,12 @@ describe('pw run: script errors exit 1', () => {
     expect(r.stderr).toContain('threads.pw:10:9: runtime error: division by zero: 1 / 0');
   });
 
-  it('while true endwhile: exit 1 quickly, naming the file and line of the loop', () => {
+  it('while true endwhile: exit 1, naming the file and line of the loop', () => {
     const r = pw(['run', 'spin.pw'], { 'spin.pw': 'on startup\n  print ("start")\n  while true endwhile\n  print ("never")\nend\n' });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('start\n');
     expect(r.stderr).toContain('spin.pw:3:3: runtime error: runaway loop');
-    // within one second in practice; loosely bounded here so a busy machine does not fail it
-    expect(r.ms).toBeLessThan(3000);
+    // (how soon: npm run bench, test/bench/bounds.ts)
     expectNoJsStack(r);
   });
 
@@ -507,21 +506,20 @@ describe('pw: usage messages say what was typed', () => {
     expect(pw(['rn', 'u.pw'], files).stderr).toContain('did you mean "run"?');
   });
 
-  it('a missing value, a negative duration and a number that is not one, echoed as typed', () => {
-    for (const [args, said] of [
-      [['--trace'], '--trace needs a file name'],
-      [['--trace', '--until', '5s'], '--trace needs a file name'],
-      [['--save'], '--save needs a file name'],
-      [['--until', '-5s'], '--until: bad duration "-5s": must not be negative'],
-      [['--fps', 'abc'], '--fps needs a number from 1 to 10000, not "abc"'],
-      [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
-      [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
-    ] as const) {
-      const r = pw(['run', 'u.pw', ...args], files);
-      expect(r.code, args.join(' ')).toBe(2);
-      expect(r.stdout).toBe('');
-      expect(r.stderr).toContain(said);
-    }
+  // (one process each, a test each: seven in one test outlast its timeout on a loaded machine)
+  it.each([
+    [['--trace'], '--trace needs a file name'],
+    [['--trace', '--until', '5s'], '--trace needs a file name'],
+    [['--save'], '--save needs a file name'],
+    [['--until', '-5s'], '--until: bad duration "-5s": must not be negative'],
+    [['--fps', 'abc'], '--fps needs a number from 1 to 10000, not "abc"'],
+    [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
+    [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
+  ] as const)('a missing value, a negative duration or a number that is not one is echoed as typed: %j', (args, said) => {
+    const r = pw(['run', 'u.pw', ...args], files);
+    expect(r.code, args.join(' ')).toBe(2);
+    expect(r.stdout).toBe('');
+    expect(r.stderr).toContain(said);
   });
 
   it('--trace - writes the trace to stdout in place of the printed lines', () => {

@@ -53,7 +53,6 @@ describe('pw repl with piped stdin', () => {
     expect(r.stdout).toContain('scene  tick');
     expect(r.stdout.trimEnd().split('\n').at(-1)).toBe('1');
     expect(r.status).toBe(0);
-    expect(r.ms).toBeLessThan(10_000);
   });
 
   it('opens an empty world from a folder without scripts', () => {

@@ -135,9 +135,7 @@ describe('the REPL in a terminal', () => {
   it('a paste of more than it may hold is refused with one message, and the REPL answers after it', async () => {
     const { ui, session } = setup();
     await tick();
-    const started = Date.now();
     await type(ui, 'print (1)\r'.repeat(Math.ceil(1_000_000 / 10)));
-    expect(Date.now() - started).toBeLessThan(5000);
     expect(ui.lastFrame()!.split('pasted text over 16,384 characters: the rest of it was not taken').length).toBe(2);
     expect(session.foregroundAlive()).toBe(false);
     await tick(200);
