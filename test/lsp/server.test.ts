@@ -313,6 +313,6 @@ describe('pw lsp without a workspace folder', () => {
     s.open(room, 'set hall\n  on openset\n    makeloop ("scene", "chime", 20)\n  end\n  on \nendset\n');
     await s.diagnostics(room, (x) => x.length > 0);
     const items = ((await s.completion(room, 4, 5)) as { label: string }[]).map((i) => i.label).sort();
-    expect(items).toEqual(['chime', 'click', 'closeset']);
+    expect(items).toEqual(['chime', 'click', 'closeset', 'key']);
   });
 });
