@@ -8,6 +8,7 @@ import { DEFAULT_FILTER } from '../src/repl/events.ts';
 import { createEditor } from './editor.ts';
 import { drawWorld } from './view.ts';
 import { Speakers } from './audio.ts';
+import { readShared, shareLink } from './share.ts';
 
 const MAX_LINES = 1000;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -57,10 +58,18 @@ function showProblems(ds: Diagnostic[]): void {
   problemsBox.textContent = ds.map((d) => `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`).join('\n');
 }
 
-const editor = createEditor($('editor'), demo, (file) => compileNow().diagnostics.filter((d) => d.file === file));
+// a share link in the hash opens its own world instead of the demo
+const shared = readShared(location.hash);
+const opened = shared instanceof Error || shared === null ? { files: demo, seed: 1, fps: 60 } : shared;
+const seedBox = $<HTMLInputElement>('seed');
+const fpsBox = $<HTMLInputElement>('fps');
+seedBox.value = String(opened.seed);
+fpsBox.value = String(opened.fps);
+
+const editor = createEditor($('editor'), opened.files, (file) => compileNow().diagnostics.filter((d) => d.file === file));
 
 const tabs = $('files');
-for (const f of demo) {
+for (const f of opened.files) {
   const b = document.createElement('button');
   b.textContent = f.name.replace(/^scripts\//, '');
   b.setAttribute('role', 'tab');
@@ -101,7 +110,15 @@ function logEvent(ev: TraceEvent): void {
 
 // ---- the running world ----
 
+/** A whole number from a box, kept inside its bounds. */
+function boxNumber(box: HTMLInputElement, lo: number, hi: number, fallback: number): number {
+  const n = Number(box.value);
+  return Number.isInteger(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
+}
+
 const runner = new BrowserRunner({
+  seed: opened.seed,
+  fps: opened.fps,
   host: {
     print: (text) => append(output, text),
     trace: logEvent,
@@ -139,6 +156,9 @@ function program(): Program | null {
 function startFresh(p: Program): void {
   output.replaceChildren();
   events.replaceChildren();
+  // a new world takes the seed and fps as they stand in their boxes
+  runner.options.seed = boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1);
+  runner.options.fps = boxNumber(fpsBox, 1, 1000, 60);
   runner.start(p);
 }
 
@@ -178,8 +198,27 @@ $('restore').onclick = () => {
   runner.restore(saved.program, saved.snapshot);
   append(events, 'restored the saved world (paused: Run goes on)', runner.world!.gameTime);
 };
+$('share').onclick = () => {
+  const link = shareLink(location.href, { files: editor.texts(), seed: boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1), fps: boxNumber(fpsBox, 1, 1000, 60) });
+  const box = $<HTMLInputElement>('share-link');
+  if (!link.ok) {
+    box.hidden = true;
+    append(events, link.message, undefined, 'error');
+    return;
+  }
+  history.replaceState(null, '', link.url);
+  box.value = link.url;
+  box.hidden = false;
+  box.select();
+  void navigator.clipboard?.writeText(link.url).then(
+    () => append(events, `share link copied (${link.url.length} characters)`),
+    () => append(events, `share link in the address bar (${link.url.length} characters)`),
+  );
+};
 $<HTMLInputElement>('volume').oninput = (e) => speakers.setVolume(Number((e.target as HTMLInputElement).value));
 
+if (shared instanceof Error) append(events, shared.message, undefined, 'error');
+else if (shared) append(events, `opened a shared world: ${shared.files.length} file${shared.files.length === 1 ? '' : 's'}, seed ${shared.seed}, ${shared.fps} fps (Run starts it)`);
 compileNow();
 render();
 drawWorld(canvas, null);

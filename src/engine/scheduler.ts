@@ -202,7 +202,8 @@ export class Scheduler {
 
   /**
    * Runs ready threads until none is left (threads they spawn or wake join the queue);
-   * in the live host, until this frame's slice of wall time is spent: the rest run next frame.
+   * in the live host, a thread paused for spinning waits, with those behind it, once this
+   * frame's slice of wall time is spent.
    */
   drain(): void {
     if (this.draining) return;
@@ -210,7 +211,9 @@ export class Scheduler {
     const host = this.host;
     try {
       while (!host.halted) {
-        if (host.preemptive && host.sliceOver()) break;
+        // only a thread paused for spinning waits for the next frame's slice: the others
+        // run in this frame however slow the machine, so game time never depends on it
+        if (host.preemptive && this.ready.peek()?.wait === PAUSED && host.sliceOver()) break;
         const th = this.ready.shift();
         if (th === null) break;
         if (th.done) continue;

@@ -122,6 +122,47 @@ describe('the playground page', () => {
     expect(await page.$eval('#problems', (e) => e.textContent)).toMatch(/scripts\/world\.pw:\d+:\d+: syntax error/);
   });
 
+  it('makes a share link that opens the same world in a fresh page, which prints the same lines', async () => {
+    const a = await browser.newPage();
+    a.on('pageerror', (e) => pageErrors.push(String(e)));
+    await a.goto(`${origin}/index.html`, { waitUntil: 'load' });
+    // an edited startup handler and another seed: both must travel in the link
+    await a.click('.cm-content');
+    await a.keyboard.down('Control');
+    await a.keyboard.press('Home');
+    await a.keyboard.up('Control');
+    for (let i = 1; i < 15; i++) await a.keyboard.press('ArrowDown');
+    await a.keyboard.press('End');
+    await a.keyboard.type('\nprint ("shared, seed 7: " .. random (1000000))');
+    await a.$eval('#seed', (e) => ((e as HTMLInputElement).value = '7'));
+    await a.click('#share');
+    const url = await a.$eval('#share-link', (e) => (e as HTMLInputElement).value);
+    expect(url).toMatch(/#w=[A-Za-z0-9+\-$]+$/);
+    expect(a.url()).toBe(url);
+
+    const b = await browser.newPage();
+    b.on('pageerror', (e) => pageErrors.push(String(e)));
+    await b.goto(url, { waitUntil: 'load' });
+    expect(await b.$eval('#seed', (e) => (e as HTMLInputElement).value)).toBe('7');
+    expect(await b.$eval('.cm-content', (e) => e.textContent)).toContain('print ("shared, seed 7: " .. random (1000000))');
+    expect(await b.$eval('#events', (e) => e.textContent)).toContain('opened a shared world: 7 files, seed 7, 60 fps');
+
+    // both run to the same printed lines (the steam's random periods follow the seed),
+    // stepped heartbeat by heartbeat so that the machine's speed plays no part
+    const printed = (p: Page) =>
+      p.evaluate(() => {
+        for (let i = 0; i < 120; i++) document.getElementById('step')!.click();
+        return [...document.querySelectorAll('#output > *')].map((e) => e.textContent ?? '');
+      });
+    const fromA = await printed(a);
+    const fromB = await printed(b);
+    expect(fromA.length).toBeGreaterThanOrEqual(6);
+    expect(fromA[1]).toMatch(/^shared, seed 7: \d+$/);
+    expect(fromB).toEqual(fromA);
+    await a.close();
+    await b.close();
+  }, 60_000);
+
   it('asks nothing of another origin, and throws nothing', () => {
     expect(requests.length).toBeGreaterThan(2);
     expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
