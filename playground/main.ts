@@ -38,6 +38,9 @@ function append(box: HTMLElement, text: string, t?: number, cls?: string): void 
 // ---- compiling: once per distinct text, for the editor's diagnostics and for Run ----
 
 let compiled: { key: string; program: Program | null; diagnostics: Diagnostic[] } | null = null;
+/** Runtime errors and warnings of the running world, marked in the editor until the scripts change or a new world starts. */
+let runtimeProblems: Diagnostic[] = [];
+const MAX_RUNTIME_PROBLEMS = 50;
 
 function compileNow(): { program: Program | null; diagnostics: Diagnostic[] } {
   const files = editor.texts();
@@ -49,13 +52,30 @@ function compileNow(): { program: Program | null; diagnostics: Diagnostic[] } {
       if (!(err instanceof CompileError)) throw err;
       compiled = { key, program: null, diagnostics: err.diagnostics };
     }
-    showProblems(compiled.diagnostics);
+    runtimeProblems = [];
+    showProblems();
   }
   return compiled;
 }
 
-function showProblems(ds: Diagnostic[]): void {
-  problemsBox.textContent = ds.map((d) => `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`).join('\n');
+function problems(): Diagnostic[] {
+  return [...(compiled?.diagnostics ?? []), ...runtimeProblems];
+}
+
+function showProblems(): void {
+  problemsBox.textContent = problems()
+    .map((d) => `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`)
+    .join('\n');
+}
+
+/** A problem found while the world runs: in the problems bar and at its line in the editor. */
+function runtimeProblem(d: Diagnostic): void {
+  append(events, d.text, runner.world?.gameTime, 'error');
+  const same = (o: Diagnostic) => o.file === d.file && o.line === d.line && o.col === d.col && o.message === d.message;
+  if (runtimeProblems.length >= MAX_RUNTIME_PROBLEMS || runtimeProblems.some(same)) return;
+  runtimeProblems.push(d);
+  showProblems();
+  editor.refreshProblems();
 }
 
 // a share link in the hash opens its own world instead of the demo
@@ -66,7 +86,10 @@ const fpsBox = $<HTMLInputElement>('fps');
 seedBox.value = String(opened.seed);
 fpsBox.value = String(opened.fps);
 
-const editor = createEditor($('editor'), opened.files, (file) => compileNow().diagnostics.filter((d) => d.file === file));
+const editor = createEditor($('editor'), opened.files, (file) => {
+  compileNow();
+  return problems().filter((d) => d.file === file);
+});
 
 const tabs = $('files');
 for (const f of opened.files) {
@@ -123,7 +146,7 @@ const runner = new BrowserRunner({
     print: (text) => append(output, text),
     trace: logEvent,
     sound: (e) => speakers.play(e),
-    diagnostic: (d) => append(events, d.text, runner.world?.gameTime, 'error'),
+    diagnostic: runtimeProblem,
   },
   onFrame: () => render(),
   onFault: (err) => append(events, `the world stopped: ${(err as Error)?.message ?? String(err)}`, undefined, 'error'),
@@ -156,6 +179,9 @@ function program(): Program | null {
 function startFresh(p: Program): void {
   output.replaceChildren();
   events.replaceChildren();
+  runtimeProblems = [];
+  showProblems();
+  editor.refreshProblems();
   // a new world takes the seed and fps as they stand in their boxes
   runner.options.seed = boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1);
   runner.options.fps = boxNumber(fpsBox, 1, 1000, 60);

@@ -163,6 +163,33 @@ describe('the playground page', () => {
     await b.close();
   }, 60_000);
 
+  it('marks a runtime error at its line: in the gutter and the problems bar, not only in the events log', async () => {
+    const p = await browser.newPage();
+    p.on('pageerror', (e) => pageErrors.push(String(e)));
+    await p.goto(`${origin}/index.html`, { waitUntil: 'load' });
+    await p.click('.cm-content');
+    await p.keyboard.down('Control');
+    await p.keyboard.press('Home');
+    await p.keyboard.up('Control');
+    for (let i = 1; i < 15; i++) await p.keyboard.press('ArrowDown');
+    await p.keyboard.press('End');
+    await p.keyboard.type('\nwrong = [1, 2]; print (wrong[5])');
+    await p.click('#run');
+    await p.waitForSelector('.cm-lint-marker-error', { timeout: 15_000 });
+    expect(await p.$eval('#problems', (e) => e.textContent)).toMatch(/^scripts\/world\.pw:16:\d+: runtime error: index 5 is out of range/);
+    expect(await p.$eval('#events', (e) => e.textContent)).toContain('index 5 is out of range');
+    // the gutter's mark and the underlined range stand on the line that failed
+    const at = await p.evaluate(() => {
+      const line = [...document.querySelectorAll('.cm-line')].find((l) => l.textContent!.includes('wrong[5]'))!.getBoundingClientRect();
+      const mark = document.querySelector('.cm-lint-marker-error')!.getBoundingClientRect();
+      const range = document.querySelector('.cm-lintRange-error')!.getBoundingClientRect();
+      return { line: line.top + line.height / 2, mark: mark.top + mark.height / 2, range: range.top + range.height / 2 };
+    });
+    expect(Math.abs(at.mark - at.line)).toBeLessThan(4);
+    expect(Math.abs(at.range - at.line)).toBeLessThan(4);
+    await p.close();
+  }, 60_000);
+
   it('asks nothing of another origin, and throws nothing', () => {
     expect(requests.length).toBeGreaterThan(2);
     expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);
