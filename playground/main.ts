@@ -2,7 +2,7 @@
 // drawn on a canvas, heard through Web Audio, with its prints, status line and events.
 import demo from 'demo-world';
 import { compile, CompileError, describeEvent, eventKind, EVENT_KINDS, type Diagnostic, type EventKind, type Program, type TraceEvent, type WorldSnapshot } from '../src/api/index.ts';
-import { BrowserRunner } from '../src/hosts/browser.ts';
+import { BrowserRunner } from './runner.ts';
 import { clockText, statusFields } from '../src/repl/status.ts';
 import { DEFAULT_FILTER } from '../src/repl/events.ts';
 import { createEditor } from './editor.ts';

@@ -1,6 +1,6 @@
 // `pocketwatch/node`: what needs Node — scripts read from files and folders, the
 // headless runner of `pw run`, and the oracle checker of `pw check`.
-import { readScripts as readSourceFiles, shownName, UsageError, type SourceText } from '../compiler/load.ts';
+import { readScripts as readSourceFiles, shownName, UsageError, type SourceText } from '../node/load.ts';
 import { runHeadless as runEngine } from '../hosts/headless.ts';
 import { parseDuration, unitsToMs, msToUnits } from '../time/units.ts';
 import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } from '../oracle/check.ts';

@@ -1,7 +1,7 @@
 // `pocketwatch/vitest`: a game project's oracles inside its own vitest suite, so
 // vitest's workers and --shard spread a large suite over cores and machines.
 import { it } from 'vitest';
-import { shownName } from '../compiler/load.ts';
+import { shownName } from '../node/load.ts';
 import { checkOracle, findOracles } from './node.ts';
 
 /** Thrown when an oracle fails: the message is `pw check`'s report of it. */

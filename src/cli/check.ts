@@ -2,12 +2,12 @@
 // and report each one. Exit 0 when all pass (or were rewritten), 1 when any fails or
 // cannot run, 2 on bad usage. The report is the same whatever --jobs is.
 import { performance } from 'node:perf_hooks';
-import { UsageError } from '../compiler/load.ts';
+import { UsageError } from '../node/load.ts';
 import { findOracles } from '../oracle/check.ts';
 import { colourWanted, painter } from '../oracle/diff.ts';
 import { parseJobs, parseShard, reportAll, shardOf } from '../oracle/parallel.ts';
 import { ORACLE_EXTENSION } from '../oracle/format.ts';
-import { stdout } from './output.ts';
+import { stdout } from '../node/terminal.ts';
 
 export const DEFAULT_ORACLE_PATH = 'test/oracles';
 

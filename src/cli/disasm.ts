@@ -1,9 +1,9 @@
 // `pw disasm FILE…`: the compiled form, instruction by instruction, with source lines.
-import { loadProgram, readScripts } from '../compiler/load.ts';
+import { loadProgram, readScripts } from '../node/load.ts';
 import { disassembleProgram } from '../compiler/disasm.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { BUILTINS } from '../builtins/index.ts';
-import { stderr, stdout } from './output.ts';
+import { stderr, stdout } from '../node/terminal.ts';
 
 export function disasmCommand(files: string[], withStdlib: boolean): number {
   const sources = readScripts(files);

@@ -1,9 +1,9 @@
 // `pw lint FILE…`: the compiler's warnings, for an editor or CI. Exit 0 when there are
 // none, 1 when there is any warning or error, 2 on bad usage.
-import { readScripts } from '../compiler/load.ts';
+import { readScripts } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
-import { stderr, stdout } from './output.ts';
+import { stderr, stdout } from '../node/terminal.ts';
 
 function plural(n: number, word: string): string {
   return `${n} ${word}${n === 1 ? '' : 's'}`;

@@ -5,10 +5,10 @@ import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { parseDuration } from '../time/units.ts';
-import { UsageError } from '../compiler/load.ts';
+import { UsageError } from '../node/load.ts';
 import { closest } from '../errors/suggest.ts';
 import { shownMessage } from '../errors/text.ts';
-import { stderr, stdout } from './output.ts';
+import { stderr, stdout } from '../node/terminal.ts';
 import { RUN_OPTIONS, VALUE_OPTIONS, quickRunArgs, type RunOptionValues } from './args.ts';
 
 function duration(name: string, text: unknown): number {

@@ -6,7 +6,7 @@
 // within a size cap.
 import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { readSources, readTextFile, UsageError, type SourceText } from '../compiler/load.ts';
+import { readSources, readTextFile, UsageError, type SourceText } from '../node/load.ts';
 import { SnapshotError, type DecodedSnapshot } from '../engine/snapshot.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 

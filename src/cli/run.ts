@@ -1,7 +1,7 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
 import { fstatSync } from 'node:fs';
-import { readScripts, UsageError } from '../compiler/load.ts';
+import { readScripts, UsageError } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
 import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
@@ -9,8 +9,8 @@ import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
 import { TimelineBuilder } from '../timeline/index.ts';
 import { timelineFormat, writeTimelineFile } from './timeline.ts';
-import { Sink, stderr, stdout } from './output.ts';
-import { checkSnapshotWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from './outputs.ts';
+import { Sink, stderr, stdout } from '../node/terminal.ts';
+import { checkSnapshotWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from '../node/outputs.ts';
 import { readSnapshotFile, restoreScripts } from './restore.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
 

@@ -3,12 +3,12 @@
 // one, 2 on bad usage.
 import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
-import { readTextFile, UsageError } from '../compiler/load.ts';
+import { readTextFile, UsageError } from '../node/load.ts';
 import { SNAPSHOT_MAX_BYTES } from './restore.ts';
 import { FORMAT_HINT, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
-import { Sink, stderr } from './output.ts';
-import { cannotWrite, openForWriting } from './outputs.ts';
+import { Sink, stderr } from '../node/terminal.ts';
+import { cannotWrite, openForWriting } from '../node/outputs.ts';
 
 export interface TimelineArgs {
   trace: string;

@@ -5,8 +5,8 @@
 // stopped there — answering requests until one lets it go on.
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { readScripts, UsageError } from '../compiler/load.ts';
-import { overwrites } from '../cli/outputs.ts';
+import { readScripts, UsageError } from '../node/load.ts';
+import { overwrites } from '../node/outputs.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';

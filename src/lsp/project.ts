@@ -3,7 +3,7 @@
 // parsed and read for facts only when its text changes; the whole program is then
 // compiled (for compile errors and the names it resolves) and linted.
 import { readdirSync, statSync } from 'node:fs';
-import { readTextFile, SCRIPT_MAX_BYTES } from '../compiler/load.ts';
+import { readTextFile, SCRIPT_MAX_BYTES } from '../node/load.ts';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptFile } from '../../grammar/ast.ts';

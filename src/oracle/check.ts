@@ -3,7 +3,7 @@
 import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProgram, pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../compiler/load.ts';
+import { loadProgram, pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
 import { objectKey, type Program } from '../vm/program.ts';

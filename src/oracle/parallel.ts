@@ -6,7 +6,7 @@
 // for a CI machine.
 import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
 import { availableParallelism } from 'node:os';
-import { shownName, UsageError } from '../compiler/load.ts';
+import { shownName, UsageError } from '../node/load.ts';
 import { checkOracleFile, updateOracleFile } from './check.ts';
 import { painter, renderResult, renderUpdate } from './diff.ts';
 

@@ -2,7 +2,7 @@
 // stdin is piped. ink and react are loaded only for the interactive one.
 import { ReplSession } from './session.ts';
 import { runLineMode } from './lines.ts';
-import { stderr, stdout } from '../cli/output.ts';
+import { stderr, stdout } from '../node/terminal.ts';
 import { Watcher } from './watch.ts';
 
 export interface ReplArgs {

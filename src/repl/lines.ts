@@ -6,7 +6,7 @@ import { createInterface } from 'node:readline';
 import type { Readable } from 'node:stream';
 import type { ReplSession } from './session.ts';
 import { stamp, type LogEntry } from './events.ts';
-import type { Sink } from '../cli/output.ts';
+import type { Sink } from '../node/terminal.ts';
 
 export interface LineModeIO {
   input: Readable;

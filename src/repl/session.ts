@@ -2,7 +2,7 @@
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { loadProgram, parseSources, readSources, UsageError, type SourceText } from '../compiler/load.ts';
+import { loadProgram, parseSources, readSources, UsageError, type SourceText } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
@@ -19,7 +19,7 @@ import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
 import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { readFileSync, writeFileSync } from 'node:fs';
-import { overwrites, writeSnapshotFile } from '../cli/outputs.ts';
+import { overwrites, writeSnapshotFile } from '../node/outputs.ts';
 import { DEFAULT_LIMITS, readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { History, type HistoryOptions } from '../engine/history.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';

@@ -3,7 +3,7 @@
 import type { History } from '../engine/history.ts';
 import type { LiveMoment } from '../hosts/live.ts';
 import type { Program } from '../vm/program.ts';
-import type { SourceText } from '../compiler/load.ts';
+import type { SourceText } from '../node/load.ts';
 import { stamp } from './events.ts';
 import { table } from './inspect.ts';
 import { unitsToMs } from '../time/units.ts';

@@ -3,7 +3,7 @@
 // loadProgram does it, timed per phase (wall and process CPU time), with the heap read
 // around each run. The lines
 // "run N" / "end N" on stdout frame each run's collections in the --trace-gc output.
-import { parseSources } from '../../src/compiler/load.ts';
+import { parseSources } from '../../src/node/load.ts';
 import { compileFiles } from '../../src/compiler/link.ts';
 import { BUILTIN_TABLE } from '../../src/builtins/index.ts';
 import { generateScript } from './pw-entry.ts';

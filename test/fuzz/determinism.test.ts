@@ -6,7 +6,7 @@ import { execFileSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, statSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative } from 'node:path';
-import { loadProgram, readSources } from '../../src/compiler/load.ts';
+import { loadProgram, readSources } from '../../src/node/load.ts';
 import { runHeadless } from '../../src/hosts/headless.ts';
 import { traceLine } from '../../src/trace/events.ts';
 import { parseDuration } from '../../src/time/units.ts';

@@ -7,7 +7,7 @@ import { randomText, mutatedInput, mutatedSources, CORPUS, type MutatedInput } f
 import { program, printProgram, runSettings, type GenProgram, type RunSettings } from './programs.ts';
 import { spinProgram, printSpin, type SpinProgram } from './spin.ts';
 import { growthProgram, printGrowth, LIMIT_ERROR, type GrowthProgram } from './growth.ts';
-import type { SourceText } from '../../src/compiler/load.ts';
+import type { SourceText } from '../../src/node/load.ts';
 import { UNITS_PER_MS } from '../../src/time/units.ts';
 
 export interface Fuzzer<T, P> {

@@ -3,7 +3,7 @@
 import fc from 'fast-check';
 import { readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative } from 'node:path';
-import type { SourceText } from '../../src/compiler/load.ts';
+import type { SourceText } from '../../src/node/load.ts';
 
 // ---- random text ---------------------------------------------------------------
 

@@ -7,7 +7,7 @@ import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { loadProgram, readSources } from '../../src/compiler/load.ts';
+import { loadProgram, readSources } from '../../src/node/load.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/hosts/headless.ts';
 import { decodeSnapshot, readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';

@@ -6,7 +6,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import puppeteer, { type Browser } from 'puppeteer-core';
-import { loadProgram, readScripts } from '../../src/compiler/load.ts';
+import { loadProgram, readScripts } from '../../src/node/load.ts';
 import { runHeadless } from '../../src/hosts/headless.ts';
 import { parseDuration } from '../../src/time/units.ts';
 import { TimelineBuilder } from '../../src/timeline/index.ts';

@@ -2,7 +2,7 @@
 // starts or resumes it, pause freezes both clocks (the paused span never happened for
 // the scripts), step moves a paused world one heartbeat, save and restore keep a whole
 // running world as JSON. The frame source is injectable so the host runs under test.
-import { World, type Program, type WorldHost, type WorldSnapshot } from '../api/index.ts';
+import { World, type Program, type WorldHost, type WorldSnapshot } from '../src/api/index.ts';
 
 export interface FrameSource {
   /** Milliseconds from any origin, never going back (performance.now ()). */

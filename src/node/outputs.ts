@@ -4,7 +4,7 @@
 // is refused rather than replaced.
 import { closeSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
-import { UsageError } from '../compiler/load.ts';
+import { UsageError } from './load.ts';
 
 function code(err: unknown): string {
   return (err as NodeJS.ErrnoException).code ?? (err as Error).message;

@@ -2,9 +2,9 @@
 // business, which needs no file system.
 import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
-import type { SourceText } from './sources.ts';
+import type { SourceText } from '../compiler/sources.ts';
 
-export { loadProgram, parseSources, type LoadResult, type SourceText } from './sources.ts';
+export { loadProgram, parseSources, type LoadResult, type SourceText } from '../compiler/sources.ts';
 
 /** The .pw files directly in a folder, sorted, as names within it (a folder named x.pw is not one). */
 export function pwNamesIn(dir: string): string[] {
