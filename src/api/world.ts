@@ -10,8 +10,10 @@ import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
 import { inspectWorld, type WorldView } from './inspect.ts';
+import { getVariable, postClick, postKey, postSend, postSet, Watches, type HostValue } from './hostinput.ts';
 
 export type { TraceEvent } from '../trace/events.ts';
+export type { HostValue } from './hostinput.ts';
 
 /** Thrown by World.restore () for a snapshot that is damaged or malformed, or whose threads wait in handlers the program lacks or changed; the message says which. */
 export class SnapshotError extends Error {
@@ -131,6 +133,7 @@ export class World {
   #started = false;
   #ended = false;
   #busy = false;
+  readonly #watches: Watches;
 
   constructor(program: Program, options: WorldOptions = {}) {
     if (!(program instanceof Program)) throw new TypeError('new World () needs a program made by compile ()');
@@ -151,6 +154,7 @@ export class World {
     // and the string and list limits still hold there
     const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
     if (typeof proc?.memoryUsage !== 'function') this.#engine.checkMemory = () => {};
+    this.#watches = new Watches(this.#engine);
   }
 
   /** Runs property initialisers and every startup handler, at wall time 0. frame () does it if not yet done. */
@@ -192,13 +196,44 @@ export class World {
     this.#frameAt(held ? c.wall + STEP_UNITS : c.wall + (to - c.game));
   }
 
-  /** A click on an object, e.g. `"prop faucet"`: delivered at the next heartbeat. */
+  /** A click on an object, e.g. `"prop faucet"`: delivered at the next heartbeat. An object the scripts lack throws. */
   click(object: string): void {
-    const parts = typeof object === 'string' ? object.trim().toLowerCase().split(/\s+/) : [];
-    if (parts.length !== 2 || !['set', 'actor', 'prop', 'flat'].includes(parts[0]!)) {
-      throw new TypeError(`click () needs "KIND NAME" with a kind of set, actor, prop or flat, e.g. "prop faucet", not ${JSON.stringify(object)}`);
-    }
-    this.#engine.post({ at: this.#engine.state.now, kind: 'click', objectKind: parts[0]!, target: parts[1]! });
+    postClick(this.#engine, object);
+  }
+
+  /** A key going down or up, by name (`"space"`, `"a"`, `"arrowup"`; any case): at the next heartbeat a press reaches the current set as its `key` event, and `keydown (name)` sees it. */
+  key(state: 'down' | 'up', name: string): void {
+    postKey(this.#engine, state, name);
+  }
+
+  /** Sends an event to an object, `send ("actor guard", "alert", …args)`: delivered at the next heartbeat. An unknown object or event, or more arguments than the handler takes, throws. */
+  send(object: string, event: string, ...args: unknown[]): void {
+    postSend(this.#engine, object, event, args);
+  }
+
+  /** A global's value, `get ("score")`, or a property's, `get ("actor guard", "mood")`, now: lists as arrays, void as null, never assigned as undefined. */
+  get(variable: string): HostValue | undefined;
+  get(object: string, property: string): HostValue | undefined;
+  get(...args: string[]): HostValue | undefined {
+    return getVariable(this.#engine, args);
+  }
+
+  /** Sets a global, `set ("gold", 5)`, or a property, `set ("actor keeper", "mood", "cross")`, at the next heartbeat. */
+  set(variable: string, value: unknown): void;
+  set(object: string, property: string, value: unknown): void;
+  set(...args: unknown[]): void {
+    postSet(this.#engine, args);
+  }
+
+  /**
+   * Calls `fn` with the new value after each heartbeat in which a variable changed
+   * (`watch ("score", fn)` or `watch ("actor guard", "mood", fn)`), once the frame is
+   * over. Returns the function that ends the watch.
+   */
+  watch(variable: string, fn: (value: HostValue | undefined) => void): () => void;
+  watch(object: string, property: string, fn: (value: HostValue | undefined) => void): () => void;
+  watch(...args: unknown[]): () => void {
+    return this.#watches.add(args);
   }
 
   /** The mouse button going down or up (what `stilldown ()` polls). */
@@ -284,6 +319,7 @@ export class World {
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
     this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
     this.#nextFrame++;
+    this.#run(() => this.#watches.flush());
   }
 
   #idle(what: string): void {

@@ -12,6 +12,8 @@ import { currentSound, hasSound, playSound, playVoice, voiceDone, stopSound } fr
 import { addCricket, countCrickets, cricketSource, isCricketSource, rearmSet, soundLoop, stopCricket, MAX_CRICKETS } from '../world/cricket.ts';
 import { traceEnd, traceSound } from '../world/service.ts';
 import { objectKey } from '../vm/program.ts';
+import { keyName } from '../world/hostinput.ts';
+import { beginKeyPoll, endKeyPoll } from '../world/keys.ts';
 
 export const CAMERA_TURN_FRAMES = 6;
 
@@ -450,6 +452,18 @@ export const WORLD: Builtin[] = [
       }
       return st.mouseDown || st.mousePressSeen === st.frame.display;
     },
+  },
+  {
+    name: 'keydown', params: ['key'], area: 'world', waits: 'a display frame (polled)',
+    summary: 'Waits a display frame, then tells whether a key is held.',
+    doc: 'Polled: yields one rendered frame, then tells whether the host holds the key down (a name such as "space" or "a", in any case), or pressed it since the last poll (a press too short to fall on a display frame is latched and seen once). Each press also reaches the current set as its key event: on key (name).',
+    fn: (e, th, s, b) => {
+      const key = keyName(s[b]);
+      if (typeof key !== 'string') throw new ScriptError(`keydown: ${key.problem}`);
+      beginKeyPoll(e.state, th.id, key);
+      return e.waitDisplayFrame(th, e.builtinIndex('keydown'));
+    },
+    resume: (e, th) => endKeyPoll(e.state, th.id),
   },
 ];
 

@@ -87,6 +87,8 @@ export class Engine implements BuiltinContext, VmContext {
   stopOnError = true;
   /** Result of the last thread that finished, for the REPL's echo. */
   lastResult: Value = null;
+  /** Called after each heartbeat's moment (a world's variable watches). */
+  afterHeartbeat: (() => void) | null = null;
   /** Told of every thread started (the REPL follows the ones it started). */
   onSpawn: ((th: Thread) => void) | null = null;
 

@@ -11,6 +11,7 @@ import type { LoopSlot } from '../time/loops.ts';
 import type { WorldState } from '../world/state.ts';
 import type { TraceFields } from '../world/context.ts';
 import type { Scheduler } from './scheduler.ts';
+import { applyHostInput } from './hostinput.ts';
 
 /** What delivery needs from the engine around it. */
 export interface DeliveryHost {
@@ -19,6 +20,7 @@ export interface DeliveryHost {
   readonly threads: Scheduler;
   readonly tracing: boolean;
   trace(ev: TraceFields): void;
+  warn(message: string): void;
 }
 
 export class Delivery {
@@ -104,6 +106,26 @@ export class Delivery {
     return this.handlerFor(kind, target, event);
   }
 
+  get state(): WorldState {
+    return this.host.state;
+  }
+
+  get program(): Program {
+    return this.host.program;
+  }
+
+  get tracing(): boolean {
+    return this.host.tracing;
+  }
+
+  trace(ev: TraceFields): void {
+    this.host.trace(ev);
+  }
+
+  warn(message: string): void {
+    this.host.warn(message);
+  }
+
   /** Input that has arrived by now, from the mailbox: once per heartbeat pass, never lost or repeated. */
   drainInput(): void {
     const st = this.host.state;
@@ -120,6 +142,8 @@ export class Delivery {
         // latched until a stilldown () poll sees it: a press between two polls is not lost
         if (ev.down) st.mousePressed = true;
         this.host.tracing && this.host.trace({ ev: 'mouse', down: ev.down });
+      } else if (ev.kind === 'key' || ev.kind === 'assign' || ev.kind === 'send') {
+        applyHostInput(this, ev);
       } else {
         this.host.tracing && this.host.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });
         this.deliver(ev.objectKind, ev.target, 'click', [], `click on ${ev.objectKind} ${ev.target}`);

@@ -24,6 +24,8 @@ export interface FrameHost extends WorldContext {
   /** Spin and builtin work since game time last moved: each moment starts them again (vm/guard.ts). */
   spin: number;
   work: number;
+  /** Called after each heartbeat's moment (its service pass and the threads due with it): the host's variable watches. */
+  readonly afterHeartbeat: (() => void) | null;
 }
 
 export class FrameDriver {
@@ -139,6 +141,7 @@ export class FrameDriver {
     const threads = host.threads;
     const sleepers = threads.sleepers;
     const wallSleepers = threads.wallSleepers;
+    let stepped = false;
     // No Infinity or Math.min here: times stay small integers, and a time that became
     // a float would be boxed on every store to st.now.
     while (!host.halted) {
@@ -180,6 +183,7 @@ export class FrameDriver {
         if (isStep) {
           this.stepIndex++;
           this.servicePass();
+          stepped = true;
         }
         // (still there: the pass may have stopped the threads due, the REPL's :stop)
         const gameDue = isWake && sleepers.length > 0 && sleepers.peekTime() === t;
@@ -197,6 +201,10 @@ export class FrameDriver {
         threads.wake(wallSleepers.popDue(), wallSleepers);
       }
       if (threads.readyCount > 0) threads.drain();
+      if (stepped) {
+        stepped = false;
+        if (host.afterHeartbeat !== null && !host.halted) host.afterHeartbeat();
+      }
       if (followsClock) {
         // a window closed at this moment: the game clock catches up with this display frame
         if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);

@@ -15,6 +15,7 @@ import type { CricketState } from './cricket.ts';
 import type { SoundState, SoundTable } from './sound.ts';
 import type { PoseTable } from './pose.ts';
 import type { RandomState } from './random.ts';
+import type { HostInput, KeyState } from './hostinput.ts';
 
 export interface FrameState {
   /** Game frames so far: what frame () returns. */
@@ -45,7 +46,7 @@ export interface StarState {
 }
 
 /** Input waiting in the mailbox, stamped with the game time it arrived at. */
-export type InputEvent = { at: number; kind: 'click'; target: string; objectKind: string } | { at: number; kind: 'mouse'; down: boolean };
+export type InputEvent = { at: number; kind: 'click'; target: string; objectKind: string } | { at: number; kind: 'mouse'; down: boolean } | HostInput;
 
 export interface WorldState {
   clock: ClockState;
@@ -78,6 +79,10 @@ export interface WorldState {
   mousePressed: boolean;
   /** The display frame at which polls last took a latched press (they all see it, that frame only); -1 before. */
   mousePressSeen: number;
+  /** Keys the host pressed, by name (world/hostinput.ts). */
+  keys: Record<string, KeyState>;
+  /** The key each thread waiting in keydown () asks about, by thread id. */
+  keyPolls: Record<string, string>;
   steps: number;
 }
 
@@ -111,6 +116,8 @@ export function createWorldState(seed: number, maxCatchUp: number, program: Prog
     mouseDown: false,
     mousePressed: false,
     mousePressSeen: -1,
+    keys: dict(),
+    keyPolls: dict(),
     steps: 0,
   };
 }

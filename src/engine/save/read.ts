@@ -201,6 +201,8 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
   }
   const w = body.world as unknown as WorldState;
   const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []) };
+  state.keys ??= dict();
+  state.keyPolls ??= dict();
   // globals and properties by name
   const globalIndex = new Map(program.globals.map((g, i) => [g, i]));
   for (const [name, v] of Object.entries(body.globals)) {

@@ -2,6 +2,8 @@
 // the range a running world keeps it in. Writing walks the schema over live state;
 // reading walks it over the parsed file and refuses, naming the field, anything a
 // running world could not hold (a snapshot is untrusted input: players share them).
+import { MAX_NESTING, MAX_STRING } from '../../vm/value.ts';
+
 export class SnapshotError extends Error {}
 
 export type Schema =
@@ -18,7 +20,9 @@ export type Schema =
   /** An object whose field `key` says which of `cases` it is. */
   | { t: 'variant'; key: string; cases: Record<string, Schema> }
   /** Kept as it is, for a reader of its own (script values). */
-  | { t: 'raw' };
+  | { t: 'raw' }
+  /** A value the host handed over, as JSON: numbers, strings, booleans, null, lists of them. */
+  | { t: 'data' };
 
 /** Longest name or text a saved world holds outside script values. */
 export const NAME_MAX = 10_000;
@@ -37,6 +41,7 @@ export const table = (of: Schema, max = TABLE_MAX): Schema => ({ t: 'table', of,
 export const maybe = (of: Schema): Schema => ({ t: 'maybe', of });
 export const variant = (key: string, cases: Record<string, Schema>): Schema => ({ t: 'variant', key, cases });
 export const raw: Schema = { t: 'raw' };
+export const data: Schema = { t: 'data' };
 
 /** A number as JSON: those JSON cannot spell (Infinity, NaN) as {"$num": "…"}. */
 export function writeNumber(n: number): unknown {
@@ -74,6 +79,7 @@ export function write(s: Schema, v: unknown): unknown {
     case 'variant':
       return write(s.cases[(v as Record<string, string>)[s.key]], v);
     case 'raw':
+    case 'data':
       return v;
   }
 }
@@ -125,7 +131,7 @@ export function read(s: Schema, v: unknown, path: string): unknown {
     case 'obj': {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(path, `should be an object, not ${describeJson(v)}`);
       const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) if (!(k in s.fields)) refuse(`${path}.${k}`, 'is not something a saved world has');
+      for (const k of Object.keys(o)) if (!Object.hasOwn(s.fields, k)) refuse(`${path}.${k}`, 'is not something a saved world has');
       const out: Record<string, unknown> = {};
       for (const [k, f] of Object.entries(s.fields)) {
         if (o[k] === undefined) {
@@ -161,11 +167,29 @@ export function read(s: Schema, v: unknown, path: string): unknown {
       return v === null ? null : read(s.of, v, path);
     case 'variant': {
       const which = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[s.key] : undefined;
-      const c = typeof which === 'string' ? s.cases[which] : undefined;
+      const c = typeof which === 'string' && Object.hasOwn(s.cases, which) ? s.cases[which] : undefined;
       if (c === undefined) refuse(`${path}.${s.key}`, `should be one of ${Object.keys(s.cases).join(', ')}, not ${describeJson(which)}`);
       return read(c, v, path);
     }
     case 'raw':
       return v;
+    case 'data':
+      readData(v, path, 0);
+      return v;
   }
+}
+
+/** Host data as JSON holds it, checked: no $num spelling (the host never hands over a number JSON cannot write). */
+function readData(v: unknown, path: string, depth: number): void {
+  if (v === null || typeof v === 'string' || typeof v === 'boolean') {
+    if (typeof v === 'string' && v.length > MAX_STRING) refuse(path, `is longer than ${MAX_STRING} characters`);
+    return;
+  }
+  if (typeof v === 'number') {
+    if (!Number.isFinite(v)) refuse(path, `should be a finite number, not ${describeJson(v)}`);
+    return;
+  }
+  if (!Array.isArray(v)) refuse(path, `should be a number, string, true, false, null or a list of them, not ${describeJson(v)}`);
+  if (depth >= MAX_NESTING) refuse(path, `nests lists more than ${MAX_NESTING} deep`);
+  (v as unknown[]).forEach((x, i) => readData(x, `${path}[${i}]`, depth + 1));
 }

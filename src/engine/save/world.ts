@@ -4,7 +4,8 @@
 import { STEP_UNITS } from '../../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS } from '../../time/loops.ts';
 import { MAX_CRICKETS } from '../../world/cricket.ts';
-import { bool, int, list, maybe, num, obj, oneOf, str, table, tuple, variant } from './schema.ts';
+import { bool, data, int, list, maybe, num, obj, oneOf, str, table, tuple, variant } from './schema.ts';
+import { MAX_KEY_NAME, MAX_KEYS } from '../../world/hostinput.ts';
 
 /** Nested lock or save windows a world may hold. */
 const DEPTH = 1_000_000;
@@ -62,13 +63,19 @@ export const WORLD = obj({
     variant('kind', {
       click: obj({ at: time, kind: oneOf('click'), target: str(), objectKind: oneOf('set', 'actor', 'prop', 'flat') }),
       mouse: obj({ at: time, kind: oneOf('mouse'), down: bool }),
+      key: obj({ at: time, kind: oneOf('key'), name: str(MAX_KEY_NAME), down: bool }),
+      assign: obj({ at: time, kind: oneOf('assign'), object: str(), variable: str(), value: data }),
+      send: obj({ at: time, kind: oneOf('send'), objectKind: oneOf('set', 'actor', 'prop', 'flat'), target: str(), event: str(), args: list(data, 10_000) }),
     }),
     MAILBOX,
   ),
   mouseDown: bool,
   mousePressed: bool,
   mousePressSeen: int(-1),
+  // (worlds saved before keys existed have neither)
+  keys: table(obj({ down: bool, pressed: bool, seen: int(-1) }), MAX_KEYS),
+  keyPolls: table(str(MAX_KEY_NAME)),
   wallNow: time,
   steps: int(),
-});
+}, ['keys', 'keyPolls']);
 
