@@ -95,7 +95,8 @@ export const BUILT_IN_NAMES: Readonly<Record<NameKind, readonly string[]>> = {
 
 /** Events the engine delivers by itself, by the kind of object that gets them. */
 export const ENGINE_EVENTS: Readonly<Record<ObjectKind, readonly string[]>> = {
-  set: ['openset', 'closeset', 'click'],
+  // key: a key the host presses, delivered to the current set (world.key, -- key: in oracles)
+  set: ['openset', 'closeset', 'click', 'key'],
   actor: ['endwalk', 'endturn', 'click'],
   prop: ['click'],
   flat: ['click'],
