@@ -46,14 +46,15 @@ export class Dialogue {
     return false;
   }
 
-  /** What a save keeps: the requests still unanswered and the line on screen. */
-  state(): { queue: Pending[]; last: { who: string; text: string } } {
-    return { queue: this.queue.map((p) => ({ ...p })), last: { ...this.last } };
+  /** The line on screen, which a save keeps (the requests themselves the world keeps). */
+  get shown(): { who: string; text: string } {
+    return { ...this.last };
   }
 
-  restore(saved: { queue: Pending[]; last: { who: string; text: string } } | undefined): void {
-    this.queue = saved?.queue.map((p) => ({ ...p })) ?? [];
-    this.last = saved?.last ?? { who: '', text: '' };
+  /** After a load: the requests the world still waits on (world.pending ()), and the line that was on screen. */
+  restore(pending: Pending[], last: { who: string; text: string } | undefined): void {
+    this.queue = pending.map((p) => ({ ...p }));
+    this.last = last ? { who: String(last.who), text: String(last.text) } : { who: '', text: '' };
     this.show();
   }
 

@@ -121,15 +121,24 @@ document.addEventListener('keyup', (e) => {
 });
 document.addEventListener('pointerdown', gesture);
 
-// ---- saves: the world's snapshot and the dialogue waiting on screen ----
+// ---- saves: the world's snapshot, and the line on screen ----
 
 interface SavedGame {
   snapshot: WorldSnapshot;
-  dialogue: { queue: Pending[]; last: { who: string; text: string } };
+  line: { who: string; text: string };
+}
+
+/** What a restored world still waits on, as the dialogue shows it. */
+function pendingDialogue(): Pending[] {
+  return world.pending().map((p): Pending => {
+    const text = (v: unknown) => String(v ?? '');
+    if (p.name === 'choose') return { request: p.request, kind: 'choose', options: Array.isArray(p.args[0]) ? p.args[0].map(String) : [text(p.args[0])] };
+    return { request: p.request, kind: 'say', who: text(p.args[0]), text: text(p.args[1]) };
+  });
 }
 
 $('save').onclick = () => {
-  const saved: SavedGame = { snapshot: world.save(), dialogue: dialogue.state() };
+  const saved: SavedGame = { snapshot: world.save(), line: dialogue.shown };
   try {
     localStorage.setItem(SAVE_KEY, JSON.stringify(saved));
     notice.textContent = `Saved at ${(world.gameTime / 1000).toFixed(1)} s of game time.`;
@@ -146,14 +155,14 @@ $('load').onclick = () => {
   }
   try {
     const saved = JSON.parse(text) as SavedGame;
-    const restored = World.restore(program, saved.snapshot, options());
-    world = restored;
+    world = World.restore(program, saved.snapshot, options());
     origin = performance.now() - world.wallTime;
     fade = null;
     stage.black = 0;
     motion.reset();
     speakers.hush();
-    dialogue.restore(saved.dialogue);
+    // the restored world does not ask again: its unanswered requests are in pending ()
+    dialogue.restore(pendingDialogue(), saved.line);
     notice.textContent = `Loaded the game saved at ${(world.gameTime / 1000).toFixed(1)} s.`;
   } catch (err) {
     notice.textContent = err instanceof SnapshotError ? `The saved game cannot be loaded: ${err.message}` : `Could not load: ${(err as Error).message}`;
