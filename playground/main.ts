@@ -1,10 +1,8 @@
 // The playground page: the demo world in an editor, run on requestAnimationFrame,
 // drawn on a canvas, heard through Web Audio, with its prints, status line and events.
 import demo from 'demo-world';
-import { compile, CompileError, describeEvent, eventKind, EVENT_KINDS, type Diagnostic, type EventKind, type Program, type TraceEvent, type WorldSnapshot } from '../src/api/index.ts';
+import { clockText, compile, CompileError, DEFAULT_EVENT_KINDS, describeEvent, eventKind, EVENT_KINDS, statusFields, type Diagnostic, type EventKind, type Program, type TraceEvent, type WorldSnapshot } from '../src/api/index.ts';
 import { BrowserRunner } from './runner.ts';
-import { clockText, statusFields } from '../src/repl/status.ts';
-import { DEFAULT_FILTER } from '../src/repl/events.ts';
 import { createEditor } from './editor.ts';
 import { drawWorld } from './view.ts';
 import { Speakers } from './audio.ts';
@@ -17,7 +15,7 @@ const events = $<HTMLDivElement>('events');
 const problemsBox = $<HTMLDivElement>('problems');
 const canvas = $<HTMLCanvasElement>('view');
 const speakers = new Speakers();
-const shown = new Set<EventKind>(DEFAULT_FILTER);
+const shown = new Set<EventKind>(DEFAULT_EVENT_KINDS);
 
 function append(box: HTMLElement, text: string, t?: number, cls?: string): void {
   const line = document.createElement('div');

@@ -1,4 +1,4 @@
-// The browser host: a world driven by requestAnimationFrame on the wall clock. Run
+// The playground's runner: a world driven by requestAnimationFrame on the wall clock. Run
 // starts or resumes it, pause freezes both clocks (the paused span never happened for
 // the scripts), step moves a paused world one heartbeat, save and restore keep a whole
 // running world as JSON. The frame source is injectable so the host runs under test.

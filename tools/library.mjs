@@ -1,5 +1,7 @@
-// The package's entry points, built into OUT/lib (ESM, dependencies left as imports)
-// with their TypeScript declarations in OUT/types. Declarations are written file by
+// The package's entry points, built into OUT/lib (ESM; the package's own dependencies
+// and peers left as imports, anything else it uses — the oracle diff's colours — bundled,
+// so that installing the package brings none of the tools' dependencies) with their
+// TypeScript declarations in OUT/types. Declarations are written file by
 // file from src/api/ (and the trace event types it names), so the public types never
 // drag the engine's internals along: a declaration that still points outside that set
 // fails the build.
@@ -55,6 +57,12 @@ function declarations(out) {
   if (problems.length > 0) throw new Error(`the package declarations are not self-contained:\n${problems.join('\n')}`);
 }
 
+/** What package.json says the package needs when it runs: its dependencies and peers. */
+function runtimePackages() {
+  const pkg = JSON.parse(readFileSync('package.json', 'utf8'));
+  return [...Object.keys(pkg.dependencies ?? {}), ...Object.keys(pkg.peerDependencies ?? {})];
+}
+
 export async function buildLibrary(out) {
   await build({
     entryPoints: ENTRIES,
@@ -65,7 +73,7 @@ export async function buildLibrary(out) {
     format: 'esm',
     platform: 'node',
     target: 'es2022',
-    packages: 'external',
+    external: runtimePackages().flatMap((name) => [name, `${name}/*`]),
     logLevel: 'warning',
   });
   declarations(out);

@@ -2,8 +2,8 @@
 // scripts lack throws with a guess, a value a script cannot hold throws naming it),
 // then post it to the mailbox for the next heartbeat, or read at once.
 import type { Engine } from '../engine/engine.ts';
-import { checkArgCount, findEvent, findObject, findVariable, objectWords, readVariable, type VariableRef } from '../engine/hostinput.ts';
-import { fromScript, keyName, MAX_KEYS, sameData, toScript, HostValueError } from '../world/hostinput.ts';
+import { findObject, findVariable, hostEntry, objectWords, readVariable, type VariableRef } from '../engine/hostinput.ts';
+import { fromScript, MAX_KEYS, sameData, HostValueError } from '../world/hostinput.ts';
 
 /** A value crossing between the host and a script: numbers, strings, booleans, null (void) and arrays (lists). */
 export type HostValue = number | string | boolean | null | HostValue[];
@@ -11,11 +11,10 @@ export type HostValue = number | string | boolean | null | HostValue[];
 /** @internal */
 export function postKey(e: Engine, state: unknown, name: unknown): void {
   if (state !== 'down' && state !== 'up') throw new TypeError(`key () takes "down" or "up" first, then the key's name, not ${JSON.stringify(state) ?? String(state)}`);
-  const key = keyName(name);
-  if (typeof key !== 'string') throw new TypeError(`key (): ${key.problem}`);
-  const st = e.state;
-  if (st.keys[key] === undefined && Object.keys(st.keys).length >= MAX_KEYS) throw new RangeError(`key (): a world keeps at most ${MAX_KEYS} different keys`);
-  e.post({ at: st.now, kind: 'key', name: key, down: state === 'down' });
+  const entry = hostEntry(e.program, e.state.now, { key: { down: state === 'down', name: name as string } }, 'key ()');
+  const keys = e.state.keys;
+  if (entry.kind === 'key' && keys[entry.name] === undefined && Object.keys(keys).length >= MAX_KEYS) throw new RangeError(`key (): a world keeps at most ${MAX_KEYS} different keys`);
+  e.post(entry);
 }
 
 /** @internal */
@@ -27,12 +26,7 @@ export function postClick(e: Engine, object: unknown): void {
 
 /** @internal */
 export function postSend(e: Engine, object: unknown, event: unknown, args: unknown[]): void {
-  const { kind, name } = objectWords(object, 'send ()');
-  const p = e.program;
-  const h = findEvent(p, findObject(p, kind, name, 'send ()'), event, 'send ()');
-  checkArgCount(p, h, args.length, 'send ()');
-  const values = args.map((a, i) => toScript(a, `send ()'s argument ${i + 1}`));
-  e.post({ at: e.state.now, kind: 'send', objectKind: kind, target: name, event: p.handlers[h].name, args: values });
+  e.post(hostEntry(e.program, e.state.now, { send: { object: object as string, event: event as string, args } }, 'send ()'));
 }
 
 /** get (variable) or get ("KIND NAME", property): where it lives. */
@@ -62,10 +56,9 @@ export function getVariable(e: Engine, args: unknown[]): HostValue | undefined {
 /** @internal */
 export function postSet(e: Engine, args: unknown[]): void {
   if (args.length !== 2 && args.length !== 3) throw new TypeError(`set () takes a global's name and a value, or an object ("actor guard"), a property's name and a value, not ${args.length} arguments`);
-  const withObject = args.length === 3;
-  const at = locate(e, 'set ()', args[0], args[1], withObject);
-  const value = toScript(args[args.length - 1], `set ()'s value for ${shown(at.object, at.variable)}`);
-  e.post({ at: e.state.now, kind: 'assign', object: at.object, variable: at.variable, value });
+  const [object, variable] = args.length === 3 ? [args[0], args[1]] : ['', args[0]];
+  if (typeof object !== 'string') throw new TypeError(`set () needs an object as "KIND NAME", not ${JSON.stringify(object) ?? String(object)}`);
+  e.post(hostEntry(e.program, e.state.now, { set: { object, variable: variable as string, value: args[args.length - 1] } }, 'set ()'));
 }
 
 interface Watch {

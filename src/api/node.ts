@@ -47,6 +47,12 @@ export interface TimedInput {
   /** An object, "KIND NAME": "prop faucet". */
   click?: string;
   mouse?: 'down' | 'up';
+  /** A key going down or up: `{ down: true, name: "space" }`. */
+  key?: { down: boolean; name: string };
+  /** A variable set: `object` "" for a global, else "KIND NAME"; the value as JSON-like data. */
+  set?: { object: string; variable: string; value: unknown };
+  /** An event sent to "KIND NAME" with its arguments. */
+  send?: { object: string; event: string; args: unknown[] };
 }
 
 export interface HeadlessOptions {

@@ -61,7 +61,7 @@ export class Program {
 
   /** A file's source text, the boot library's included. */
   source(file: string): string | undefined {
-    return Object.prototype.hasOwnProperty.call(this.code.sources, file) ? this.code.sources[file] : undefined;
+    return Object.hasOwn(this.code.sources, file) ? this.code.sources[file] : undefined;
   }
 }
 

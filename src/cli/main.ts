@@ -1,11 +1,10 @@
 // The `pw` command line. Usage errors exit 2, script errors 1; no JavaScript stack
 // trace ever reaches the author, whatever happens.
-import { readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { isMainThread, workerData } from 'node:worker_threads';
 import { parseDuration } from '../time/units.ts';
-import { UsageError } from '../node/load.ts';
+import { readTextFile, UsageError } from '../node/load.ts';
 import { closest } from '../errors/suggest.ts';
 import { shownMessage } from '../errors/text.ts';
 import { stderr, stdout } from '../node/terminal.ts';
@@ -42,7 +41,7 @@ function joinDashValues(argv: string[]): string[] {
   const out: string[] = [];
   for (let i = 0; i < argv.length; i++) {
     const next = argv[i + 1];
-    if (VALUE_OPTIONS.has(argv[i]) && next !== undefined && next.startsWith('-') && !next.startsWith('--')) {
+    if (VALUE_OPTIONS.has(argv[i]) && next?.startsWith('-') && !next.startsWith('--')) {
       out.push(`${argv[i]}=${next}`);
       i++;
     } else out.push(argv[i]);
@@ -55,7 +54,7 @@ function packageVersion(): string {
   let dir = dirname(fileURLToPath(import.meta.url));
   for (let i = 0; i < 4; i++, dir = dirname(dir)) {
     try {
-      const p = JSON.parse(readFileSync(join(dir, 'package.json'), 'utf8')) as { name?: string; version?: string };
+      const p = JSON.parse(readTextFile(join(dir, 'package.json'), 'package.json', 1 << 20)) as { name?: string; version?: string };
       if (p.name === 'pocketwatch' && p.version) return p.version;
     } catch {
       // not here

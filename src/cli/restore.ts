@@ -4,28 +4,16 @@
 // current folder — and nothing of those is parsed or shown before each matches the
 // SHA-256 the snapshot recorded for it. Every file is read only if it is a regular file
 // within a size cap.
-import { realpathSync, statSync } from 'node:fs';
 import { isAbsolute, relative, resolve, sep } from 'node:path';
-import { readSources, readTextFile, UsageError, type SourceText } from '../node/load.ts';
+import { isFolder, readSources, realPath, canonicalPath, UsageError, type SourceText } from '../node/load.ts';
 import { SnapshotError, type DecodedSnapshot } from '../engine/snapshot.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 
-/** The largest snapshot read: a world at every limit (20 000 threads, lists of a million items) fits. */
-export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
-
-export function readSnapshotFile(path: string): string {
-  return readTextFile(path, path, SNAPSHOT_MAX_BYTES);
-}
-
 /** Whether `path` lies below the current folder, links followed. */
 function below(path: string): boolean {
-  let real: string;
-  try {
-    real = realpathSync(path);
-  } catch {
-    return false;
-  }
-  const rel = relative(realpathSync(process.cwd()), real);
+  const real = realPath(path);
+  if (real === null) return false;
+  const rel = relative(canonicalPath(process.cwd()), real);
   return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
 }
 
@@ -34,14 +22,7 @@ export function restoreScripts(snapshot: DecodedSnapshot): SourceText[] {
   const names = snapshot.host.files;
   const short = (p: string): string => (p.length > 80 ? p.slice(0, 80) + '…' : p);
   for (const p of names) {
-    const isFolder = (() => {
-      try {
-        return statSync(p).isDirectory();
-      } catch {
-        return false;
-      }
-    })();
-    if (!(isFolder || p.toLowerCase().endsWith('.pw')) || !below(resolve(p))) {
+    if (!(isFolder(p) || p.toLowerCase().endsWith('.pw')) || !below(resolve(p))) {
       throw new SnapshotError(`it names "${short(p)}" as one of its scripts; a snapshot may name only .pw files and folders below the current folder (name the scripts on the command line to restore it)`);
     }
   }

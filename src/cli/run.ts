@@ -1,7 +1,6 @@
 // `pw run`: load the boot library and the files, run headless (or live) and exit
 // 0 on success, 1 after a script error, 2 on bad usage.
-import { fstatSync } from 'node:fs';
-import { readScripts, UsageError } from '../node/load.ts';
+import { readScripts, readSnapshotFile, UsageError } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
 import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
@@ -9,9 +8,9 @@ import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
 import { TimelineBuilder } from '../timeline/index.ts';
 import { timelineFormat, writeTimelineFile } from './timeline.ts';
-import { Sink, stderr, stdout } from '../node/terminal.ts';
+import { Sink, stderr, stderrIsTerminal, stdout } from '../node/terminal.ts';
 import { checkSnapshotWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from '../node/outputs.ts';
-import { readSnapshotFile, restoreScripts } from './restore.ts';
+import { restoreScripts } from './restore.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
 
 /** `--trace -`: the trace goes to stdout, in place of the printed lines (each is in the trace as a print event). */
@@ -37,18 +36,6 @@ export interface RunArgs {
   restore?: string;
 }
 
-/**
- * Whether stderr is a terminal. Asking process.stderr makes the stream, which loads
- * Node's streams: a few milliseconds of every start-up, so only when it may be one.
- */
-function stderrIsTerminal(): boolean {
-  try {
-    if (!fstatSync(2).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  return process.stderr.isTTY === true;
-}
 
 /** An output that would overwrite a script, the snapshot being restored, or another output — under any name, a hard link included — is bad usage. */
 function checkOutputs(a: RunArgs, scripts: readonly string[]): void {

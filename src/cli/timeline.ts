@@ -1,10 +1,8 @@
 // `pw timeline TRACE.jsonl -o FILE.(json|html|svg)`, and the file writing `pw run
 // --timeline` shares with it. Exit 0 on success, 1 for a trace that cannot be read as
 // one, 2 on bad usage.
-import { realpathSync } from 'node:fs';
-import { basename, resolve } from 'node:path';
-import { readTextFile, UsageError } from '../node/load.ts';
-import { SNAPSHOT_MAX_BYTES } from './restore.ts';
+import { basename } from 'node:path';
+import { canonicalPath, readTextFile, SNAPSHOT_MAX_BYTES, UsageError } from '../node/load.ts';
 import { FORMAT_HINT, TimelineBuilder, TraceReadError, formatOf, readTrace, timelineChunks, type Timeline, type TimelineFormat } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { Sink, stderr } from '../node/terminal.ts';
@@ -33,13 +31,7 @@ export function writeTimelineFile(path: string, tl: Timeline, title: string): vo
   if (out.failure) throw cannotWrite(path, 'timeline', out.failure.code ?? out.failure.message);
 }
 
-function place(p: string): string {
-  try {
-    return realpathSync(p);
-  } catch {
-    return resolve(p);
-  }
-}
+const place = canonicalPath;
 
 export function timelineCommand(a: TimelineArgs): number {
   timelineFormat(a.output, '-o');

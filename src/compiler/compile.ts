@@ -504,7 +504,7 @@ class HandlerCompiler {
   }
 
   private isGlobalName(name: string): boolean {
-    return (this.handlerGlobals !== null && this.handlerGlobals.has(name)) || (this.fileGlobals.has(name) && this.propertyIndex(name) < 0);
+    return this.handlerGlobals?.has(name) || (this.fileGlobals.has(name) && this.propertyIndex(name) < 0);
   }
 
   private propertyIndex(name: string): number {
@@ -516,7 +516,7 @@ class HandlerCompiler {
     const local = this.localReg(name);
     // Parameters and handler-level `global` shadow properties; properties shadow file globals.
     if (local >= 0 && local < this.paramCount) return (local << 2) | LOCAL;
-    if (this.handlerGlobals !== null && this.handlerGlobals.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;
+    if (this.handlerGlobals?.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;
     const prop = this.propertyIndex(name);
     if (prop >= 0) return (prop << 2) | PROPERTY;
     if (this.fileGlobals.has(name)) return (globalIndex(this.cx, name) << 2) | GLOBAL;

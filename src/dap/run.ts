@@ -4,7 +4,6 @@
 // checkpoint into a fresh engine and runs the same frames again; a headless world gives
 // the same run every time, and a live one does too when it is handed the wall readings
 // it had (they are kept, frame by frame).
-import { closeSync, ftruncateSync, openSync, writeSync } from 'node:fs';
 import { performance } from 'node:perf_hooks';
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
@@ -14,6 +13,7 @@ import { History, type Checkpoint } from '../engine/history.ts';
 import { readSnapshot, writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { continueHeadless, createHeadlessEngine, displayTime } from '../hosts/headless.ts';
 import { LIVE_FRAME_MS } from '../hosts/live.ts';
+import type { TraceFile } from '../node/outputs.ts';
 import { UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import { Unwind, type Control, type Replay } from './control.ts';
 import type { LaunchOptions } from './launch.ts';
@@ -31,50 +31,6 @@ export interface Extra {
   /** Every register of every thread (by id), the ones no code reads again included: the debugger shows them. */
   ids: number[];
   stacks: (Value | undefined)[][];
-}
-
-/** A JSON Lines trace file that can be cut back to an earlier length (a world that went back writes its trace again from there). */
-export class TraceFile {
-  private fd: number;
-  private chunks: string[] = [];
-  private pending = 0;
-  /** Bytes written so far, the buffered ones included. */
-  bytes = 0;
-  private written = 0;
-
-  constructor(path: string) {
-    this.fd = openSync(path, 'w');
-  }
-
-  line(text: string): void {
-    const line = text + '\n';
-    this.chunks.push(line);
-    const n = Buffer.byteLength(line);
-    this.pending += n;
-    this.bytes += n;
-    if (this.pending > 1 << 16) this.flush();
-  }
-
-  flush(): void {
-    if (this.chunks.length === 0) return;
-    const data = Buffer.from(this.chunks.join(''), 'utf8');
-    this.chunks = [];
-    this.pending = 0;
-    for (let at = 0; at < data.length; ) at += writeSync(this.fd, data, at, data.length - at, this.written + at);
-    this.written += data.length;
-  }
-
-  truncate(bytes: number): void {
-    this.flush();
-    if (bytes >= this.written) return;
-    ftruncateSync(this.fd, bytes);
-    this.written = this.bytes = bytes;
-  }
-
-  close(): void {
-    this.flush();
-    closeSync(this.fd);
-  }
 }
 
 /** What the run needs of the session around it. */

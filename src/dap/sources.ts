@@ -1,20 +1,13 @@
 // Script files as the protocol names them: a file on disk by its absolute path, the boot
 // library (which is in no file the client can open) by a reference whose text the
 // adapter serves.
-import { realpathSync } from 'node:fs';
 import { basename, resolve } from 'node:path';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Program } from '../vm/program.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
+import { canonicalPath } from '../node/load.ts';
 
-function canonical(path: string): string {
-  const abs = resolve(path);
-  try {
-    return realpathSync(abs);
-  } catch {
-    return abs;
-  }
-}
+const canonical = canonicalPath;
 
 export class Sources {
   /** The program's file names, by canonical path. */

@@ -6,7 +6,7 @@
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { readScripts, UsageError } from '../node/load.ts';
-import { overwrites } from '../node/outputs.ts';
+import { overwrites, TraceFile } from '../node/outputs.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';
@@ -19,7 +19,7 @@ import { Sources } from './sources.ts';
 import { Breakpoints, statementColumn } from './breakpoints.ts';
 import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
 import { Control, Unwind, type Replay, type Step, type Stop } from './control.ts';
-import { Run, TraceFile, type Extra, type RunHost } from './run.ts';
+import { Run, type Extra, type RunHost } from './run.ts';
 import { Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
 import type { Checkpoint } from '../engine/history.ts';
 import type { Value } from '../vm/value.ts';

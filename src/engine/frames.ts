@@ -283,7 +283,7 @@ export class FrameDriver {
     for (const l of due) host.delivery.fireLoop(l);
     serviceHeartbeatPoses(host);
     if (host.threads.live.size === 0 && !host.halted) {
-      const h = host.program.globalHandlers['calctime'];
+      const h = host.program.globalHandlers.calctime;
       if (h !== undefined) {
         host.threads.spawn(h, [], 'calctime');
         host.threads.drain();

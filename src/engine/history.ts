@@ -332,6 +332,5 @@ export class History<C> {
 
 /** A string's size in memory: one byte a character, two once any character needs more than eight bits. */
 export function stringBytes(s: string): number {
-  // eslint-disable-next-line no-control-regex
   return /[^\u0000-\u00ff]/.test(s) ? s.length * 2 : s.length;
 }

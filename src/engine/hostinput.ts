@@ -6,7 +6,7 @@
 import { objectKey, type HandlerCode, type Program } from '../vm/program.ts';
 import type { Value } from '../vm/value.ts';
 import { closest } from '../errors/suggest.ts';
-import type { HostInput } from '../world/hostinput.ts';
+import { keyName, MAX_KEYS, toScript, type HostInput } from '../world/hostinput.ts';
 import { pressKey, releaseKey } from '../world/keys.ts';
 import type { WorldState } from '../world/state.ts';
 import type { TraceFields } from '../world/context.ts';
@@ -89,6 +89,48 @@ export function checkArgCount(program: Program, h: number, given: number, what: 
   throw new RangeError(`${what}: ${owner}${handlerSignature(hc)} takes ${hc.params === 0 ? 'no arguments' : hc.params === 1 ? '1 argument' : `${hc.params} arguments`}, not ${given}`);
 }
 
+/** Timed host input as an oracle or a saved run gives it (values as JSON-like data). */
+export interface HostInputSpec {
+  key?: { down: boolean; name: string };
+  /** `object` "" for a global, else "KIND NAME". */
+  set?: { object: string; variable: string; value: unknown };
+  send?: { object: string; event: string; args: unknown[] };
+}
+
+/**
+ * The mailbox entry for a key, a variable or an event, checked against the program:
+ * an unknown name throws UnknownName with a guess, a bad value HostValueError, too many
+ * arguments RangeError. `fn` names the call in messages ("send ()", "-- send: 250").
+ */
+export function hostEntry(program: Program, at: number, spec: HostInputSpec, fn: string): HostInput {
+  if (spec.key) {
+    const name = keyName(spec.key.name);
+    if (typeof name !== 'string') throw new TypeError(`${fn}: ${name.problem}`);
+    return { at, kind: 'key', name, down: spec.key.down };
+  }
+  if (spec.set) {
+    const { object, variable, value } = spec.set;
+    let oi: number | null = null;
+    let shown = '';
+    if (object !== '') {
+      const o = objectWords(object, fn);
+      oi = findObject(program, o.kind, o.name, fn);
+      shown = `${o.kind} ${o.name}`;
+    }
+    const ref = findVariable(program, oi, variable, fn);
+    const name = 'global' in ref ? program.globals[ref.global] : program.objects[ref.object].properties[ref.property];
+    return { at, kind: 'assign', object: shown, variable: name, value: toScript(value, `${fn}'s value for ${shown === '' ? name : `${shown}'s ${name}`}`) };
+  }
+  if (spec.send) {
+    const { kind, name } = objectWords(spec.send.object, fn);
+    const h = findEvent(program, findObject(program, kind, name, fn), spec.send.event, fn);
+    checkArgCount(program, h, spec.send.args.length, fn);
+    const args = spec.send.args.map((a, i) => toScript(a, `${fn}'s argument ${i + 1}`));
+    return { at, kind: 'send', objectKind: kind, target: name, event: program.handlers[h].name, args };
+  }
+  throw new TypeError(`internal: ${fn} is no key, set or send`);
+}
+
 // ---- taking them from the mailbox ----------------------------------------------------
 
 /** What applying host input needs from the engine. */
@@ -109,6 +151,10 @@ export function applyHostInput(e: HostInputTarget, ev: HostInput): void {
       e.tracing && e.trace({ ev: 'key', key: ev.name, down: ev.down });
       if (!ev.down) {
         releaseKey(st, ev.name);
+        return;
+      }
+      if (st.keys[ev.name] === undefined && Object.keys(st.keys).length >= MAX_KEYS) {
+        e.warn(`key "${ev.name}" was dropped: a world keeps at most ${MAX_KEYS} different keys`);
         return;
       }
       if (!pressKey(st, ev.name)) return;

@@ -6,8 +6,9 @@ import { BUILTINS } from '../builtins/index.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime, type ClockState } from '../time/clock.ts';
 import { UNITS_PER_MS } from '../time/units.ts';
+import { hostEntry, type HostInputSpec } from '../engine/hostinput.ts';
 
-export interface TimedInput {
+export interface TimedInput extends HostInputSpec {
   /** Game time in ms at which the input arrives. */
   at: number;
   click?: string; // "prop faucet"
@@ -93,6 +94,7 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
         e.post({ at, kind: 'click', objectKind: kind, target });
       }
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
+      if (inp.key || inp.set || inp.send) e.post(hostEntry(e.program, at, inp, 'input'));
     }
   };
   const c = e.state.clock;

@@ -80,7 +80,7 @@ export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = 
 
 /** The roles of a builtin's arguments; empty for a builtin whose arguments are plain values. */
 export function argRoles(builtin: string): readonly (ArgRole | null)[] {
-  return Object.prototype.hasOwnProperty.call(ARG_ROLES, builtin) ? ARG_ROLES[builtin] : [];
+  return Object.hasOwn(ARG_ROLES, builtin) ? ARG_ROLES[builtin] : [];
 }
 
 /** Names the engine itself provides: an arriving actor is put in the pose "stand". */

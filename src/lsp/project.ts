@@ -2,8 +2,7 @@
 // .pw files and the open documents (whose text wins over the disk's). Each file is
 // parsed and read for facts only when its text changes; the whole program is then
 // compiled (for compile errors and the names it resolves) and linted.
-import { readdirSync, statSync } from 'node:fs';
-import { readTextFile, SCRIPT_MAX_BYTES } from '../node/load.ts';
+import { folderNames, isFolder, readTextFile, realPath, SCRIPT_MAX_BYTES, UsageError } from '../node/load.ts';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptFile } from '../../grammar/ast.ts';
@@ -86,34 +85,25 @@ export class Project {
   }
 
   private scan(path: string, deep: boolean): void {
-    let st;
-    try {
-      st = statSync(path);
-    } catch {
-      return;
-    }
-    if (!st.isDirectory()) {
-      if (path.toLowerCase().endsWith('.pw')) this.addDisk(path, false);
+    if (!isFolder(path)) {
+      // (a missing file or a dangling link is no script)
+      if (path.toLowerCase().endsWith('.pw') && realPath(path) !== null) this.addDisk(path, false);
       return;
     }
     let names: string[];
     try {
-      names = readdirSync(path).sort();
-    } catch {
-      return;
+      names = folderNames(path);
+    } catch (err) {
+      if (err instanceof UsageError) return;
+      throw err;
     }
     for (const n of names) {
       if (this.entries.size >= MAX_FILES || ++this.looked > MAX_LOOKED_AT) return;
       if (n.startsWith('.') || SKIPPED.has(n)) continue;
       const full = join(path, n);
       if (n.toLowerCase().endsWith('.pw')) this.scan(full, false);
-      else if (deep) {
-        try {
-          if (statSync(full).isDirectory()) this.scan(full, true);
-        } catch {
-          // a dangling link
-        }
-      }
+      // (a dangling link is no folder)
+      else if (deep && isFolder(full)) this.scan(full, true);
     }
   }
 

@@ -1,6 +1,8 @@
-// Loading scripts from files and folders (Node only); compiling them is sources.ts's
-// business, which needs no file system.
-import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, statSync } from 'node:fs';
+// Reading from the file system (Node only), for every face and the oracle checker: scripts
+// from files and folders, any text file read only if it is a regular file within a size
+// cap, folder listings. Compiling is compiler/sources.ts's business, which needs no file
+// system.
+import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { SourceText } from '../compiler/sources.ts';
 
@@ -84,4 +86,44 @@ export function statPath(p: string): ReturnType<typeof statSync> & object {
   } catch {
     throw new UsageError(`cannot read "${p}": no such file or folder`);
   }
+}
+
+/** Whether `path` names a folder (links followed); false for anything missing or unreadable. */
+export function isFolder(path: string): boolean {
+  try {
+    return statSync(path).isDirectory();
+  } catch {
+    return false;
+  }
+}
+
+/** The names in a folder, sorted; a folder that cannot be listed is bad usage. */
+export function folderNames(dir: string): string[] {
+  try {
+    return readdirSync(dir).sort();
+  } catch (err) {
+    throw new UsageError(`cannot read the folder "${dir}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
+/** The absolute path with every link resolved, or null when it does not exist. */
+export function realPath(path: string): string | null {
+  try {
+    return realpathSync(path);
+  } catch {
+    return null;
+  }
+}
+
+/** The absolute path with every link resolved, or just made absolute when it does not exist. */
+export function canonicalPath(path: string): string {
+  const abs = resolve(path);
+  return realPath(abs) ?? abs;
+}
+
+/** The largest snapshot (or trace) read: a world at every limit (20 000 threads, lists of a million items) fits. */
+export const SNAPSHOT_MAX_BYTES = 512 * 1024 * 1024;
+
+export function readSnapshotFile(path: string): string {
+  return readTextFile(path, path, SNAPSHOT_MAX_BYTES);
 }

@@ -1,8 +1,8 @@
-// Where a command writes its files: a trace, a snapshot. Output never lands on an
-// input (a script, the snapshot being restored), whatever name or link reaches it, and
-// a snapshot only ever becomes a regular file: a device, a FIFO or a link at its place
-// is refused rather than replaced.
-import { closeSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, type Stats } from 'node:fs';
+// Where the faces write their files: a trace, a snapshot, a timeline, an oracle's
+// expectation. Output never lands on an input (a script, the snapshot being restored),
+// whatever name or link reaches it, and a file written whole only ever becomes a regular
+// file: a device, a FIFO or a link at its place is refused rather than replaced.
+import { closeSync, ftruncateSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './load.ts';
 
@@ -43,20 +43,20 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-/** A snapshot goes only to a new file or over a regular file; anything else at its place is refused. */
-function checkSnapshotPlace(path: string): void {
+/** A file written whole goes only to a new file or over a regular file; anything else at its place is refused. */
+function checkPlace(path: string, what: string): void {
   let st: Stats;
   try {
     st = lstatSync(path);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code === 'ENOENT') return;
-    throw cannotWrite(path, 'snapshot', code(err));
+    throw cannotWrite(path, what, code(err));
   }
-  if (!st.isFile()) throw cannotWrite(path, 'snapshot', `${kindOf(st)}: a snapshot is written only to a new file or over a regular file`);
+  if (!st.isFile()) throw cannotWrite(path, what, `${kindOf(st)}: a ${what} is written only to a new file or over a regular file`);
 }
 
-/** The snapshot is written beside its place and then renamed into it: a failed write never leaves an earlier snapshot truncated. */
-function snapshotTemp(path: string): string {
+/** The file is written beside its place and then renamed into it: a failed write never leaves an earlier one truncated. */
+function tempBeside(path: string): string {
   return `${path}.${process.pid}.tmp`;
 }
 
@@ -66,8 +66,8 @@ function snapshotTemp(path: string): string {
  * leave an earlier one truncated either.
  */
 export function checkSnapshotWritable(path: string): void {
-  checkSnapshotPlace(path);
-  const tmp = snapshotTemp(path);
+  checkPlace(path, 'snapshot');
+  const tmp = tempBeside(path);
   try {
     closeSync(openSync(tmp, 'wx'));
     unlinkSync(tmp);
@@ -76,19 +76,23 @@ export function checkSnapshotWritable(path: string): void {
   }
 }
 
-/** Writes a snapshot whole or not at all; `text` is made only once the place is known to be fit. */
-export function writeSnapshotFile(path: string, text: () => string): void {
-  checkSnapshotPlace(path);
+/** Writes a file whole or not at all; `text` is made only once the place is known to be fit. `what` names it in messages. */
+export function writeWhole(path: string, what: string, text: () => string): void {
+  checkPlace(path, what);
   const body = text();
-  const tmp = snapshotTemp(path);
+  const tmp = tempBeside(path);
   try {
     // 'wx': a link planted at the temporary name is not followed
     writeFileSync(tmp, body, { flag: 'wx' });
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
-    throw cannotWrite(path, 'snapshot', code(err));
+    throw cannotWrite(path, what, code(err));
   }
+}
+
+export function writeSnapshotFile(path: string, text: () => string): void {
+  writeWhole(path, 'snapshot', text);
 }
 
 /** Opens an output file before the run, so a bad path is bad usage, not a run lost at its end. */
@@ -110,4 +114,48 @@ export interface NamedFile {
 export function overwrites(path: string, files: readonly NamedFile[]): string | undefined {
   const id = fileIdentity(path);
   return files.find((f) => fileIdentity(f.path) === id)?.what;
+}
+
+/** A JSON Lines file written as it goes that can be cut back to an earlier length (a debugged world that went back writes its trace again from there). */
+export class TraceFile {
+  private fd: number;
+  private chunks: string[] = [];
+  private pending = 0;
+  /** Bytes written so far, the buffered ones included. */
+  bytes = 0;
+  private written = 0;
+
+  constructor(path: string) {
+    this.fd = openForWriting(path, 'trace');
+  }
+
+  line(text: string): void {
+    const line = text + '\n';
+    this.chunks.push(line);
+    const n = Buffer.byteLength(line);
+    this.pending += n;
+    this.bytes += n;
+    if (this.pending > 1 << 16) this.flush();
+  }
+
+  flush(): void {
+    if (this.chunks.length === 0) return;
+    const data = Buffer.from(this.chunks.join(''), 'utf8');
+    this.chunks = [];
+    this.pending = 0;
+    for (let at = 0; at < data.length; ) at += writeSync(this.fd, data, at, data.length - at, this.written + at);
+    this.written += data.length;
+  }
+
+  truncate(bytes: number): void {
+    this.flush();
+    if (bytes >= this.written) return;
+    ftruncateSync(this.fd, bytes);
+    this.written = this.bytes = bytes;
+  }
+
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+  }
 }

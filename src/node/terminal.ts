@@ -1,6 +1,6 @@
-// Buffered writes to stdout/stderr and files: a run that prints a million lines must
+// Terminal output: buffered writes to stdout/stderr (and files): a run that prints a million lines must
 // not make a million system calls. Flushed before exit.
-import { writeSync, closeSync } from 'node:fs';
+import { writeSync, closeSync, fstatSync } from 'node:fs';
 
 export class Sink {
   private chunks: string[] = [];
@@ -47,3 +47,16 @@ export class Sink {
 
 export const stdout = new Sink(1);
 export const stderr = new Sink(2);
+
+/**
+ * Whether stderr is a terminal. Asking process.stderr makes the stream, which loads
+ * Node's streams: a few milliseconds of every start-up, so only when it may be one.
+ */
+export function stderrIsTerminal(): boolean {
+  try {
+    if (!fstatSync(2).isCharacterDevice()) return false;
+  } catch {
+    return false;
+  }
+  return process.stderr.isTTY === true;
+}

@@ -1,11 +1,13 @@
 // Running oracles: load an oracle's scripts, run them headless with its settings,
 // and compare the trace with the expectation — or rewrite the expectation from it.
-import { readFileSync, readdirSync, statSync, writeFileSync } from 'node:fs';
 import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { loadProgram, pwNamesIn, readScriptFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
+import { folderNames, isFolder, loadProgram, pwNamesIn, readScriptFile, SCRIPT_MAX_BYTES, readTextFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
+import { writeWhole } from '../node/outputs.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
+import { hostEntry, UnknownName } from '../engine/hostinput.ts';
+import { hostInputLine } from './hostlines.ts';
 import { objectKey, type Program } from '../vm/program.ts';
 import type { ObjectKind } from '../../grammar/ast.ts';
 import { closest } from '../errors/suggest.ts';
@@ -68,7 +70,7 @@ export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
     const full = resolve(dir, load);
     let isDir: boolean;
     try {
-      isDir = statSync(full).isDirectory();
+      isDir = statPath(full).isDirectory();
     } catch {
       throw new OracleProblem(`-- load: ${load}: no such file or folder (paths are relative to the oracle file)`);
     }
@@ -98,6 +100,7 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
   }
   const s = o.settings;
   checkClicks(s.input, loaded.program);
+  checkHostInput(s.input, loaded.program);
   const kinds = s.kinds ? new Set(s.kinds) : null;
   const events: TraceEvent[] = [];
   const diagnostics: string[] = [];
@@ -131,6 +134,23 @@ function checkClicks(input: readonly TimedInput[], program: Program): void {
     if (program.objectIndex[objectKey(kind as ObjectKind, name)] !== undefined) continue;
     const guess = closest(name, program.objects.filter((x) => x.kind === kind).map((x) => x.name));
     throw new OracleProblem(`-- click: ${i.at} ${i.click}: there is no ${kind} "${name}"${guess ? ` — did you mean "${guess}"?` : ''}`);
+  }
+}
+
+/** A key, variable or event naming what the scripts lack (or a value they cannot hold) refuses the oracle, naming the line. */
+function checkHostInput(input: readonly TimedInput[], program: Program): void {
+  for (const i of input) {
+    const line = hostInputLine(i);
+    if (line === null) continue;
+    try {
+      hostEntry(program, 0, i, line.slice(3, line.indexOf(':')));
+    } catch (err) {
+      if (err instanceof TypeError || err instanceof RangeError || err instanceof UnknownName) {
+        // the message names the call; the oracle's line says where it is
+        throw new OracleProblem(`${line}: ${err.message.replace(/^\w+: /, '')}`);
+      }
+      throw err;
+    }
   }
 }
 
@@ -172,9 +192,10 @@ function problemText(err: unknown, file: string): string {
 function readOracle(file: string, ignoreExpected = false): { text: string; oracle: Oracle } {
   let text: string;
   try {
-    text = readFileSync(file, 'utf8');
-  } catch {
-    throw new OracleProblem('cannot read the file');
+    text = readTextFile(file, file, SCRIPT_MAX_BYTES);
+  } catch (err) {
+    if (!(err instanceof UsageError)) throw err;
+    throw new OracleProblem(err.message.replace(`cannot read "${file}"`, 'cannot read the file'));
   }
   return { text, oracle: parseOracle(text, { ignoreExpected }) };
 }
@@ -211,7 +232,14 @@ export function updateOracleFile(file: string): UpdateResult {
     const next = withExpected(oracle, run.events);
     result.events = run.events.length;
     result.status = next === text ? 'unchanged' : 'updated';
-    if (next !== text) writeFileSync(file, next);
+    if (next !== text) {
+      try {
+        writeWhole(file, 'oracle', () => next);
+      } catch (err) {
+        if (err instanceof UsageError) throw new OracleProblem(err.message);
+        throw err;
+      }
+    }
   } catch (err) {
     result.problem = problemText(err, file);
   }
@@ -220,16 +248,11 @@ export function updateOracleFile(file: string): UpdateResult {
 }
 
 function oraclesUnder(dir: string, out: string[]): void {
-  for (const name of readdirSync(dir).sort()) {
+  for (const name of folderNames(dir)) {
     if (name.startsWith('.') || name === 'node_modules') continue;
     const full = join(dir, name);
-    let isDir = false;
-    try {
-      isDir = statSync(full).isDirectory();
-    } catch {
-      // a dangling link: an oracle file by that name is reported as unreadable below
-    }
-    if (isDir) oraclesUnder(full, out);
+    // a dangling link is no folder: an oracle file by that name is reported as unreadable below
+    if (isFolder(full)) oraclesUnder(full, out);
     else if (name.endsWith(ORACLE_EXTENSION)) out.push(full);
   }
 }

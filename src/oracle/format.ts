@@ -16,6 +16,7 @@ import { traceLine, type TraceEvent } from '../trace/events.ts';
 import type { TimedInput } from '../hosts/headless.ts';
 import { closest } from '../errors/suggest.ts';
 import { TRACE_KINDS, isTraceKind } from './kinds.ts';
+import { hostInputLine, parseHostInput } from './hostlines.ts';
 
 export const SEPARATOR = '== expect';
 export const ORACLE_EXTENSION = '.oracle';
@@ -81,9 +82,9 @@ export class OracleFormatError extends Error {
   }
 }
 
-const KEYS = ['oracle', 'until', 'until-wall', 'fps', 'seed', 'loop-guard', 'keep-going', 'load', 'click', 'mouse', 'kinds'] as const;
+const KEYS = ['oracle', 'until', 'until-wall', 'fps', 'seed', 'loop-guard', 'keep-going', 'load', 'click', 'mouse', 'key', 'set', 'send', 'kinds'] as const;
 type Key = (typeof KEYS)[number];
-const REPEATABLE: ReadonlySet<Key> = new Set<Key>(['load', 'click', 'mouse']);
+const REPEATABLE: ReadonlySet<Key> = new Set<Key>(['load', 'click', 'mouse', 'key', 'set', 'send']);
 const CLICK_KINDS = ['prop', 'actor', 'flat', 'set'];
 
 // `-- word: value`; a word with spaces before its colon is prose, not a setting
@@ -137,6 +138,14 @@ function yesNo(key: string, value: string, line: number): boolean {
   throw new OracleFormatError(`${key} needs yes or no, not "${value}"`, line);
 }
 
+/** A `-- key:`, `-- set:` or `-- send:` line: its time, then what hostlines.ts reads. */
+function hostInputSetting(key: 'key' | 'set' | 'send', value: string, line: number): TimedInput {
+  const m = /^(\S+)\s*(.*)$/.exec(value);
+  const spec = parseHostInput(key, m ? m[2] : '');
+  if (typeof spec === 'string') throw new OracleFormatError(spec, line);
+  return { at: parseInputTime(m![1], line), ...spec };
+}
+
 function applySetting(s: OracleSettings, key: Key, value: string, line: number): void {
   switch (key) {
     case 'oracle':
@@ -186,6 +195,11 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
       s.input.push({ at: parseInputTime(parts[0], line), mouse: state });
       return;
     }
+    case 'key':
+    case 'set':
+    case 'send':
+      s.input.push(hostInputSetting(key, value, line));
+      return;
     case 'kinds': {
       const kinds = value.split(/[\s,]+/).filter((k) => k !== '').map((k) => k.toLowerCase());
       if (kinds.length === 0) throw new OracleFormatError('kinds needs at least one event kind, as in "-- kinds: print loop"', line);
@@ -316,6 +330,8 @@ export function writeOracle(settings: Partial<OracleSettings>, script: string, e
   for (const i of s.input) {
     if (i.click !== undefined) head.push(`-- click: ${i.at} ${i.click}`);
     if (i.mouse !== undefined) head.push(`-- mouse: ${i.at} ${i.mouse}`);
+    const host = hostInputLine(i);
+    if (host !== null) head.push(host);
   }
   if (s.kinds) head.push(`-- kinds: ${s.kinds.join(' ')}`);
   let text = head.map((l) => l + '\n').join('');

@@ -21,11 +21,14 @@ export const TRACE_KINDS: Readonly<Record<string, string>> = {
   view: 'a camera turn ended on its view',
   click: 'a click arrived from the host',
   mouse: 'the mouse button went down or up',
+  key: 'a key went down or up, from the host',
+  assign: 'the host set a variable',
+  send: 'the host sent an event',
   warning: 'a script warning (the world goes on)',
   error: 'a script error (its thread stops)',
   dropped: 'the heartbeat dropped steps it could not catch up',
 };
 
 export function isTraceKind(kind: string): boolean {
-  return Object.prototype.hasOwnProperty.call(TRACE_KINDS, kind);
+  return Object.hasOwn(TRACE_KINDS, kind);
 }

@@ -1,7 +1,7 @@
 // The REPL's event log: what scripts print, what the world does (from the engine's
 // trace), and the REPL's own answers, each with a kind the display colours and the
 // :filter command selects on.
-import { WORLD_KINDS, type WorldKind } from '../trace/describe.ts';
+import { DEFAULT_WORLD_KINDS, WORLD_KINDS, type WorldKind } from '../trace/describe.ts';
 
 export { WORLD_KINDS, describeTrace, kindOfTrace, stamp, type WorldKind } from '../trace/describe.ts';
 
@@ -25,8 +25,8 @@ export interface LogEntry {
   past?: boolean;
 }
 
-/** Shown until :filter says otherwise: everything but the per-delivery "event" lines, which double every loop firing. */
-export const DEFAULT_FILTER: ReadonlySet<WorldKind> = new Set(WORLD_KINDS.filter((k) => k !== 'event'));
+/** Shown until :filter says otherwise. */
+export const DEFAULT_FILTER = DEFAULT_WORLD_KINDS;
 
 /**
  * Parses `:filter` arguments against the current filter: kind names replace it,

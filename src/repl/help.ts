@@ -28,6 +28,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'history', args: '', doc: 'what the REPL keeps to go back: its checkpoints, their memory, and every input (clicks, lines, commands)' },
   { name: 'reload', args: '', doc: 'compile the loaded files again and swap them in under the running world: values, loops, walks, clocks and threads are kept' },
   { name: 'click', args: '[KIND] NAME', doc: 'click an object, e.g. :click prop faucet (delivered on the next heartbeat)' },
+  { name: 'key', args: 'NAME', doc: 'press and release a key, e.g. :key space: the current set hears on key (name), keydown () sees it once' },
   { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },
   { name: 'timeline', args: '[FILE]', doc: 'draw the last minute of the world: every loop, thread, walk and sound on one time axis (default timeline.html; .svg, or .json for Perfetto)' },
   { name: 'status', args: '', doc: 'the status line, once, as text (handy in the line mode)' },

@@ -2,12 +2,13 @@
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { loadProgram, parseSources, readSources, UsageError, type SourceText } from '../node/load.ts';
+import { loadProgram, parseSources, readSnapshotFile, readSources, UsageError, type SourceText } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
 import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
+import { keyName } from '../world/hostinput.ts';
 import { closest } from '../errors/suggest.ts';
 import { SLICE_SPIN } from '../vm/guard.ts';
 import type { EngineHost } from '../engine/engine.ts';
@@ -18,8 +19,7 @@ import { handlerNaming } from '../vm/names.ts';
 import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
 import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
-import { readFileSync, writeFileSync } from 'node:fs';
-import { overwrites, writeSnapshotFile } from '../node/outputs.ts';
+import { overwrites, writeSnapshotFile, writeWhole } from '../node/outputs.ts';
 import { DEFAULT_LIMITS, readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
 import { History, type HistoryOptions } from '../engine/history.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
@@ -476,6 +476,8 @@ export class ReplSession {
         return this.evaluate(payload as string);
       case Input.click:
         return this.postClick(payload as [string, string]);
+      case Input.key:
+        return this.postKey(payload as string);
       case Input.load:
         return this.loadSources(payload as LoadInput);
       case Input.reload:
@@ -727,6 +729,8 @@ export class ReplSession {
         return this.restore(args);
       case 'click':
         return this.click(args);
+      case 'key':
+        return this.key(args);
       case 'filter':
         return this.setFilter(args);
       case 'trace':
@@ -862,9 +866,10 @@ export class ReplSession {
     if (args.length !== 1) return this.replError(':restore needs a file name, e.g. :restore world.json');
     let text: string;
     try {
-      text = readFileSync(args[0], 'utf8');
-    } catch {
-      return this.replError(`cannot read "${args[0]}"`);
+      text = readSnapshotFile(args[0]);
+    } catch (err) {
+      if (err instanceof UsageError) return this.replError(err.message);
+      throw err;
     }
     try {
       readSnapshot(text, this.engine.program);
@@ -963,10 +968,13 @@ export class ReplSession {
     if (!format) return this.replError(`:timeline "${file}": ${FORMAT_HINT}`);
     const now = unitsToMs(this.engine.now);
     const tl = this.recent.build(now);
+    const clash = overwrites(file, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
+    if (clash) return this.replError(`:timeline ${file} would overwrite ${clash}`);
     try {
-      writeFileSync(file, renderTimeline(tl, format, `Pocketwatch timeline, game time ${stamp(tl.from)} to ${stamp(tl.to)}`));
+      writeWhole(file, 'timeline', () => renderTimeline(tl, format, `Pocketwatch timeline, game time ${stamp(tl.from)} to ${stamp(tl.to)}`));
     } catch (err) {
-      return this.replError(`cannot write "${file}": ${(err as Error).message}`);
+      if (err instanceof UsageError) return this.replError(err.message);
+      throw err;
     }
     this.info(`wrote the timeline of game time ${stamp(tl.from)} to ${stamp(tl.to)} to ${file} (${tl.tracks.length} tracks)`);
   }
@@ -987,6 +995,21 @@ export class ReplSession {
     const o = matches[0];
     this.input(Input.click, [o.kind, o.name], () => this.postClick([o.kind, o.name]));
     this.info(`click on ${o.kind} ${o.name} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  /** :key NAME: the key pressed and released at once (the current set hears its key event, keydown () sees it once). */
+  private key(args: string[]): void {
+    if (args.length !== 1) return this.replError(':key needs one key name, e.g. :key space');
+    const name = keyName(args[0]);
+    if (typeof name !== 'string') return this.replError(`:key: ${name.problem}`);
+    this.input(Input.key, name, () => this.postKey(name));
+    this.info(`key ${name} pressed and released: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  private postKey(name: string): void {
+    const at = this.engine.now;
+    this.engine.post({ at, kind: 'key', name, down: true });
+    this.engine.post({ at, kind: 'key', name, down: false });
   }
 
   private postClick([objectKind, target]: [string, string]): void {

@@ -29,6 +29,8 @@ export const Input = {
   interrupt: 10,
   /** Script code broken into halfway (Ctrl-C in a loop that never waits): replayed by its checkpoint. */
   broken: 11,
+  /** A key pressed and released; payload: its name. */
+  key: 14,
 } as const;
 
 export interface LoadInput {
@@ -76,6 +78,8 @@ function describe(kind: number, payload: unknown): string {
     }
     case Input.click:
       return `:click ${(payload as string[]).join(' ')}`;
+    case Input.key:
+      return `:key ${payload as string}`;
     case Input.load:
       return `:load ${(payload as LoadInput).paths.join(' ')}`;
     case Input.reload:

@@ -230,6 +230,7 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
   };
 
   // Ctrl-C and SIGTERM never wait on a script (see interrupt.ts)
+  // biome-ignore lint/correctness/useExhaustiveDependencies: bound once per terminal; the handlers read only the editor, the grouper and refs, which last
   useEffect(() => {
     if (!terminal) return;
     const onSigint = (): void => {

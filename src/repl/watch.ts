@@ -1,7 +1,8 @@
 // `pw repl --watch`: the folders of the loaded files are watched, and a file saved in
 // one reloads the world a moment later. Folders, not files: an editor that saves by
 // writing a new file and renaming it over the old one would end a file's watch.
-import { watch, statSync, type FSWatcher } from 'node:fs';
+import { watch, type FSWatcher } from 'node:fs';
+import { isFolder } from '../node/load.ts';
 import { dirname, join, resolve } from 'node:path';
 
 /** Saves closer together than this are one change (an editor writes a file in several steps). */
@@ -69,13 +70,5 @@ export class Watcher {
       this.changed();
       this.sync();
     }, WATCH_SETTLE_MS);
-  }
-}
-
-function isFolder(path: string): boolean {
-  try {
-    return statSync(path).isDirectory();
-  } catch {
-    return false;
   }
 }

@@ -6,6 +6,9 @@ import type { TraceEvent } from './events.ts';
 export const WORLD_KINDS = ['print', 'loop', 'walk', 'sound', 'set', 'click', 'event', 'time'] as const;
 export type WorldKind = (typeof WORLD_KINDS)[number];
 
+/** What an event log shows until told otherwise: everything but the per-delivery "event" lines, which double every loop firing. */
+export const DEFAULT_WORLD_KINDS: ReadonlySet<WorldKind> = new Set(WORLD_KINDS.filter((k) => k !== 'event'));
+
 const KIND_OF_TRACE: Record<string, WorldKind> = {
   print: 'print',
   loop: 'loop',
@@ -21,6 +24,9 @@ const KIND_OF_TRACE: Record<string, WorldKind> = {
   turn: 'set',
   click: 'click',
   mouse: 'click',
+  key: 'click',
+  assign: 'event',
+  send: 'event',
   event: 'event',
   ignored: 'event',
   clock: 'time',
@@ -73,6 +79,12 @@ export function describeTrace(ev: TraceEvent): string {
       return `click on ${ev.to}`;
     case 'mouse':
       return `mouse ${ev.down ? 'down' : 'up'}`;
+    case 'key':
+      return `key ${q(ev.key)} ${ev.down ? 'down' : 'up'}`;
+    case 'assign':
+      return `the host sets ${ev.object ? `${ev.object}'s ` : ''}${ev.variable} to ${JSON.stringify(ev.value)}`;
+    case 'send':
+      return `the host sends ${ev.event}${Array.isArray(ev.args) && ev.args.length > 0 ? ` (${ev.args.map((a) => JSON.stringify(a)).join(', ')})` : ''} → ${ev.to}`;
     case 'event':
       return `${ev.event} → ${ev.to}`;
     case 'ignored':

@@ -35,7 +35,7 @@ export interface VmContext extends Spinner, Worker {
   readonly program: Program;
   globals: (Value | undefined)[];
   props: (Value | undefined)[][];
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- the VM hands natives a context it does not know
+  // biome-ignore lint/suspicious/noExplicitAny: the VM hands natives a context it does not know
   readonly builtins: readonly Native<any>[];
   /** Handed to every native as its first argument. */
   readonly nativeContext: unknown;

@@ -109,7 +109,7 @@ function buildLoop(variant: Variant): Loop | DebuggedLoop {
       th.backEdges = E;
       return OPS.threadFailedWith(th, err);
     }`;
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- built from the instruction table only
+  // new Function: built from the instruction table only
   const make = new Function('OPS', 'DOOR', 'GUARD', 'SUSPEND', `return function ${variant}(e, th, resumed) {${body}\n};`);
   return make(ops, door, guard, SUSPEND) as Loop | DebuggedLoop;
 }

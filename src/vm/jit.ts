@@ -145,7 +145,7 @@ function build<T>(code: Code, name: string, params: string, body: string, extra:
   const rt = { ...runtime(code), ...extra };
   const names = [...RUNTIME_NAMES, ...Object.keys(extra)];
   const args = names.map((n) => (rt as Record<string, unknown>)[n]);
-  // eslint-disable-next-line @typescript-eslint/no-implied-eval -- generated from our own bytecode only
+  // new Function: generated from our own bytecode only
   const make = new Function(...names, `return function ${name}(${params}) {${body}\n};`);
   return make(...args) as T;
 }

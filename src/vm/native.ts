@@ -9,7 +9,7 @@ export const SUSPEND: unique symbol = Symbol('suspend');
 
 export type NativeResult = Value | typeof SUSPEND;
 
-// eslint-disable-next-line @typescript-eslint/no-explicit-any -- each caller names its own context
+// biome-ignore lint/suspicious/noExplicitAny: each caller names its own context
 export type NativeFn<C = any> = (cx: C, th: Thread, s: Value[], b: number, n: number) => NativeResult;
 
 export interface Native<C = unknown> {

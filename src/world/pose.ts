@@ -13,7 +13,7 @@ export type PoseTable = Record<string, number>;
 
 // An undefined pose, or a nonsensical count, animates as a single frame.
 export function poseFrames(poses: PoseTable, name: string): number {
-  const n = Object.prototype.hasOwnProperty.call(poses, name) ? poses[name]! : 1;
+  const n = Object.hasOwn(poses, name) ? poses[name]! : 1;
   return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1;
 }
 

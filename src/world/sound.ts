@@ -47,7 +47,7 @@ export function createSoundState(): SoundState {
 }
 
 export function hasSound(table: SoundTable, name: string): boolean {
-  return Object.prototype.hasOwnProperty.call(table, name);
+  return Object.hasOwn(table, name);
 }
 
 // Duration in whole units; negative or non-finite durations count as 0.

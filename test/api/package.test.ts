@@ -11,6 +11,11 @@ import { build } from 'esbuild';
 import { loadFiles, runHeadless } from '../../src/api/node.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
+
+interface LsNode {
+  version?: string;
+  dependencies?: Record<string, LsNode>;
+}
 const example = join(root, 'docs/examples/embed');
 const node = (args: string[], cwd: string) => spawnSync(process.execPath, args, { cwd, encoding: 'utf8' });
 
@@ -64,6 +69,29 @@ describe('the packed tarball in a project of its own', () => {
     copyFileSync(join(example, 'game.mjs'), join(app, 'game.mjs'));
     copyFileSync(join(example, 'faucet.pw'), join(app, 'faucet.pw'));
   }, 60_000);
+
+  it('brings only what the core needs, and no script that would build it', () => {
+    const ls = JSON.parse(execFileSync('npm', ['ls', '--omit=dev', '--all', '--json', '--offline'], { cwd: app, encoding: 'utf8' })) as { dependencies?: Record<string, LsNode> };
+    const names = new Set<string>();
+    const absent = new Set<string>();
+    const walk = (deps: Record<string, LsNode> | undefined): void => {
+      for (const [name, n] of Object.entries(deps ?? {})) {
+        // (an optional peer not installed is listed without a version)
+        (n.version === undefined ? absent : names).add(name);
+        walk(n.dependencies);
+      }
+    };
+    walk(ls.dependencies);
+    expect([...absent]).toEqual(['vitest']);
+    // the parser (chevrotain and its own parts) and SHA-256 for save fingerprints
+    expect([...names].filter((n) => !/^(pocketwatch|chevrotain|@chevrotain\/[a-z-]+|lodash-es|@noble\/hashes)$/.test(n)).sort()).toEqual([]);
+    expect(names.has('chevrotain') && names.has('@noble/hashes')).toBe(true);
+    const installed = JSON.parse(readFileSync(join(app, 'node_modules/pocketwatch/package.json'), 'utf8')) as { scripts?: Record<string, string> };
+    expect(installed.scripts?.prepare).toBeUndefined();
+    // the command and its tools run from dist/ with their dependencies bundled
+    const pw = node([join(app, 'node_modules/pocketwatch/dist/pw.js'), 'lint', 'faucet.pw'], app);
+    expect(pw.status, pw.stderr).toBe(0);
+  });
 
   it('runs a plain .mjs consumer: compile, frames, save and restore, the prints of pw run', () => {
     const r = node(['game.mjs'], app);

@@ -1,12 +1,31 @@
-// The module map: no import cycles anywhere in src/ and grammar/, and arrows between
-// the layers point down only (docs/vm.md draws the map).
+// The module map: no import cycles between files or between folders, every folder of the
+// code listed, and arrows between the layers pointing down only (docs/architecture.md
+// draws the map).
+import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import madge from 'madge';
 
-const graph = await madge(['src', 'grammar'], { fileExtensions: ['ts', 'tsx'], baseDir: '.' });
+const graph = await madge(['src', 'grammar', 'playground', 'tools', 'editors/vscode/src', 'editors/vscode/tools', 'editors/vscode/build.mjs'], {
+  fileExtensions: ['ts', 'tsx', 'mjs'],
+  baseDir: '.',
+  excludeRegExp: [/\.d\.ts$/],
+});
 const deps = graph.obj();
 
-/** Folders each folder may import from (besides itself); anything else is an arrow pointing up. */
+/** The layers, lowest first. A module may import from its own layer only where its entry in BELOW says so. */
+const LAYERS: string[][] = [
+  ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash'], // ground
+  ['src/vm'], // the machine: one opcode table, one call door, the guard
+  ['src/world', 'src/builtins'], // services over world state
+  ['src/compiler', 'src/lint'], // above the builtins until a signature table sits below the compiler
+  ['src/engine'],
+  ['src/api', 'src/hosts', 'src/timeline'], // clients: the package core, the clocks that drive a world
+  ['src/node', 'src/oracle', 'pocketwatch/node'], // Node only: files and terminal, oracles, the package's Node entries
+  ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground'], // faces
+  ['tools', 'editors'], // the build and the editor extension
+];
+
+/** What each module may import from (besides itself). */
 const BELOW: Record<string, string[]> = {
   'grammar': [],
   'src/errors': ['grammar'],
@@ -14,36 +33,113 @@ const BELOW: Record<string, string[]> = {
   'src/trace': [],
   'src/hash': [],
   'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash'],
-  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time', 'src/hash'],
-  'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins'],
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
   'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],
+  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time', 'src/hash'],
+  'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash'],
+  // the package core: runs in a browser (test/api/core.test.ts checks it imports no Node built-in)
+  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine'],
+  'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine'],
   // a client of traces alone: it never sees the engine that wrote them
   'src/timeline': ['src/trace'],
+  'src/node': ['src/compiler'],
+  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/compiler', 'src/hosts', 'src/node'],
+  'pocketwatch/node': ['src/api', 'src/time', 'src/compiler', 'src/hosts', 'src/node', 'src/oracle'],
+  'src/lsp': ['grammar', 'src/errors', 'src/time', 'src/builtins', 'src/compiler', 'src/lint', 'src/node'],
+  'src/dap': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node'],
+  'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle'],
+  // the command line: it starts the other faces
+  'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
+  // the page: the public package only
+  'playground': ['src/api'],
+  'tools': [],
+  'editors': ['grammar', 'src/builtins', 'src/lsp'],
 };
 
-function folderOf(file: string): string {
+/** The module a file belongs to: its folder, but for the package's Node entry points. */
+function moduleOf(file: string): string {
+  if (file === 'src/api/node.ts' || file === 'src/api/vitest.ts') return 'pocketwatch/node';
   const parts = file.split('/');
-  return parts[0] === 'grammar' ? 'grammar' : `${parts[0]}/${parts[1]}`;
+  return parts[0] === 'src' ? `${parts[0]}/${parts[1]}` : parts[0]!;
+}
+
+function layerOf(mod: string): number {
+  return LAYERS.findIndex((l) => l.includes(mod));
+}
+
+/** Module → modules it imports, from the files. */
+const arrows = new Map<string, Set<string>>();
+for (const [file, imports] of Object.entries(deps)) {
+  const from = moduleOf(file);
+  for (const to of imports.map(moduleOf)) {
+    if (to === from) continue;
+    if (!arrows.has(from)) arrows.set(from, new Set());
+    arrows.get(from)!.add(to);
+  }
 }
 
 describe('the module map', () => {
-  it('has no import cycles', () => {
+  it('lists every folder of the code in one layer', () => {
+    const folders = [
+      'grammar',
+      'playground',
+      'tools',
+      'editors',
+      'pocketwatch/node',
+      ...readdirSync('src', { withFileTypes: true })
+        .filter((d) => d.isDirectory())
+        .map((d) => `src/${d.name}`),
+    ];
+    expect(folders.filter((f) => !(f in BELOW)), 'folders missing from BELOW').toEqual([]);
+    expect(folders.filter((f) => LAYERS.filter((l) => l.includes(f)).length !== 1), 'folders not in exactly one layer').toEqual([]);
+    expect(Object.keys(BELOW).filter((f) => !folders.includes(f)), 'listed folders that are gone').toEqual([]);
+  });
+
+  it('allows no arrow pointing up a layer', () => {
+    const up: string[] = [];
+    for (const [from, allowed] of Object.entries(BELOW)) for (const to of allowed) if (layerOf(to) > layerOf(from)) up.push(`${from} → ${to}`);
+    expect(up).toEqual([]);
+  });
+
+  it('has no import cycles between files', () => {
     expect(graph.circular()).toEqual([]);
   });
 
-  it('imports only downwards between the layers', () => {
-    const upward: string[] = [];
+  it('has no import cycles between folders', () => {
+    const cycles: string[] = [];
+    const state = new Map<string, 'open' | 'done'>();
+    const visit = (m: string, path: string[]): void => {
+      if (state.get(m) === 'done') return;
+      if (state.get(m) === 'open') {
+        cycles.push([...path.slice(path.indexOf(m)), m].join(' → '));
+        return;
+      }
+      state.set(m, 'open');
+      for (const to of arrows.get(m) ?? []) visit(to, [...path, m]);
+      state.set(m, 'done');
+    };
+    for (const m of arrows.keys()) visit(m, []);
+    expect(cycles).toEqual([]);
+  });
+
+  it('imports only what each module may import', () => {
+    const wrong: string[] = [];
     for (const [file, imports] of Object.entries(deps)) {
-      const from = folderOf(file);
-      const allowed = BELOW[from];
-      if (!allowed) continue;
+      const from = moduleOf(file);
+      const allowed = BELOW[from] ?? [];
       for (const to of imports) {
-        const target = folderOf(to);
-        if (target !== from && !allowed.includes(target)) upward.push(`${file} → ${to}`);
+        const target = moduleOf(to);
+        if (target !== from && !allowed.includes(target)) wrong.push(`${file} → ${to}`);
       }
     }
-    expect(upward).toEqual([]);
+    expect(wrong).toEqual([]);
+  });
+
+  it('reads and writes files only through src/node (the faces and the oracle checker included)', () => {
+    const fs = Object.keys(deps).filter((f) => f.startsWith('src/') && !f.startsWith('src/node/'));
+    const users = fs.filter((f) => /from 'node:fs'/.test(readFileSync(f, 'utf8')));
+    // watching files for changes is the REPL's own business
+    expect(users).toEqual(['src/repl/watch.ts']);
   });
 });

@@ -15,7 +15,7 @@ export interface Message {
   request_seq?: number;
   success?: boolean;
   message?: string;
-  // eslint-disable-next-line @typescript-eslint/no-explicit-any -- bodies are checked by the tests
+  // bodies are checked by the tests
   body?: any;
 }
 

@@ -35,7 +35,7 @@ function checkPosition(where: string, file: string, line: number, col: number, m
   assert.equal(typeof message, 'string', `${where}: the message is not a string`);
   assert.ok(message.trim().length > 0, `${where}: empty message`);
   assert.ok(typeof file === 'string' && file.length > 0, `${where}: no file (${JSON.stringify(message)})`);
-  assert.ok(Object.prototype.hasOwnProperty.call(sources, file), `${where}: file "${file}" was not loaded (${JSON.stringify(message)})`);
+  assert.ok(Object.hasOwn(sources, file), `${where}: file "${file}" was not loaded (${JSON.stringify(message)})`);
   assert.ok(Number.isInteger(line) && line >= 1, `${where}: line ${line} is not a positive whole number (${JSON.stringify(message)})`);
   assert.ok(Number.isInteger(col) && col >= 1, `${where}: col ${col} is not a positive whole number (${JSON.stringify(message)})`);
   const lines = lineCount(sources[file]);
@@ -67,7 +67,7 @@ function checkDiagnostics(ds: Diagnostic[], sources: Record<string, string>, whe
 export function checkText(source: string, withStdlib: boolean): void {
   const file = 'fuzz.pw';
   const r = parseFile(source, file);
-  assert.ok(r && r.ast && Array.isArray(r.ast.items), 'parseFile returned no AST');
+  assert.ok(r?.ast && Array.isArray(r.ast.items), 'parseFile returned no AST');
   checkProblems(r.errors, file, source, 'parseFile');
   const repl = parseRepl(source, '<repl>');
   checkProblems(repl.errors, '<repl>', source, 'parseRepl');
@@ -95,7 +95,7 @@ export interface RunOutput {
 /** Runs a program headless and returns everything it wrote; any exception escaping is a failure. */
 export function runCaptured(program: Program, opts: HeadlessOptions): RunOutput {
   const out: RunOutput = { stdout: [], stderr: [], trace: [], exit: 0 };
-  let r;
+  let r: ReturnType<typeof runHeadless>;
   try {
     r = runHeadless(
       program,
@@ -162,7 +162,7 @@ export function checkSaveRestore(program: Program, opts: HeadlessOptions, fracti
   } catch (err) {
     assert.fail(`the world could not be saved at ${saveAt} units: ${(err as Error)?.message ?? String(err)}`);
   }
-  let restored;
+  let restored: ReturnType<typeof readSnapshot>;
   try {
     restored = readSnapshot(text, program);
   } catch (err) {

@@ -51,11 +51,11 @@ describe('saving the demo world mid-scene', () => {
     let at = 0;
     for (let ms = 50; ms < 20_000 && at === 0; ms += 50) {
       continueHeadless(probe.engine, { fps: 60, seed: 1, until: ms * UNITS }, probe.engine.state.frame.display + 1);
-      const w = probe.engine.state.actors['steward']?.walk;
-      if (w && w.turning && ms > 1000) at = ms;
+      const w = probe.engine.state.actors.steward?.walk;
+      if (w?.turning && ms > 1000) at = ms;
     }
     expect(at).toBeGreaterThan(0);
-    const out = saveAndRestore(at, (e) => expect(e.state.actors['steward'].walk?.turning).toBe(true));
+    const out = saveAndRestore(at, (e) => expect(e.state.actors.steward.walk?.turning).toBe(true));
     expect(out).toEqual(full);
   });
 

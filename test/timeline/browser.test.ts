@@ -14,7 +14,6 @@ import { timelineHtml } from '../../src/timeline/html.ts';
 import { timelineSvg } from '../../src/timeline/svg.ts';
 
 // (these run in the page; the suite's types have no DOM)
-/* eslint-disable @typescript-eslint/no-explicit-any */
 declare const document: any;
 declare const Image: any;
 

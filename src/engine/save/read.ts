@@ -18,7 +18,8 @@ import { dict } from '../../vm/dict.ts';
 import type { WorldState } from '../../world/state.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
-import { SnapshotError, int, list, maybe, num, obj, oneOf, raw, read, refuse, str, table, readNumber } from './schema.ts';
+import { SnapshotError, bool, data, int, list, maybe, num, obj, oneOf, raw, read, refuse, str, table, readNumber } from './schema.ts';
+import { MAX_KEY_NAME } from '../../world/hostinput.ts';
 import { WORLD } from './world.ts';
 import { ValueReader } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './format.ts';
@@ -74,7 +75,20 @@ const HOST = obj({
   files: list(str(), 100_000),
   seed: num(),
   loopGuard: int(),
-  input: list(obj({ at: num(0), click: str(), mouse: oneOf('down', 'up') }, ['click', 'mouse']), 1_000_000),
+  input: list(
+    obj(
+      {
+        at: num(0),
+        click: str(),
+        mouse: oneOf('down', 'up'),
+        key: obj({ down: bool, name: str(MAX_KEY_NAME) }),
+        set: obj({ object: str(), variable: str(), value: data }),
+        send: obj({ object: str(), event: str(), args: list(data, 10_000) }),
+      },
+      ['click', 'mouse', 'key', 'set', 'send'],
+    ),
+    1_000_000,
+  ),
 });
 
 const FRAME = obj({ handler: str(), at: int(-1, 2 ** 31), loop: int(0, 2 ** 31), registers: raw }, ['loop']);
