@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import madge from 'madge';
 
-const graph = await madge(['src', 'grammar', 'playground', 'tools', 'editors/vscode/src', 'editors/vscode/tools', 'editors/vscode/build.mjs'], {
+const graph = await madge(['src', 'grammar', 'playground', 'examples', 'tools', 'editors/vscode/src', 'editors/vscode/tools', 'editors/vscode/build.mjs'], {
   fileExtensions: ['ts', 'tsx', 'mjs'],
   baseDir: '.',
   excludeRegExp: [/\.d\.ts$/],
@@ -21,7 +21,7 @@ const LAYERS: string[][] = [
   ['src/engine'],
   ['src/api', 'src/hosts', 'src/timeline'], // clients: the package core, the clocks that drive a world
   ['src/node', 'src/oracle', 'pocketwatch/node'], // Node only: files and terminal, oracles, the package's Node entries
-  ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground'], // faces
+  ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground', 'examples'], // faces
   ['tools', 'editors'], // the build and the editor extension
 ];
 
@@ -53,6 +53,8 @@ const BELOW: Record<string, string[]> = {
   'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
   // the page: the public package only
   'playground': ['src/api'],
+  // the example game: the package by its name (`pocketwatch`) and nothing of the source tree
+  'examples': [],
   'tools': [],
   'editors': ['grammar', 'src/builtins', 'src/lsp'],
 };
@@ -84,6 +86,7 @@ describe('the module map', () => {
     const folders = [
       'grammar',
       'playground',
+      'examples',
       'tools',
       'editors',
       'pocketwatch/node',

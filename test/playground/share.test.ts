@@ -4,7 +4,14 @@ import { describe, it, expect } from 'vitest';
 import { MAX_LINK_CHARS, readShared, shareLink } from '../../playground/share.ts';
 
 const BASE = 'http://127.0.0.1:8080/index.html';
-const world = { files: [{ name: 'a.pw', text: 'on startup\n  print ("hi ☃")\nend\n' }, { name: 'b.pw', text: '-- nothing\n' }], seed: 42, fps: 30 };
+const world = {
+  files: [
+    { name: 'a.pw', text: 'on startup\n  print ("hi ☃")\nend\n' },
+    { name: 'b.pw', text: '-- nothing\n' },
+  ],
+  seed: 42,
+  fps: 30,
+};
 
 describe('share links', () => {
   it('round-trips the scripts, seed and fps through the hash', () => {

@@ -106,7 +106,9 @@ function synth(ctx: AudioContext, noise: AudioBuffer, name: string, out: AudioNo
       swell(0.2, 0.25);
       break;
     case 'wind':
-      hiss().connect(filter('bandpass', 380, 0.8)).connect(env);
+      hiss()
+        .connect(filter('bandpass', 380, 0.8))
+        .connect(env);
       fadeOut(0.4);
       swell(0.13, 0.3);
       break;

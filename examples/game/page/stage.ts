@@ -100,10 +100,12 @@ export class Stage {
     const x = (px * this.W) / this.canvas.clientWidth;
     const y = (py * this.H) / this.canvas.clientHeight;
     const spots = this.hotspots(view).sort((a, b) => b.z - a.z);
-    return spots.find((h) => {
-      const b = this.box(h);
-      return x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
-    }) ?? null;
+    return (
+      spots.find((h) => {
+        const b = this.box(h);
+        return x >= b.x && x <= b.x + b.w && y >= b.y && y <= b.y + b.h;
+      }) ?? null
+    );
   }
 
   draw(view: WorldView | null, motion: Motion): void {
@@ -112,7 +114,7 @@ export class Stage {
     const dpr = globalThis.devicePixelRatio || 1;
     const cw = this.canvas.clientWidth || 800;
     const pw = Math.round(cw * dpr);
-    const ph = Math.round(((this.canvas.clientHeight || 450) * dpr));
+    const ph = Math.round((this.canvas.clientHeight || 450) * dpr);
     if (this.canvas.width !== pw || this.canvas.height !== ph) {
       this.canvas.width = pw;
       this.canvas.height = ph;
@@ -407,7 +409,7 @@ const SETS: Record<string, Scenery> = {
       g.lineTo(s.W / 2 + Math.cos(a + 0.12) * s.W, horizon - 60 + Math.sin(a + 0.12) * 40 + 30);
       g.fill();
       // the Marigold, far out, going round the point
-      const x = (s.time * 12) % (s.W + 200) - 100;
+      const x = ((s.time * 12) % (s.W + 200)) - 100;
       g.fillStyle = '#0a0d14';
       g.fillRect(x, horizon + 6, 70, 10);
       g.fillRect(x + 24, horizon - 8, 16, 14);
