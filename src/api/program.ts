@@ -1,6 +1,8 @@
 // Compiling a world's scripts in memory, the boot library included: the entry to the
 // package core. A program is immutable and can run in any number of worlds.
-import { loadProgram, type SourceText } from '../compiler/sources.ts';
+import { type SourceText } from '../compiler/sources.ts';
+import { hostBuiltins, loadProgram } from '../engine/load.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
 import { formatDiagnostic, type Diagnostic as Problem } from '../errors/diagnostic.ts';
 import type { Program as Code } from '../vm/program.ts';
@@ -41,6 +43,23 @@ export class CompileError extends Error {
   }
 }
 
+/** A builtin the host declares and implements (`compile (files, { builtins })`): scripts call it like one of ours. */
+export interface BuiltinDeclaration {
+  /** Parameter names; the compiler checks each call's argument count against them. */
+  params?: string[];
+  /** One line: what it does (the language server shows it). */
+  doc?: string;
+  /** The calling thread waits until the host answers with world.answer (request, value). */
+  waits?: boolean;
+  /** The answers the host may give (tools that explore a world try them). */
+  answers?: unknown[];
+}
+
+export interface CompileOptions {
+  /** The host's builtins, by name. */
+  builtins?: Record<string, BuiltinDeclaration>;
+}
+
 /** A compiled world: the boot library and the author's files. */
 export class Program {
   /** The author's files, in load order (the boot library comes before them). */
@@ -57,6 +76,11 @@ export class Program {
   /** A hash of every source, names included: a snapshot restores only into the same scripts (hashed when first asked for). */
   get fingerprint(): string {
     return this.code.fingerprint;
+  }
+
+  /** The host builtins the scripts were compiled with, as declared (names lower-cased). */
+  get builtins(): readonly { name: string; params: readonly string[]; doc: string; waits: boolean }[] {
+    return this.code.hostBuiltins;
   }
 
   /** A file's source text, the boot library's included. */
@@ -92,14 +116,16 @@ function checkFiles(files: unknown): SourceText[] {
  * with every syntax and compile error; a TypeError when the files are not given as
  * `{ name, text }` strings.
  */
-export function compile(files: readonly SourceFile[]): Program {
+export function compile(files: readonly SourceFile[], options: CompileOptions = {}): Program {
   const sources = checkFiles(files);
-  return compileSources(sources);
+  if (options === null || typeof options !== 'object') throw new TypeError('compile (): options should be an object, as in { builtins: { … } }');
+  const host = hostBuiltins(options.builtins, (name, field) => `compile (): ${name === null ? 'options' : `builtin "${name}"${field ? ` (${field})` : ''}`}`);
+  return compileSources(sources, host);
 }
 
-/** @internal compile () for sources already checked (pocketwatch/node reads them from files). */
-export function compileSources(sources: readonly SourceText[]): Program {
-  const loaded = loadProgram(sources);
+/** @internal compile () for sources already checked (pocketwatch/node reads them from files), with the host's builtins checked. */
+export function compileSources(sources: readonly SourceText[], host: readonly HostBuiltin[] = []): Program {
+  const loaded = loadProgram(sources, true, { host });
   if (!loaded.program) throw new CompileError(loaded.diagnostics.map((d) => publicDiagnostic(d, formatDiagnostic(d, loaded.sources[d.file]))));
   return new Program(loaded.program, sources.map((s) => s.file));
 }

@@ -3,7 +3,7 @@
 // Headless determinism holds: the same frames give the same output, byte for byte.
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import { SLICE_MS } from '../vm/guard.ts';
-import { BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
 import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
@@ -11,6 +11,8 @@ import type { TraceEvent } from '../trace/events.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
 import { inspectWorld, type WorldView } from './inspect.ts';
 import { getVariable, postClick, postKey, postSend, postSet, Watches, type HostValue } from './hostinput.ts';
+import { closest } from '../errors/suggest.ts';
+import type { HostFunction } from '../engine/hostcalls.ts';
 
 export type { TraceEvent } from '../trace/events.ts';
 export type { HostValue } from './hostinput.ts';
@@ -70,6 +72,22 @@ export interface WorldOptions {
   /** Most heartbeat steps one frame catches up; the rest is dropped (and traced). Default 64. */
   maxCatchUp?: number;
   host?: WorldHost;
+  /**
+   * The host's builtins, by the names compile () declared them with. A returning one gets
+   * the script's arguments and returns a value; a waiting one gets a request number
+   * first, and the thread waits until world.answer (request, value). A declared builtin
+   * left out returns void, or waits for world.answer.
+   */
+  builtins?: Record<string, (...args: never[]) => unknown>;
+}
+
+/** A waiting host builtin's call that has no answer yet (world.pending ()). */
+export interface PendingRequest {
+  request: number;
+  /** The builtin's name, lower-cased. */
+  name: string;
+  /** The script's arguments, as the host builtin got them. */
+  args: unknown[];
 }
 
 /** A saved world: plain JSON data (store it with JSON.stringify). */
@@ -89,6 +107,24 @@ function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTE
 function wallUnits(ms: number): number {
   if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError(`frame () needs a wall time in ms, 0 or more, not ${String(ms)}`);
   return Math.floor(ms * UNITS_PER_MS + 1e-6);
+}
+
+/** The host's functions checked against the program's declarations: each a function, each declared. */
+function implementations(program: Program, given: unknown): Record<string, HostFunction> {
+  if (given === undefined || given === null) return {};
+  if (typeof given !== 'object' || Array.isArray(given)) throw new TypeError('World option builtins should be an object of functions by builtin name, as in { say: (request, who, text) => … }');
+  const declared = program.code.hostBuiltins.map((h) => h.name);
+  const out: Record<string, HostFunction> = Object.create(null);
+  for (const [key, fn] of Object.entries(given)) {
+    const name = key.toLowerCase();
+    if (!declared.includes(name)) {
+      const guess = closest(name, declared);
+      throw new TypeError(`World option builtins: "${key}" is not a host builtin the program declares${guess ? ` — did you mean "${guess}"?` : declared.length === 0 ? ' (declare it to compile (files, { builtins: { … } }))' : ` (it declares ${declared.join(', ')})`}`);
+    }
+    if (typeof fn !== 'function') throw new TypeError(`World option builtins: "${key}" should be a function, not ${fn === null ? 'null' : typeof fn}`);
+    out[name] = fn as HostFunction;
+  }
+  return out;
 }
 
 /** Display frame k at `fps` happens at floor(k × 1000 / fps) ms, in units (what `pw run --fps` uses). */
@@ -141,7 +177,7 @@ export class World {
     this.program = program;
     this.#fps = o.fps === undefined ? 60 : whole('fps', o.fps, 1, 10_000);
     this.#realFrames = o.realFrames === true;
-    this.#engine = new Engine(program.code, BUILTINS, engineHost(o.host ?? {}), {
+    this.#engine = new Engine(program.code, builtinsFor(program.code), engineHost(o.host ?? {}), {
       seed: o.seed === undefined ? 1 : whole('seed', o.seed, 0),
       loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
@@ -150,6 +186,7 @@ export class World {
       preempt: this.#realFrames ? { now: () => performance.now(), slice: SLICE_MS } : null,
     });
     this.#engine.stopOnError = o.keepGoing !== true;
+    this.#engine.hostCalls.service = { implementations: implementations(program, o.builtins), answerVoid: false, scripted: new Set() };
     // the engine's last memory check reads Node's heap; a browser has no such reading,
     // and the string and list limits still hold there
     const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
@@ -240,6 +277,25 @@ export class World {
   mouse(state: 'down' | 'up'): void {
     if (state !== 'down' && state !== 'up') throw new TypeError(`mouse () takes "down" or "up", not ${JSON.stringify(state)}`);
     this.#engine.post({ at: this.#engine.state.now, kind: 'mouse', down: state === 'down' });
+  }
+
+  /**
+   * Answers a waiting host builtin's request (the number its function got): the thread
+   * that waits goes on with `value` at the next heartbeat, as a click is delivered.
+   * Throws for a request never made or already answered, and for a value a script
+   * cannot hold (numbers, strings, booleans, arrays; undefined or null for void).
+   */
+  answer(request: number, value?: unknown): void {
+    this.#engine.hostCalls.answer(request, value);
+  }
+
+  /**
+   * The waiting host builtins' calls not answered yet, in request order. After
+   * World.restore () this is how the host learns what it still has to answer: the
+   * restored world does not call the host's functions again.
+   */
+  pending(): PendingRequest[] {
+    return this.#engine.hostCalls.pending();
   }
 
   /** Game-clock ms: stands still while a script holds the clock (locktimer, savetimer). */

@@ -7,6 +7,8 @@ import type { Thread } from '../vm/thread.ts';
 import type { SUSPEND } from '../vm/native.ts';
 import type { WorldContext } from '../world/context.ts';
 import type { Worker } from '../vm/guard.ts';
+import type { Value } from '../vm/value.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 
 /** Limits a builtin checks; the engine's options set them. */
 export interface BuiltinLimits {
@@ -43,4 +45,9 @@ export interface BuiltinContext extends WorldContext, Worker {
   deliverNow(kind: string, name: string, event: string, origin: string): void;
   /** Actors were added: the services' list of them is stale. */
   actorsChanged(): void;
+
+  /** A call to host builtin `h` (builtin number `index`) with the script's arguments: its value, or SUSPEND for one that waits. */
+  callHost(index: number, h: HostBuiltin, th: Thread, args: Value[]): Value | typeof SUSPEND;
+  /** The answer a thread that waited on the host wakes with. */
+  hostAnswer(th: Thread): Value;
 }

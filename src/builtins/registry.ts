@@ -1,10 +1,13 @@
 // The builtin registry: every builtin is declared once with its name, parameters
-// and an honest description. The compiler checks arity from it, the VM calls it by
-// index, and the REPL's :help is generated from it.
+// and an honest description. It feeds the signature table the compiler checks arity
+// from (src/signatures/), the VM calls it by index, and the REPL's :help is generated from it.
 import type { Value } from '../vm/value.ts';
 import type { Thread } from '../vm/thread.ts';
 import type { NativeFn, NativeResult } from '../vm/native.ts';
 import type { BuiltinContext } from './context.ts';
+import type { Signature } from '../signatures/table.ts';
+
+export { arityOf, signature, type Arity } from '../signatures/table.ts';
 
 export { SUSPEND } from '../vm/native.ts';
 export type BuiltinResult = NativeResult;
@@ -15,8 +18,7 @@ export type BuiltinResult = NativeResult;
  */
 export type BuiltinFn = NativeFn<BuiltinContext>;
 
-export interface Builtin {
-  name: string;
+export interface Builtin extends Signature {
   /** Parameter names; a trailing `?` marks an optional one, `...` a rest. */
   params: string[];
   area: string;
@@ -30,33 +32,4 @@ export interface Builtin {
   waits?: string;
   /** For sendtoscene and friends: the kind of object the event goes to (compiled to the VM's SEND). */
   sends?: 'scene' | 'actor' | 'prop' | 'flat';
-}
-
-export interface Arity {
-  min: number;
-  max: number; // Infinity for a rest parameter
-}
-
-const arities = new WeakMap<Builtin, Arity>();
-
-/** A builtin's arity, from its parameter list (worked out once per builtin). */
-export function arityOf(b: Builtin): Arity {
-  let a = arities.get(b);
-  if (a === undefined) arities.set(b, (a = countArity(b)));
-  return a;
-}
-
-function countArity(b: Builtin): Arity {
-  let min = 0;
-  let max = 0;
-  for (const p of b.params) {
-    if (p.startsWith('...')) return { min, max: Infinity };
-    max++;
-    if (!p.endsWith('?')) min = max;
-  }
-  return { min, max };
-}
-
-export function signature(b: Builtin): string {
-  return `${b.name} (${b.params.join(', ')})`;
 }

@@ -1,8 +1,9 @@
 // `pw disasm FILE…`: the compiled form, instruction by instruction, with source lines.
-import { loadProgram, readScripts } from '../node/load.ts';
+import { readScripts } from '../node/load.ts';
+import { loadProgram } from '../engine/load.ts';
 import { disassembleProgram } from '../compiler/disasm.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
-import { BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
 import { stderr, stdout } from '../node/terminal.ts';
 
 export function disasmCommand(files: string[], withStdlib: boolean): number {
@@ -13,6 +14,6 @@ export function disasmCommand(files: string[], withStdlib: boolean): number {
     return 1;
   }
   const only = withStdlib ? undefined : new Set(sources.map((s) => s.file));
-  stdout.line(disassembleProgram(loaded.program, BUILTINS, only));
+  stdout.line(disassembleProgram(loaded.program, builtinsFor(loaded.program), only));
   return 0;
 }

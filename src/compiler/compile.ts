@@ -5,7 +5,7 @@ import { Op, OPS, OPERAND_COUNT, SEND_KINDS, type OperandKind } from '../vm/opco
 import { MAX_STRING, type Value } from '../vm/value.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
-import { arityOf, type Builtin } from '../builtins/registry.ts';
+import { arityOf, type Signature, type SignatureTable } from '../signatures/table.ts';
 import type { HandlerCode, ObjectInfo, Program } from '../vm/program.ts';
 import { emptyProgram } from '../vm/program.ts';
 
@@ -130,7 +130,7 @@ export interface NameUses {
 const SCOPE_NAMES = ['local', 'global', 'property'] as const;
 
 export interface CompileContext {
-  builtins: readonly Builtin[];
+  builtins: readonly Signature[];
   builtinIndex: ReadonlyMap<string, number>;
   diagnostics: Diagnostic[];
   /** Program under construction (handlers/globals appended as they are compiled). */
@@ -211,7 +211,7 @@ function unknownMessage(what: string, spelled: string, guess: string | null | un
  */
 export function compileContext(
   program: Program,
-  builtins: { list: readonly Builtin[]; index: ReadonlyMap<string, number> },
+  builtins: SignatureTable,
   diagnostics: Diagnostic[],
   sourceChars: number,
   declared = true,

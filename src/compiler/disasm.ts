@@ -2,7 +2,7 @@
 // the source line each came from.
 import { OPS, Op, SEND_KINDS } from '../vm/opcodes.ts';
 import { repr, type Value } from '../vm/value.ts';
-import type { Builtin } from '../builtins/registry.ts';
+import type { Signature as Builtin } from '../signatures/table.ts';
 import type { HandlerCode, Program } from '../vm/program.ts';
 import { lineAt, lineStarts } from '../../grammar/lexer.ts';
 

@@ -8,7 +8,7 @@ import type * as A from '../../grammar/ast.ts';
 import { readDirectInto, type ReadSink } from '../../grammar/direct.ts';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
-import type { Builtin } from '../builtins/registry.ts';
+import type { HostBuiltin, SignatureTable } from '../signatures/table.ts';
 import { handlerCompiler, compileContext, globalIndex, newHandlerCode, resolveLater, type CompileContext, type NameUses } from './compile.ts';
 import { NESTING_MESSAGE, isStackOverflow } from './nesting.ts';
 import { dict } from '../vm/dict.ts';
@@ -27,14 +27,20 @@ function extend(p: Program): Program {
     globals: p.globals.slice(),
     sources: dict(p.sources),
     fingerprint: '',
+    hostBuiltins: p.hostBuiltins,
   };
   lazyFingerprint(copy, () => p.fingerprint);
   return copy;
 }
 
-export interface BuiltinTable {
-  list: readonly Builtin[];
-  index: ReadonlyMap<string, number>;
+export type BuiltinTable = SignatureTable;
+
+/** The host's builtins in a table, in its order (the same list for the same table). */
+const hostLists = new WeakMap<SignatureTable, HostBuiltin[]>();
+function hostBuiltinsOf(t: SignatureTable): HostBuiltin[] {
+  let l = hostLists.get(t);
+  if (l === undefined) hostLists.set(t, (l = t.list.flatMap((s) => (s.host ? [s.host] : []))));
+  return l;
 }
 
 interface Pending {
@@ -75,6 +81,7 @@ class Linker {
     declaredFirst: boolean,
   ) {
     this.program = extend(base);
+    this.program.hostBuiltins = hostBuiltinsOf(builtins);
     this.cx = compileContext(this.program, builtins, this.diagnostics, sourceChars, declaredFirst);
     if (options.uses) this.cx.uses = options.uses;
     this.declaredHere = options.replace ? new Set() : null;
@@ -141,8 +148,9 @@ class Linker {
   declareHandler(scope: FileScope, h: A.Handler, object: number, block: A.ObjectBlock | null): Pending | null {
     const program = this.program;
     const file = scope.file;
-    if (this.builtins.index.has(h.name)) {
-      this.err(file, h.namePos, `"${h.spelled}" is the name of a builtin; a handler cannot take it`);
+    const builtin = this.builtins.index.get(h.name);
+    if (builtin !== undefined) {
+      this.err(file, h.namePos, `"${h.spelled}" is the name of a ${this.builtins.list[builtin].host ? 'host builtin' : 'builtin'}; a handler cannot take it`);
       return null;
     }
     const table = object < 0 ? program.globalHandlers : program.objects[object].handlers;

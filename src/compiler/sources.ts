@@ -5,7 +5,7 @@ import { parseFile } from '../../grammar/parser.ts';
 import { forgetReadBody } from '../../grammar/direct.ts';
 import type { ScriptFile } from '../../grammar/ast.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
-import { BUILTIN_TABLE } from '../builtins/index.ts';
+import type { SignatureTable } from '../signatures/table.ts';
 import { compileAsRead, compileFiles, sortDiagnostics } from './link.ts';
 import type { Program } from '../vm/program.ts';
 import { dict } from '../vm/dict.ts';
@@ -41,8 +41,12 @@ export interface LoadResult {
   files: ScriptFile[];
 }
 
-/** Boot library + the given sources → a program, or every diagnostic found; `uses` hears every name the compiler resolves (the lints). */
-export function loadProgram(sources: readonly SourceText[], withStdlib = true, opts: { uses?: NameUses } = {}): LoadResult {
+/**
+ * Boot library + the given sources → a program, or every diagnostic found, with the
+ * builtins of `builtins` (ours and the host's: engine/load.ts puts them together);
+ * `uses` hears every name the compiler resolves (the lints).
+ */
+export function loadProgramWith(builtins: SignatureTable, sources: readonly SourceText[], withStdlib = true, opts: { uses?: NameUses } = {}): LoadResult {
   const all = withStdlib ? [...STDLIB, ...sources] : sources;
   // file names are the author's: __proto__ is one like any other
   const texts: Record<string, string> = dict();
@@ -51,7 +55,7 @@ export function loadProgram(sources: readonly SourceText[], withStdlib = true, o
   if (opts.uses === undefined) {
     // Almost always: every handler compiled as soon as it is read, no tree kept.
     try {
-      const r = compileAsRead(all, BUILTIN_TABLE);
+      const r = compileAsRead(all, builtins);
       if ('program' in r) return { program: r.program, diagnostics: [], sources: texts, files: [] };
       if (r.unread !== null) {
         // the files before it read without a mistake
@@ -70,7 +74,7 @@ export function loadProgram(sources: readonly SourceText[], withStdlib = true, o
   const { files, errors } = parseSources(all, opts.uses === undefined);
   if (errors.length > 0) return failed(sortDiagnostics(errors));
   try {
-    const { program } = compileFiles(files, BUILTIN_TABLE, undefined, { uses: opts.uses });
+    const { program } = compileFiles(files, builtins, undefined, { uses: opts.uses });
     return { program, diagnostics: [], sources: texts, files: opts.uses === undefined ? [] : files };
   } catch (err) {
     if (err instanceof CompileErrors) return failed(err.diagnostics, opts.uses === undefined ? [] : files);

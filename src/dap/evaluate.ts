@@ -8,7 +8,8 @@
 import type * as A from '../../grammar/ast.ts';
 import { parseRepl } from '../../grammar/parser.ts';
 import { compileSnippet } from '../compiler/link.ts';
-import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
+import { builtinTable } from '../engine/load.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
 import { Engine } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
@@ -85,7 +86,7 @@ export class Evaluator {
     if (last.type === 'assign') stmts.push({ type: 'expr', expr: { type: 'name', name: last.name, spelled: last.spelled, pos: last.pos }, pos: last.pos });
     let compiled: { program: Program; handler: number };
     try {
-      compiled = compileSnippet({ file, source: text, items: [] }, stmts, BUILTIN_TABLE, this.program, {
+      compiled = compileSnippet({ file, source: text, items: [] }, stmts, builtinTable(this.program.hostBuiltins), this.program, {
         object: h ? h.object : -1,
         locals: registers.map((r) => h!.localNames[r]),
       });
@@ -118,7 +119,7 @@ export class Evaluator {
     // a copy: the world's state and the frame's values together, so lists they share stay shared
     const copy = structuredClone({ state: e.state, args });
     const printed: string[] = [];
-    const scratch = new Engine(s.program, BUILTINS, { print: (text) => printed.push(text), diagnostic: () => {} }, { ...e.options, jit: false });
+    const scratch = new Engine(s.program, builtinsFor(s.program), { print: (text) => printed.push(text), diagnostic: () => {} }, { ...e.options, jit: false });
     scratch.stopOnError = false;
     scratch.adopt(copy.state, []);
     const out = runOn(scratch, s, copy.args, false);
@@ -175,13 +176,13 @@ function facts(p: Program, hi: number): { pure: boolean; loops: boolean; waits: 
   let loops = false;
   let waits: string | null = null;
   let direct: Uint8Array | null = null;
-  const needsFrame = (callee: number): boolean => (direct ??= directHandlers(p, (b) => BUILTINS[b]?.waits !== undefined))[callee] === 0;
+  const needsFrame = (callee: number): boolean => (direct ??= directHandlers(p, (b) => builtinsFor(p)[b]?.waits !== undefined))[callee] === 0;
   for (let pc = 0; pc < code.length; pc = nextPc(code, pc)) {
     const op = code[pc];
     if (IMPURE.has(op)) pure = false;
     if (op === Op.LOOP || op === Op.FORLOOP) loops = true;
     if (waits !== null) continue;
-    if (op === Op.CALLB && BUILTINS[code[pc + 2]]?.waits !== undefined) waits = `${BUILTINS[code[pc + 2]].name} waits`;
+    if (op === Op.CALLB && builtinsFor(p)[code[pc + 2]]?.waits !== undefined) waits = `${builtinsFor(p)[code[pc + 2]].name} waits`;
     else if (op === Op.CALL && needsFrame(code[pc + 2])) waits = `${p.handlers[code[pc + 2]].spelled} may wait`;
     else if (op === Op.SEND && sendTargets(p, p.handlers[hi], pc).some(needsFrame)) waits = 'the event it sends may wait';
   }

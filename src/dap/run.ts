@@ -8,7 +8,7 @@ import { performance } from 'node:perf_hooks';
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
 import type { Value } from '../vm/value.ts';
-import { BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
 import { History, type Checkpoint } from '../engine/history.ts';
 import { readSnapshot, writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { continueHeadless, createHeadlessEngine, displayTime } from '../hosts/headless.ts';
@@ -150,7 +150,7 @@ export class Run {
   private makeEngine(): Engine {
     const o = this.opts;
     const options = { seed: o.seed, loopGuard: o.loopGuard, jit: o.noDebug };
-    const e = o.live ? new Engine(this.program, BUILTINS, this.host.engineHost, { ...options, realFrames: true }) : createHeadlessEngine(this.program, this.host.engineHost, { ...options, keepGoing: o.keepGoing });
+    const e = o.live ? new Engine(this.program, builtinsFor(this.program), this.host.engineHost, { ...options, realFrames: true }) : createHeadlessEngine(this.program, this.host.engineHost, { ...options, keepGoing: o.keepGoing });
     e.stopOnError = !o.keepGoing;
     e.debugVm = o.noDebug ? null : this.control;
     this.control.engine = e;

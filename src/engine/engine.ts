@@ -23,6 +23,8 @@ import { Delivery } from './events.ts';
 import { FrameDriver } from './frames.ts';
 import { Reporter, type EngineHost } from './report.ts';
 import { ThreadTrace } from './threadtrace.ts';
+import { HostCalls } from './hostcalls.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 
 export type { EngineHost } from './report.ts';
 export { round3 } from './report.ts';
@@ -96,6 +98,8 @@ export class Engine implements BuiltinContext, VmContext {
   readonly maxThreads: number;
   readonly realFrames: boolean;
   readonly delivery: Delivery;
+  /** Calls to the host's builtins, and their answers. */
+  readonly hostCalls: HostCalls;
   private readonly frames: FrameDriver;
   private readonly report: Reporter;
   /** The actors of state.actors in table order; the services walk it every heartbeat. */
@@ -132,6 +136,7 @@ export class Engine implements BuiltinContext, VmContext {
     this.delivery = new Delivery(this);
     this.frames = new FrameDriver(this);
     this.report = new Reporter(host, this);
+    this.hostCalls = new HostCalls(this);
     if (this.tracingTimeline) this.threads.timeline = new ThreadTrace(this);
   }
 
@@ -346,6 +351,20 @@ export class Engine implements BuiltinContext, VmContext {
 
   sendTarget(kind: number, nameOrEvent: Value, event: Value): number {
     return this.delivery.sendTarget(kind, nameOrEvent, event);
+  }
+
+  // ---- the host's builtins ---------------------------------------------------
+
+  callHost(index: number, h: HostBuiltin, th: Thread, args: Value[]): Value | typeof SUSPEND {
+    return this.hostCalls.call(index, h, th, args);
+  }
+
+  hostAnswer(th: Thread): Value {
+    return this.hostCalls.answerFor(th);
+  }
+
+  answerArrived(ev: Extract<InputEvent, { kind: 'answer' }>): void {
+    this.hostCalls.deliver(ev);
   }
 
   builtinIndex(name: string): number {

@@ -8,7 +8,7 @@ import { ScriptError } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { name } from '../builtins/args.ts';
 import type { LoopSlot } from '../time/loops.ts';
-import type { WorldState } from '../world/state.ts';
+import type { InputEvent, WorldState } from '../world/state.ts';
 import type { TraceFields } from '../world/context.ts';
 import type { Scheduler } from './scheduler.ts';
 import { applyHostInput } from './hostinput.ts';
@@ -21,6 +21,8 @@ export interface DeliveryHost {
   readonly tracing: boolean;
   trace(ev: TraceFields): void;
   warn(message: string): void;
+  /** An answer to a host builtin's request arrived. */
+  answerArrived(ev: Extract<InputEvent, { kind: 'answer' }>): void;
 }
 
 export class Delivery {
@@ -144,6 +146,8 @@ export class Delivery {
         this.host.tracing && this.host.trace({ ev: 'mouse', down: ev.down });
       } else if (ev.kind === 'key' || ev.kind === 'assign' || ev.kind === 'send') {
         applyHostInput(this, ev);
+      } else if (ev.kind === 'answer') {
+        this.host.answerArrived(ev);
       } else {
         this.host.tracing && this.host.trace({ ev: 'click', to: `${ev.objectKind} ${ev.target}` });
         this.deliver(ev.objectKind, ev.target, 'click', [], `click on ${ev.objectKind} ${ev.target}`);

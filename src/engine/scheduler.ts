@@ -367,6 +367,9 @@ export class Scheduler {
         case 'gameframe':
           this.frameWaiters.push(th);
           break;
+        case 'host':
+          // in no queue: the host's answer, through the mailbox, makes it ready
+          break;
         default:
           this.ready.push(th);
       }

@@ -7,6 +7,8 @@ import { OPS, Op } from '../vm/opcodes.ts';
 import type { Builtin } from '../builtins/registry.ts';
 import { TICK_UNITS, unitsToMs } from '../time/units.ts';
 import { stamp } from '../trace/describe.ts';
+import type { HostRequest } from '../world/state.ts';
+import { hostCallText } from '../world/hostdata.ts';
 
 // A builtin call's words, from the opcode table: the opcode, then its operands, one of them the builtin.
 const CALLB_WORDS = OPS[Op.CALLB]!.operands.length + 1;
@@ -17,7 +19,13 @@ export interface WaitView {
   readonly program: Program;
   readonly builtins: readonly Builtin[];
   readonly now: number;
-  readonly state: { readonly wallNow: number };
+  readonly state: { readonly wallNow: number; readonly requests?: { readonly pending: readonly HostRequest[] } };
+}
+
+/** The host call a thread waits on: "say ("vlad", "…")". */
+export function hostCallOf(w: WaitView, th: Thread): string {
+  const p = w.state.requests?.pending.find((r) => r.thread === th.id);
+  return p ? hostCallText(p.builtin, p.args) : (waitingBuiltin(w, th)?.name ?? 'a host builtin');
 }
 
 /** The builtin a suspended thread is parked in: its innermost frame's last instruction is that call. */
@@ -56,6 +64,8 @@ export function waitName(w: WaitView, th: Thread): string {
       return b?.name ?? 'game frame';
     case 'paused':
       return 'paused';
+    case 'host':
+      return `waits for the host: ${hostCallOf(w, th)}`;
   }
 }
 
@@ -80,6 +90,8 @@ export function describeWait(w: WaitView, th: Thread): string {
       return 'paused mid-loop after spinning through its slice of a frame; it goes on next frame';
     case 'debugger':
       return 'running, stopped in the debugger';
+    case 'host':
+      return `waits for the host: ${hostCallOf(w, th)}`;
   }
 }
 

@@ -2,17 +2,20 @@
 // `fps`. It runs as fast as the CPU allows and gives the same results every time.
 import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
-import { BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime, type ClockState } from '../time/clock.ts';
 import { UNITS_PER_MS } from '../time/units.ts';
 import { hostEntry, type HostInputSpec } from '../engine/hostinput.ts';
+import type { HostValue } from '../world/hostdata.ts';
 
 export interface TimedInput extends HostInputSpec {
   /** Game time in ms at which the input arrives. */
   at: number;
   click?: string; // "prop faucet"
   mouse?: 'down' | 'up';
+  /** The host's answer to a waiting host builtin's request (an oracle's `-- answer:`). */
+  answer?: { request: number; value: HostValue };
 }
 
 export interface HeadlessOptions extends Partial<EngineOptions> {
@@ -31,6 +34,8 @@ export interface HeadlessOptions extends Partial<EngineOptions> {
   traceVm?: (line: string) => void;
   /** Called before each display frame k, with nothing running (pw dap takes its checkpoints there). */
   beforeFrame?: (k: number) => void;
+  /** A waiting host builtin whose request no timed input answers is answered with void at the next heartbeat (default true: no host is there to answer). */
+  answerVoid?: boolean;
 }
 
 export interface HeadlessResult {
@@ -63,11 +68,14 @@ export function displayTime(k: number, fps: number): number {
 }
 
 export function createHeadlessEngine(program: Program, host: EngineHost, opts: Partial<HeadlessOptions>): Engine {
-  const e = new Engine(program, BUILTINS, host, { ...opts, realFrames: false });
+  const e = new Engine(program, builtinsFor(program), host, { ...opts, realFrames: false });
   e.stopOnError = !opts.keepGoing;
+  // no host implements the host's builtins here: the timed input answers, or void does
+  const scripted = new Set((opts.input ?? []).flatMap((i) => (i.answer ? [i.answer.request] : [])));
+  e.hostCalls.service = { implementations: {}, answerVoid: opts.answerVoid ?? true, scripted };
   const out = opts.traceVm;
   if (out) {
-    e.traceVm = (th, h, pc) => out(`[thread ${th.id} ${th.origin}] ${h.spelled} ${formatInstruction(e.program, h, pc, BUILTINS)}`);
+    e.traceVm = (th, h, pc) => out(`[thread ${th.id} ${th.origin}] ${h.spelled} ${formatInstruction(e.program, h, pc, e.builtins)}`);
   }
   return e;
 }
@@ -95,6 +103,7 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
       }
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
       if (inp.key || inp.set || inp.send) e.post(hostEntry(e.program, at, inp, 'input'));
+      if (inp.answer) e.post({ at, kind: 'answer', request: inp.answer.request, value: inp.answer.value });
     }
   };
   const c = e.state.clock;

@@ -6,7 +6,8 @@ import { fileFacts } from './facts.ts';
 import { lint } from './lints.ts';
 import { UseLog } from './uses.ts';
 import { WorldFacts } from './world.ts';
-import { loadProgram, type LoadResult, type SourceText } from '../compiler/sources.ts';
+import { type LoadResult, type SourceText } from '../compiler/sources.ts';
+import { loadProgram } from '../engine/load.ts';
 
 export { UseLog } from './uses.ts';
 export { LINTS, type LintCode } from './lints.ts';

@@ -6,7 +6,7 @@ import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, r
 import { join, relative, resolve } from 'node:path';
 import type { SourceText } from '../compiler/sources.ts';
 
-export { loadProgram, parseSources, type LoadResult, type SourceText } from '../compiler/sources.ts';
+export { parseSources, type LoadResult, type SourceText } from '../compiler/sources.ts';
 
 /** The .pw files directly in a folder, sorted, as names within it (a folder named x.pw is not one). */
 export function pwNamesIn(dir: string): string[] {

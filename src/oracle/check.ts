@@ -2,8 +2,9 @@
 // and compare the trace with the expectation — or rewrite the expectation from it.
 import { basename, dirname, join, posix, resolve } from 'node:path';
 import { performance } from 'node:perf_hooks';
-import { folderNames, isFolder, loadProgram, pwNamesIn, readScriptFile, SCRIPT_MAX_BYTES, readTextFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
+import { folderNames, isFolder, pwNamesIn, readScriptFile, SCRIPT_MAX_BYTES, readTextFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
 import { writeWhole } from '../node/outputs.ts';
+import { loadProgram } from '../engine/load.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
 import { hostEntry, UnknownName } from '../engine/hostinput.ts';

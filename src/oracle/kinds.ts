@@ -24,6 +24,8 @@ export const TRACE_KINDS: Readonly<Record<string, string>> = {
   key: 'a key went down or up, from the host',
   assign: 'the host set a variable',
   send: 'the host sent an event',
+  request: 'a waiting host builtin was called: its request number and arguments',
+  answer: "the host's answer to a request arrived (auto: void given where no host answers)",
   warning: 'a script warning (the world goes on)',
   error: 'a script error (its thread stops)',
   dropped: 'the heartbeat dropped steps it could not catch up',

@@ -8,7 +8,9 @@ import { forgetReadBody } from '../../grammar/direct.ts';
 import { compileFiles, compileSnippet, sortDiagnostics } from '../compiler/link.ts';
 import { parseSources, type SourceText } from '../compiler/sources.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
-import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
+import { builtinTable } from '../engine/load.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import type { HandlerCode, Program } from '../vm/program.ts';
 import { handlerDigest, handlerNaming } from '../vm/names.ts';
@@ -28,7 +30,8 @@ export type Rebuilt = { program: Program } | { diagnostics: Diagnostic[]; source
  * compiled again so those threads can go on; names assigned at the prompt (`globals`)
  * stay globals.
  */
-export function rebuildProgram(order: readonly string[], textOf: (name: string) => string, snippets: readonly string[], globals: readonly string[]): Rebuilt {
+export function rebuildProgram(order: readonly string[], textOf: (name: string) => string, snippets: readonly string[], globals: readonly string[], host: readonly HostBuiltin[] = []): Rebuilt {
+  const table = builtinTable(host);
   const files: SourceText[] = order.filter((n) => !isTyped(n)).map((file) => ({ file, source: textOf(file) }));
   const texts: Record<string, string> = Object.fromEntries([...STDLIB, ...files].map((s) => [s.file, s.source]));
   try {
@@ -46,7 +49,7 @@ export function rebuildProgram(order: readonly string[], textOf: (name: string) 
     }
     let program: Program;
     try {
-      program = compileFiles(latestDefinitions(all), BUILTIN_TABLE).program;
+      program = compileFiles(latestDefinitions(all), table).program;
     } catch (err) {
       if (err instanceof CompileErrors) return { diagnostics: err.diagnostics, sources: texts };
       throw err;
@@ -56,7 +59,7 @@ export function rebuildProgram(order: readonly string[], textOf: (name: string) 
       const { items } = parseRepl(source, name);
       const stmts = items.filter((i): i is A.Stmt => !isTop(i));
       try {
-        program = compileSnippet({ file: name, source, items: items.filter(isTop) }, stmts, BUILTIN_TABLE, program).program;
+        program = compileSnippet({ file: name, source, items: items.filter(isTop) }, stmts, table, program).program;
       } catch (err) {
         // its threads cannot go on: they are stopped with the rest that cannot
         if (!(err instanceof CompileErrors)) throw err;
@@ -98,7 +101,6 @@ export function withoutLeftovers(p: Program): Program {
   return { ...p, handlers: p.handlers.map((h, i) => (left(h, i) ? { ...h, name: `(replaced) ${h.name}` } : h)) };
 }
 
-const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 
 /** The handlers an author wrote, by stable name, with the digest of their code. */
 function authored(p: Program): Map<string, string> {
@@ -106,7 +108,7 @@ function authored(p: Program): Map<string, string> {
   handlerNaming(p).names.forEach((name, i) => {
     // (typed statements, property initialisers and leftovers are not the author's handlers)
     if (name.slice(name.lastIndexOf('/') + 1).startsWith('(')) return;
-    out.set(name, handlerDigest(p, i, builtinName));
+    out.set(name, handlerDigest(p, i, (b) => builtinsFor(p)[b]?.name ?? `#${b}`));
   });
   return out;
 }

@@ -2,11 +2,13 @@
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
 import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { loadProgram, parseSources, readSnapshotFile, readSources, UsageError, type SourceText } from '../node/load.ts';
+import { parseSources, readSnapshotFile, readSources, UsageError, type SourceText } from '../node/load.ts';
+import { loadProgram } from '../engine/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
-import { BUILTIN_TABLE, BUILTINS } from '../builtins/index.ts';
+import { BUILTINS } from '../builtins/index.ts';
+import { builtinTable } from '../engine/load.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import { keyName } from '../world/hostinput.ts';
 import { closest } from '../errors/suggest.ts';
@@ -307,7 +309,7 @@ export class ReplSession {
     if (stmts.length > 0) {
       let compiled: { program: Program; handler: number };
       try {
-        compiled = compileSnippet(source, stmts, BUILTIN_TABLE, this.engine.program);
+        compiled = compileSnippet(source, stmts, builtinTable(this.engine.program.hostBuiltins), this.engine.program);
       } catch (err) {
         if (err instanceof CompileErrors) {
           for (const d of err.diagnostics) this.reportDiagnostic(d, d.file === file ? text : this.engine.program.sources[d.file]);
@@ -337,7 +339,7 @@ export class ReplSession {
     const before = e.program;
     let result: ReturnType<typeof compileFiles>;
     try {
-      result = compileFiles(files, BUILTIN_TABLE, before, { replace: true });
+      result = compileFiles(files, builtinTable(before.hostBuiltins), before, { replace: true });
     } catch (err) {
       if (err instanceof CompileErrors) {
         const texts = Object.fromEntries(files.map((f) => [f.file, f.source]));

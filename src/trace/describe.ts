@@ -27,6 +27,8 @@ const KIND_OF_TRACE: Record<string, WorldKind> = {
   key: 'click',
   assign: 'event',
   send: 'event',
+  request: 'event',
+  answer: 'click',
   event: 'event',
   ignored: 'event',
   clock: 'time',
@@ -85,6 +87,10 @@ export function describeTrace(ev: TraceEvent): string {
       return `the host sets ${ev.object ? `${ev.object}'s ` : ''}${ev.variable} to ${JSON.stringify(ev.value)}`;
     case 'send':
       return `the host sends ${ev.event}${Array.isArray(ev.args) && ev.args.length > 0 ? ` (${ev.args.map((a) => JSON.stringify(a)).join(', ')})` : ''} → ${ev.to}`;
+    case 'request':
+      return `request ${ev.request}: ${ev.builtin} (${Array.isArray(ev.args) ? ev.args.map((a) => JSON.stringify(a)).join(', ') : ''}) waits for the host`;
+    case 'answer':
+      return `answer to request ${ev.request} (${ev.builtin}): ${JSON.stringify(ev.value)}${ev.auto ? ' (void: no host answers)' : ''}`;
     case 'event':
       return `${ev.event} → ${ev.to}`;
     case 'ignored':

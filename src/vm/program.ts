@@ -3,6 +3,7 @@
 import type { ObjectKind } from '../../grammar/ast.ts';
 import type { Value } from './value.ts';
 import { dict } from './dict.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 
 export interface HandlerCode {
   name: string; // lower-cased
@@ -54,6 +55,8 @@ export interface Program {
   sources: Record<string, string>;
   /** A fingerprint of the sources, so a saved world is never restored into other scripts. */
   fingerprint: string;
+  /** The builtins the host declared, as compiled: the VM numbers them after its own, in this order. */
+  hostBuiltins: readonly HostBuiltin[];
 }
 
 export function objectKey(kind: ObjectKind, name: string): string {
@@ -70,5 +73,6 @@ export function emptyProgram(): Program {
     globals: [],
     sources: dict(),
     fingerprint: '',
+    hostBuiltins: [],
   };
 }

@@ -20,7 +20,9 @@ export type Wait =
   /** ready, paused by the live host mid-loop after spinning through its slice of a frame (vm/guard.ts) */
   | { kind: 'paused' }
   /** stopped before an instruction by a debugger (pw dap); nothing else runs meanwhile */
-  | { kind: 'debugger' };
+  | { kind: 'debugger' }
+  /** a host builtin's answer (the request is in the world state's table) */
+  | { kind: 'host' };
 
 export interface Thread {
   /** The innermost frame lives on the thread itself: a thread that waits in its first

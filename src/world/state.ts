@@ -16,6 +16,7 @@ import type { SoundState, SoundTable } from './sound.ts';
 import type { PoseTable } from './pose.ts';
 import type { RandomState } from './random.ts';
 import type { HostInput, KeyState } from './hostinput.ts';
+import type { HostValue } from './hostdata.ts';
 
 export interface FrameState {
   /** Game frames so far: what frame () returns. */
@@ -46,7 +47,23 @@ export interface StarState {
 }
 
 /** Input waiting in the mailbox, stamped with the game time it arrived at. */
-export type InputEvent = { at: number; kind: 'click'; target: string; objectKind: string } | { at: number; kind: 'mouse'; down: boolean } | HostInput;
+export type InputEvent =
+  | { at: number; kind: 'click'; target: string; objectKind: string }
+  | { at: number; kind: 'mouse'; down: boolean }
+  | HostInput
+  /** The host's answer to a waiting host builtin (`auto`: void given by a host without an implementation, pw run). */
+  | { at: number; kind: 'answer'; request: number; value: HostValue; auto?: true };
+
+/** A call to a waiting host builtin, until the thread that made it has its answer. */
+export interface HostRequest {
+  request: number;
+  builtin: string;
+  /** The id of the thread that waits. */
+  thread: number;
+  args: HostValue[];
+  /** Set when the answer has arrived and the thread is ready to take it. */
+  answered?: { value: HostValue };
+}
 
 export interface WorldState {
   clock: ClockState;
@@ -84,6 +101,8 @@ export interface WorldState {
   /** The key each thread waiting in keydown () asks about, by thread id. */
   keyPolls: Record<string, string>;
   steps: number;
+  /** Host builtin calls waiting for their answer, and the next request number (whole numbers from 1, in call order). */
+  requests: { next: number; pending: HostRequest[] };
 }
 
 
@@ -119,5 +138,6 @@ export function createWorldState(seed: number, maxCatchUp: number, program: Prog
     keys: dict(),
     keyPolls: dict(),
     steps: 0,
+    requests: { next: 1, pending: [] },
   };
 }

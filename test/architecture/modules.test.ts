@@ -15,11 +15,12 @@ const deps = graph.obj();
 /** The layers, lowest first. A module may import from its own layer only where its entry in BELOW says so. */
 const LAYERS: string[][] = [
   ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash'], // ground
+  ['src/signatures'], // what a call may pass to a builtin, ours and the host's
   ['src/vm'], // the machine: one opcode table, one call door, the guard
+  ['src/compiler'], // the language: it knows builtins by their signatures only
   ['src/world', 'src/builtins'], // services over world state
-  ['src/compiler', 'src/lint'], // above the builtins until a signature table sits below the compiler
   ['src/engine'],
-  ['src/api', 'src/hosts', 'src/timeline'], // clients: the package core, the clocks that drive a world
+  ['src/api', 'src/hosts', 'src/timeline', 'src/lint'], // clients: the package core, the clocks that drive a world, traces, lints
   ['src/node', 'src/oracle', 'pocketwatch/node'], // Node only: files and terminal, oracles, the package's Node entries
   ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground', 'examples'], // faces
   ['tools', 'editors'], // the build and the editor extension
@@ -32,23 +33,26 @@ const BELOW: Record<string, string[]> = {
   'src/time': ['src/errors'],
   'src/trace': [],
   'src/hash': [],
-  'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash'],
+  // what the compiler knows of builtins, ours and the host's: no builtin itself
+  'src/signatures': ['src/errors'],
+  'src/vm': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/hash', 'src/signatures'],
   'src/world': ['src/vm', 'src/errors', 'src/time', 'src/trace'],
-  'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace'],
-  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/builtins', 'src/time', 'src/hash'],
-  'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins'],
-  'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash'],
+  'src/builtins': ['src/vm', 'src/world', 'src/errors', 'src/time', 'src/trace', 'src/signatures'],
+  // the compiler checks calls against the signature table, never against the builtins
+  'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/signatures', 'src/time', 'src/hash'],
+  'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins', 'src/signatures', 'src/engine'],
+  'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash', 'src/signatures'],
   // the package core: runs in a browser (test/api/core.test.ts checks it imports no Node built-in)
-  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine'],
-  'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine'],
+  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
+  'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
   // a client of traces alone: it never sees the engine that wrote them
   'src/timeline': ['src/trace'],
   'src/node': ['src/compiler'],
-  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/compiler', 'src/hosts', 'src/node'],
+  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/compiler', 'src/engine', 'src/hosts', 'src/node'],
   'pocketwatch/node': ['src/api', 'src/time', 'src/compiler', 'src/hosts', 'src/node', 'src/oracle'],
   'src/lsp': ['grammar', 'src/errors', 'src/time', 'src/builtins', 'src/compiler', 'src/lint', 'src/node'],
   'src/dap': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node'],
-  'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle'],
+  'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/signatures', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle'],
   // the command line: it starts the other faces
   'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
   // the page: the public package only
@@ -82,6 +86,15 @@ for (const [file, imports] of Object.entries(deps)) {
 }
 
 describe('the module map', () => {
+  it('keeps the compiler off the builtins: it reads their signatures only', () => {
+    const compilerImports = Object.entries(deps)
+      .filter(([file]) => moduleOf(file) === 'src/compiler')
+      .flatMap(([file, imports]) => imports.filter((to) => moduleOf(to) === 'src/builtins').map((to) => `${file} → ${to}`));
+    expect(Object.keys(deps).some((f) => moduleOf(f) === 'src/compiler')).toBe(true);
+    expect(compilerImports).toEqual([]);
+  });
+
+
   it('lists every folder of the code in one layer', () => {
     const folders = [
       'grammar',

@@ -2,7 +2,8 @@
 // refused field by field, the same bytes from either engine, and migration of version 2.
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
-import { loadProgram, readSources, type SourceText } from '../../src/node/load.ts';
+import { readSources, type SourceText } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import type { Program } from '../../src/vm/program.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine, type HeadlessResult } from '../../src/hosts/headless.ts';
 import { readSnapshot, writeSnapshot, decodeSnapshot, SnapshotError, type HostInfo } from '../../src/engine/snapshot.ts';

@@ -3,7 +3,8 @@
 import assert from 'node:assert/strict';
 import { parseFile, parseRepl, isIncomplete } from '../../grammar/parser.ts';
 import type { SyntaxProblem } from '../../grammar/ast.ts';
-import { loadProgram, type LoadResult, type SourceText } from '../../src/node/load.ts';
+import { type LoadResult, type SourceText } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { formatDiagnostic, type Diagnostic } from '../../src/errors/diagnostic.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine, type HeadlessOptions } from '../../src/hosts/headless.ts';
 import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';

@@ -3,7 +3,7 @@
 // Each was a real failure once; each test is the outcome it has now.
 import { describe, it, expect } from 'vitest';
 import { runBoth as run } from './both.ts';
-import { loadProgram } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
 import { LiveWorld } from '../../src/hosts/live.ts';
 import { SLICE_MS, SPIN_STEP } from '../../src/vm/guard.ts';

@@ -3,7 +3,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { timingScript } from './generate.ts';
 import { runScript } from '../support/run.ts';
-import { loadProgram } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/hosts/headless.ts';
 import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';

@@ -1,5 +1,5 @@
 // Running scripts in-process for tests: the same path as `pw run`, output captured.
-import { loadProgram } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { formatDiagnostic, type Diagnostic } from '../../src/errors/diagnostic.ts';
 import { runHeadless, type HeadlessOptions } from '../../src/hosts/headless.ts';
 import { parseDuration } from '../../src/time/units.ts';

@@ -2,7 +2,8 @@
 // Format checked strictly, and the detail kinds staying out of every plain trace.
 import { describe, it, expect } from 'vitest';
 import { runScript } from '../support/run.ts';
-import { loadProgram, readScripts } from '../../src/node/load.ts';
+import { readScripts } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { runHeadless } from '../../src/hosts/headless.ts';
 import { parseDuration } from '../../src/time/units.ts';
 import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../../src/trace/events.ts';

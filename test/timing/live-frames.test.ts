@@ -1,7 +1,7 @@
 // The live host's frames are real: they reset the runaway guard. Driven here by hand,
 // frame by frame on a virtual wall clock, so the test never waits on the real one.
 import { describe, it, expect } from 'vitest';
-import { loadProgram } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { Engine } from '../../src/engine/engine.ts';
 import { BUILTINS } from '../../src/builtins/index.ts';
 

@@ -5,7 +5,7 @@
 // runs here on a virtual wall clock that moves a little at every reading, so a slice
 // is spent after a set number of looks at the clock: every run gives the same frames.
 import { describe, it, expect } from 'vitest';
-import { loadProgram } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import type { Program } from '../../src/vm/program.ts';
 import { LiveWorld } from '../../src/hosts/live.ts';
 import { runHeadless, createHeadlessEngine, continueHeadless } from '../../src/hosts/headless.ts';

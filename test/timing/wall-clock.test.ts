@@ -8,7 +8,7 @@ import { join } from 'node:path';
 import fc from 'fast-check';
 import { runScript } from '../support/run.ts';
 import { expectations, runOptions } from '../support/expect.ts';
-import { loadProgram } from '../../src/node/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/hosts/headless.ts';
 import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';

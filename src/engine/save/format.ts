@@ -43,7 +43,7 @@ export interface SavedFrame {
 export interface SavedThread {
   id: number;
   origin: string;
-  wait: 'time' | 'wall' | 'display' | 'gameframe' | 'ready' | 'paused';
+  wait: 'time' | 'wall' | 'display' | 'gameframe' | 'ready' | 'paused' | 'host';
   wakeAt: unknown;
   /** Its place among threads waiting in the same queue. */
   order: number;

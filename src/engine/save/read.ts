@@ -16,7 +16,8 @@ import { MAX_CALL_DEPTH } from '../../vm/ops.ts';
 import { PAUSED } from '../../vm/guard.ts';
 import { dict } from '../../vm/dict.ts';
 import type { WorldState } from '../../world/state.ts';
-import { BUILTINS } from '../../builtins/index.ts';
+import { builtinsFor } from '../../builtins/host.ts';
+import type { Builtin } from '../../builtins/registry.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
 import { SnapshotError, bool, data, int, list, maybe, num, obj, oneOf, raw, read, refuse, str, table, readNumber } from './schema.ts';
 import { MAX_KEY_NAME } from '../../world/hostinput.ts';
@@ -84,8 +85,9 @@ const HOST = obj({
         key: obj({ down: bool, name: str(MAX_KEY_NAME) }),
         set: obj({ object: str(), variable: str(), value: data }),
         send: obj({ object: str(), event: str(), args: list(data, 10_000) }),
+        answer: obj({ request: int(1), value: data }),
       },
-      ['click', 'mouse', 'key', 'set', 'send'],
+      ['click', 'mouse', 'key', 'set', 'send', 'answer'],
     ),
     1_000_000,
   ),
@@ -157,7 +159,7 @@ function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): Snapshot
       obj({
         id: int(1, (world.nextThreadId as number) - 1),
         origin: str(),
-        wait: oneOf('time', 'wall', 'display', 'gameframe', 'ready', 'paused'),
+        wait: oneOf('time', 'wall', 'display', 'gameframe', 'ready', 'paused', 'host'),
         wakeAt: num(0, Infinity),
         order: int(),
         since: num(0, Infinity),
@@ -186,8 +188,6 @@ export function readSnapshot(text: string, program: Program, limits: SnapshotLim
   return fitSnapshot(decodeSnapshot(text, limits), program, options);
 }
 
-const builtinIndex = new Map(BUILTINS.map((b, i) => [b.name, i] as const));
-const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 
 /** Places a checked snapshot in `program`; a SnapshotError says why it does not fit. */
 export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options: FitOptions = {}): RestoredWorld {
@@ -197,6 +197,8 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
   }
   const body = decoded.body!;
   const naming = handlerNaming(program);
+  const builtins = builtinsFor(program);
+  const builtinName = (b: number): string => builtins[b]?.name ?? `#${b}`;
   const removed: string[] = [];
   // digests of the handlers saved threads are in: each must be unchanged
   const unfit = new Map<string, DroppedThread['why']>();
@@ -214,7 +216,7 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     }
   }
   const w = body.world as unknown as WorldState;
-  const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []) };
+  const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []), requests: w.requests ?? { next: 1, pending: [] } };
   state.keys ??= dict();
   state.keyPolls ??= dict();
   // globals and properties by name
@@ -254,14 +256,47 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
   body.threads.forEach((t, i) => {
     const bad = t.frames.findLast((f) => unfit.has(f.handler));
     if (bad) dropped.push({ id: t.id, origin: t.origin, handler: bad.handler, why: unfit.get(bad.handler)! });
-    else threads.push(fitThread(t, i, program, naming.index));
+    else threads.push(fitThread(t, i, program, naming.index, builtins));
   });
+  fitRequests(state.requests, threads, program, builtins);
   return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed }, dropped };
 }
 
-const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
+const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED, host: { kind: 'host' } };
 
-function fitThread(t: SnapshotBody['threads'][number], i: number, program: Program, index: Map<string, number>): Thread {
+/**
+ * The host builtin calls waiting for an answer, checked against the threads: each
+ * request below the next number and made once, by a host builtin of these scripts
+ * that waits, for a thread that waits in that builtin — on the host, or ready to take
+ * an answer that has arrived — and every thread waiting on the host has its request.
+ */
+function fitRequests(requests: WorldState['requests'], threads: Thread[], program: Program, builtins: readonly Builtin[]): void {
+  const byId = new Map(threads.map((th) => [th.id, th]));
+  const seen = new Set<number>();
+  const asked = new Set<number>();
+  requests.pending.forEach((p, i) => {
+    const bad = (what: string): never => {
+      throw new SnapshotError(`the snapshot's request ${p.request} (world.requests.pending[${i}]) ${what}`);
+    };
+    if (p.request >= requests.next) bad(`is not below the next request number, ${requests.next}`);
+    if (seen.has(p.request)) bad('is there twice');
+    seen.add(p.request);
+    const h = program.hostBuiltins.find((x) => x.name === p.builtin);
+    if (h === undefined) bad(`calls host builtin ${p.builtin.slice(0, 40)}, which these scripts do not declare`);
+    if (!h!.waits) bad(`calls host builtin ${p.builtin}, which does not wait`);
+    if (p.args.length !== h!.params.length) bad(`gives ${p.builtin} ${p.args.length} arguments; it takes ${h!.params.length}`);
+    const th = byId.get(p.thread);
+    if (th === undefined) bad(`is waited for by thread ${p.thread}, which the snapshot does not have`);
+    if (asked.has(p.thread)) bad(`is waited for by thread ${p.thread}, which waits for another request too`);
+    asked.add(p.thread);
+    const answered = p.answered !== undefined;
+    if (th!.wait?.kind !== (answered ? 'ready' : 'host')) bad(`is ${answered ? 'answered' : 'not answered'}, but thread ${p.thread} ${th!.wait?.kind === 'host' ? 'waits on the host' : 'does not wait on the host'}`);
+    if (builtins[th!.resumeWith]?.name !== p.builtin) bad(`calls ${p.builtin}, but thread ${p.thread} waits in ${builtins[th!.resumeWith]?.name ?? 'no host builtin'}`);
+  });
+  for (const th of threads) if (th.wait?.kind === 'host' && !asked.has(th.id)) throw new SnapshotError(`the snapshot's thread ${th.id} waits on the host, but no request of it is pending`);
+}
+
+function fitThread(t: SnapshotBody['threads'][number], i: number, program: Program, index: Map<string, number>, builtins: readonly Builtin[]): Thread {
   const path = `threads[${i}]`;
   const bad = (what: string): never => {
     throw new SnapshotError(`the snapshot's thread ${t.id} ${what}`);
@@ -312,12 +347,15 @@ function fitThread(t: SnapshotBody['threads'][number], i: number, program: Progr
       else bad(`waits in ${f.handler} at a builtin call but has a frame above it`);
       dst = frameWords[frameWords.length - 2] + w(0);
     } else {
-      if (op !== Op.CALLB || BUILTINS[w(1)]?.waits === undefined) bad(`waits in ${f.handler} at a call that does not wait`);
+      if (op !== Op.CALLB || builtins[w(1)]?.waits === undefined) bad(`waits in ${f.handler} at a call that does not wait`);
       resumeDst = base + w(0);
+      const b = builtins[w(1)];
       if (t.resume !== null) {
-        if (t.resume !== BUILTINS[w(1)].name || BUILTINS[w(1)].resume === undefined) bad(`wakes with ${t.resume.slice(0, 40)} where it waits in ${BUILTINS[w(1)].name}`);
-        resumeWith = builtinIndex.get(t.resume)!;
+        if (t.resume !== b.name || b.resume === undefined) bad(`wakes with ${t.resume.slice(0, 40)} where it waits in ${b.name}`);
+        resumeWith = w(1);
       }
+      // a thread waits on the host only in a host builtin that waits, and wakes with its answer
+      if (t.wait === 'host' && (b.host === undefined || t.resume !== b.name)) bad(`waits on the host in ${b.name}, which is no host builtin that waits`);
     }
   });
   if ((t.wait === 'time' || t.wait === 'wall') && !(readNumber(t.wakeAt, `${path}.wakeAt`) >= 0)) bad('wakes at no time');

@@ -2,7 +2,6 @@
 // the range a running world keeps it in. Writing walks the schema over live state;
 // reading walks it over the parsed file and refuses, naming the field, anything a
 // running world could not hold (a snapshot is untrusted input: players share them).
-import { MAX_NESTING, MAX_STRING } from '../../vm/value.ts';
 
 export class SnapshotError extends Error {}
 
@@ -21,7 +20,7 @@ export type Schema =
   | { t: 'variant'; key: string; cases: Record<string, Schema> }
   /** Kept as it is, for a reader of its own (script values). */
   | { t: 'raw' }
-  /** A value the host handed over, as JSON: numbers, strings, booleans, null, lists of them. */
+  /** Host data (a host builtin's arguments and answers): numbers, strings, booleans, null, lists of them. */
   | { t: 'data' };
 
 /** Longest name or text a saved world holds outside script values. */
@@ -42,6 +41,31 @@ export const maybe = (of: Schema): Schema => ({ t: 'maybe', of });
 export const variant = (key: string, cases: Record<string, Schema>): Schema => ({ t: 'variant', key, cases });
 export const raw: Schema = { t: 'raw' };
 export const data: Schema = { t: 'data' };
+
+/** Lists of host data nest at most this deep (as script lists are walked). */
+const DATA_DEPTH = 1000;
+/** Longest string in host data: a script's own longest. */
+const DATA_STRING = 16_000_000;
+
+function writeData(v: unknown): unknown {
+  return Array.isArray(v) ? v.map(writeData) : typeof v === 'number' ? writeNumber(v) : v;
+}
+
+function readData(v: unknown, path: string, depth: number): unknown {
+  if (v === null || typeof v === 'boolean') return v;
+  if (typeof v === 'string') {
+    if (v.length > DATA_STRING) refuse(path, `is a string longer than ${DATA_STRING} characters`);
+    return v;
+  }
+  if (Array.isArray(v)) {
+    if (depth >= DATA_DEPTH) refuse(path, `nests lists more than ${DATA_DEPTH} deep`);
+    if (v.length > TABLE_MAX) refuse(path, `has ${v.length} items; a list holds at most ${TABLE_MAX}`);
+    return v.map((x, i) => readData(x, `${path}[${i}]`, depth + 1));
+  }
+  const n = readNumber(v, path);
+  if (n !== n) refuse(path, 'is NaN, which host data never is');
+  return n;
+}
 
 /** A number as JSON: those JSON cannot spell (Infinity, NaN) as {"$num": "…"}. */
 export function writeNumber(n: number): unknown {
@@ -79,8 +103,9 @@ export function write(s: Schema, v: unknown): unknown {
     case 'variant':
       return write(s.cases[(v as Record<string, string>)[s.key]], v);
     case 'raw':
-    case 'data':
       return v;
+    case 'data':
+      return writeData(v);
   }
 }
 
@@ -174,22 +199,7 @@ export function read(s: Schema, v: unknown, path: string): unknown {
     case 'raw':
       return v;
     case 'data':
-      readData(v, path, 0);
-      return v;
+      return readData(v, path, 0);
   }
 }
 
-/** Host data as JSON holds it, checked: no $num spelling (the host never hands over a number JSON cannot write). */
-function readData(v: unknown, path: string, depth: number): void {
-  if (v === null || typeof v === 'string' || typeof v === 'boolean') {
-    if (typeof v === 'string' && v.length > MAX_STRING) refuse(path, `is longer than ${MAX_STRING} characters`);
-    return;
-  }
-  if (typeof v === 'number') {
-    if (!Number.isFinite(v)) refuse(path, `should be a finite number, not ${describeJson(v)}`);
-    return;
-  }
-  if (!Array.isArray(v)) refuse(path, `should be a number, string, true, false, null or a list of them, not ${describeJson(v)}`);
-  if (depth >= MAX_NESTING) refuse(path, `nests lists more than ${MAX_NESTING} deep`);
-  (v as unknown[]).forEach((x, i) => readData(x, `${path}[${i}]`, depth + 1));
-}

@@ -97,6 +97,7 @@ function oldWorld(raw: Record<string, unknown>, program: Program): { state: Worl
     wallNow: st.clock.wall,
     mousePressed: false,
     mousePressSeen: -1,
+    requests: { next: 1, pending: [] },
     globals,
     props,
     actors: dict(st.actors),

@@ -66,6 +66,7 @@ export const WORLD = obj({
       key: obj({ at: time, kind: oneOf('key'), name: str(MAX_KEY_NAME), down: bool }),
       assign: obj({ at: time, kind: oneOf('assign'), object: str(), variable: str(), value: data }),
       send: obj({ at: time, kind: oneOf('send'), objectKind: oneOf('set', 'actor', 'prop', 'flat'), target: str(), event: str(), args: list(data, 10_000) }),
+      answer: obj({ at: time, kind: oneOf('answer'), request: int(1), value: data, auto: bool }, ['auto']),
     }),
     MAILBOX,
   ),
@@ -77,5 +78,10 @@ export const WORLD = obj({
   keyPolls: table(str(MAX_KEY_NAME)),
   wallNow: time,
   steps: int(),
-}, ['keys', 'keyPolls']);
+  // (saved since host builtins came; a snapshot from before has none pending)
+  requests: obj({
+    next: int(1),
+    pending: list(obj({ request: int(1), builtin: str(), thread: int(1), args: list(data, 100), answered: obj({ value: data }) }, ['answered']), 1_000_000),
+  }),
+}, ['keys', 'keyPolls', 'requests']);
 

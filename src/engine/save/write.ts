@@ -9,14 +9,13 @@ import { CODE_FORMAT } from '../../vm/opcodes.ts';
 import { handlerDigest, handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
 import { liveAtLoopHeads, liveAtResume } from '../../vm/analysis.ts';
 import type { WorldState } from '../../world/state.ts';
-import { BUILTINS } from '../../builtins/index.ts';
+import { builtinsFor } from '../../builtins/host.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
 import { write, writeNumber } from './schema.ts';
 import { WORLD } from './world.ts';
 import { ValueWriter, type Encoded } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SavedFrame, type SavedThread, type SnapshotBody } from './format.ts';
 
-const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 
 /** Each source's SHA-256, hashed once per program (the history saves a checkpoint every second). */
 const filesOf = new WeakMap<Program, { name: string; sha256: string }[]>();
@@ -31,8 +30,10 @@ function fileDigests(program: Program): { name: string; sha256: string }[] {
 export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
   const values = new ValueWriter();
   const naming = handlerNaming(program);
+  const builtins = builtinsFor(program);
+  const builtinName = (b: number): string => builtins[b]?.name ?? `#${b}`;
   const digests: Record<string, string> = dict();
-  const saved = threads.map((th) => savedThread(th, program, naming.names, digests, values));
+  const saved = threads.map((th) => savedThread(th, program, naming.names, digests, values, builtinName));
   const globals: Record<string, Encoded> = dict();
   program.globals.forEach((g, i) => {
     if (state.globals[i] !== undefined) globals[g] = values.value(state.globals[i]);
@@ -52,7 +53,7 @@ export function writeSnapshot(state: WorldState, threads: Thread[], program: Pro
     code: CODE_FORMAT,
     program: { files: fileDigests(program), handlers: digests },
     host,
-    world: write(WORLD, state) as Record<string, unknown>,
+    world: write(WORLD, withLiveRequests(state, threads)) as Record<string, unknown>,
     globals,
     objects,
     threads: saved,
@@ -62,7 +63,14 @@ export function writeSnapshot(state: WorldState, threads: Thread[], program: Pro
   return `{"checksum":"${sha256Hex(text)}","body":${text}}\n`;
 }
 
-function savedThread(th: Thread, program: Program, names: string[], digests: Record<string, string>, values: ValueWriter): SavedThread {
+/** The state with only the host requests a saved thread still waits for (one stopped meanwhile waits for nothing). */
+function withLiveRequests(state: WorldState, threads: Thread[]): WorldState {
+  const ids = new Set(threads.map((th) => th.id));
+  const pending = state.requests.pending;
+  return pending.every((p) => ids.has(p.thread)) ? state : { ...state, requests: { next: state.requests.next, pending: pending.filter((p) => ids.has(p.thread)) } };
+}
+
+function savedThread(th: Thread, program: Program, names: string[], digests: Record<string, string>, values: ValueWriter, builtinName: (b: number) => string): SavedThread {
   const frames: SavedFrame[] = [];
   const all = [...th.frames, th.hi, th.pc, th.base, th.dst];
   for (let fp = 0; fp < all.length; fp += FRAME_WORDS) {
