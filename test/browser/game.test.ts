@@ -81,6 +81,8 @@ describe('the example game page', () => {
   it('speaks its first line by itself within five seconds, on a stage that is drawn', async () => {
     await page.waitForFunction(() => document.getElementById('line')!.textContent!.includes('There you are'), { timeout: 5_000 });
     expect(Date.now() - loadedAt).toBeLessThan(5_000);
+    // no sound before the player has done anything (browsers require a gesture)
+    expect(await page.$eval('#sound-state', (e) => e.textContent)).toContain('sound off');
     expect(await page.$eval('#dialogue', (e) => e.querySelector('[aria-live]') !== null)).toBe(true);
     const colours = await page.$eval('#stage', (c) => {
       const cv = c as HTMLCanvasElement;
@@ -99,6 +101,7 @@ describe('the example game page', () => {
 
   it('reads on with the space bar, and continues the dialogue with the first choice', async () => {
     await page.keyboard.press('Space');
+    expect(await page.$eval('#sound-state', (e) => e.textContent)).toBe('sound on');
     await page.waitForSelector('#choices button.choice', { timeout: 5_000 });
     const choices = await page.$$eval('#choices button.choice', (bs) => bs.map((b) => b.textContent));
     expect(choices).toEqual(['1. What needs doing?', '2. Who are you?']);
