@@ -45,6 +45,7 @@ export interface Handler {
   body: Stmt[];
   pos: Pos; // the `on` keyword
   namePos: Pos;
+  endPos?: Pos; // its `end` (absent when it is missing, or made by a tool)
   noLoopCheck: boolean; // `on noloopcheck NAME`: exempt from the runaway guard
 }
 

@@ -29,7 +29,7 @@ interface ObjectBlockCh {
   statement?: Nodes; ObjectCloser?: Toks;
 }
 interface PropertyDeclCh { Property?: Toks; Identifier?: Toks; expression?: Nodes }
-interface HandlerCh { On?: Toks; Noloopcheck?: Toks; Identifier?: Toks; params?: Nodes; block?: Nodes }
+interface HandlerCh { On?: Toks; Noloopcheck?: Toks; Identifier?: Toks; params?: Nodes; block?: Nodes; End?: Toks }
 interface ParamsCh { Identifier?: Toks }
 interface BlockCh { statement?: Nodes; propertyDecl?: Nodes }
 interface StatementCh {
@@ -240,6 +240,7 @@ export class AstBuilder {
       body: this.block(c.block?.[0]),
       pos,
       namePos: id.pos,
+      ...(c.End?.[0] !== undefined ? { endPos: this.pos(c.End[0]) } : {}),
       noLoopCheck: c.Noloopcheck !== undefined,
     };
   }

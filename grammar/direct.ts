@@ -537,10 +537,11 @@ class Reader {
     this.enter();
     const at: BodyStart | null = this.lazy ? this.bodyStart() : null;
     const body = this.block();
+    const endPos = this.pos();
     this.expect(END);
     this.depth--;
-    if (at !== null) return new LazyHandler(this.src, this.repl, at, id.name, id.spelled, params, pos, id.pos, noLoopCheck);
-    return { type: 'handler', name: id.name, spelled: id.spelled, params, body, pos, namePos: id.pos, noLoopCheck };
+    if (at !== null) return new LazyHandler(this.src, this.repl, at, id.name, id.spelled, params, pos, id.pos, noLoopCheck, endPos);
+    return { type: 'handler', name: id.name, spelled: id.spelled, params, body, pos, namePos: id.pos, endPos, noLoopCheck };
   }
 
   /** Where the current token starts, for reading from it again. */
@@ -859,6 +860,7 @@ class LazyHandler implements A.Handler {
     readonly pos: A.Pos,
     readonly namePos: A.Pos,
     readonly noLoopCheck: boolean,
+    readonly endPos: A.Pos,
   ) {
     this.#src = src;
     this.#repl = repl;

@@ -285,9 +285,10 @@ function defineParser(Base: ParserBase) {
       const params = this.OPTION2(this.handlerParams);
       if (!this.RECORDING_PHASE) this.openHandlers++;
       let body: Stmt[];
+      let end: IToken | undefined;
       try {
         body = this.SUBRULE(this.block);
-        const end = this.OPTION3(this.handlerEnd);
+        end = this.OPTION3(this.handlerEnd);
         if (!this.RECORDING_PHASE && end === undefined) {
           this.unclosed(`expected "end" to close the handler "${name.image}" opened at ${where(on)}`);
         }
@@ -305,6 +306,7 @@ function defineParser(Base: ParserBase) {
         body,
         pos,
         namePos: id.pos,
+        ...(end !== undefined ? { endPos: this.b.pos(end) } : {}),
         noLoopCheck: noLoopCheck !== undefined,
       };
     });

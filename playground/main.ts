@@ -239,6 +239,30 @@ $('share').onclick = () => {
     () => append(events, `share link in the address bar (${link.url.length} characters)`),
   );
 };
+// ---- keys reach the world while the canvas has focus (click it, or Tab to it) ----
+
+const keysHeld = new Set<string>();
+function keyTo(state: 'down' | 'up', e: KeyboardEvent): void {
+  const w = runner.world;
+  if (!w || e.repeat || e.ctrlKey || e.metaKey || e.altKey) return;
+  e.preventDefault();
+  const name = e.key === ' ' ? 'space' : e.key.toLowerCase();
+  // a key released elsewhere, or pressed before this world started, is no press to let go of
+  if (state === 'up' ? !keysHeld.delete(name) : (keysHeld.add(name), false)) return;
+  try {
+    w.key(state, name);
+  } catch (err) {
+    append(events, (err as Error).message, w.gameTime, 'error');
+  }
+}
+canvas.addEventListener('keydown', (e) => keyTo('down', e));
+canvas.addEventListener('keyup', (e) => keyTo('up', e));
+// leaving the canvas lets go of every key it held
+canvas.addEventListener('blur', () => {
+  for (const name of keysHeld) runner.world?.key('up', name);
+  keysHeld.clear();
+});
+
 $<HTMLInputElement>('volume').oninput = (e) => speakers.setVolume(Number((e.target as HTMLInputElement).value));
 
 if (shared instanceof Error) append(events, shared.message, undefined, 'error');

@@ -411,12 +411,13 @@ class HandlerCompiler {
     } else {
       this.block(body, body.length);
     }
-    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck, into);
+    // (the closing return stands on the handler's `end`: a step out through it stops there)
+    return this.finish(h.name, h.spelled, params, h.pos, h.noLoopCheck, into, h.endPos);
   }
 
   /** Closes the code with a return and packs it as an immutable handler. */
-  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean, into?: HandlerCode): HandlerCode {
-    this.pos = pos;
+  private finish(name: string, spelled: string, params: number, pos: A.Pos, noLoopCheck: boolean, into?: HandlerCode, end: A.Pos = pos): HandlerCode {
+    this.pos = end;
     this.emit0(Op.RETV);
     // the words arrive when the compilation's code buffer is sealed
     // a placeholder (`into`) was made by the linker with the same name, object, params and place

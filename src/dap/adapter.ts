@@ -8,6 +8,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { DebugSession, Event, Response } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { post, WORLD_ROLE, type WorldMessage } from './channel.ts';
+import { Framing } from '../protocol/framing.ts';
 
 export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsConfigurationDoneRequest: true,
@@ -29,55 +30,6 @@ export const CAPABILITIES: DebugProtocol.Capabilities = {
 
 /** How long a disconnecting world may take to write its trace before it is stopped anyway. */
 const GOODBYE_MS = 2000;
-
-/** The largest message read; a longer one is skipped rather than waited for. */
-const MAX_MESSAGE = 16 * 1024 * 1024;
-
-const HEADER = 'Content-Length:';
-
-/**
- * Content-Length framing that finds its feet again after bytes that are not a message
- * (the library's own reader loses every later message after one bad header).
- */
-export class Framing {
-  private data: Buffer = Buffer.alloc(0);
-
-  constructor(
-    private readonly message: (text: string) => void,
-    private readonly problem: (text: string) => void,
-  ) {}
-
-  push(chunk: Buffer): void {
-    this.data = this.data.length === 0 ? chunk : Buffer.concat([this.data, chunk]);
-    for (;;) {
-      const at = this.data.indexOf(HEADER);
-      if (at < 0) {
-        // keep what may be the start of a header cut in two
-        const keep = Math.min(this.data.length, HEADER.length - 1);
-        if (this.data.length - keep > 0 && this.data.subarray(0, this.data.length - keep).toString().trim() !== '') this.problem('bytes that are not a message were skipped');
-        this.data = this.data.subarray(this.data.length - keep);
-        return;
-      }
-      if (at > 0) {
-        if (this.data.subarray(0, at).toString().trim() !== '') this.problem('bytes that are not a message were skipped');
-        this.data = this.data.subarray(at);
-      }
-      const end = this.data.indexOf('\r\n\r\n');
-      if (end < 0) return;
-      const m = /^Content-Length:[ \t]*(\d+)[ \t]*(\r\n|$)/.exec(this.data.subarray(0, end).toString());
-      const length = m ? Number(m[1]) : NaN;
-      if (!(length <= MAX_MESSAGE)) {
-        this.problem(m ? `a message of ${length} bytes is more than the ${MAX_MESSAGE} read, and was skipped` : 'a header without a length in bytes was skipped');
-        this.data = this.data.subarray(end + 4);
-        continue;
-      }
-      if (this.data.length < end + 4 + length) return;
-      const body = this.data.subarray(end + 4, end + 4 + length).toString('utf8');
-      this.data = this.data.subarray(end + 4 + length);
-      this.message(body);
-    }
-  }
-}
 
 interface WorldThread {
   worker: Worker;

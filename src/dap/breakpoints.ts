@@ -19,7 +19,8 @@ export function statementStarts(program: Program, hi: number): Uint8Array {
   let line = -1;
   for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
     const op = h.code[pc];
-    if (h.lines[pc] !== line && op !== Op.LOOP && !(op === Op.RETV && h.lines[pc] === h.line)) starts[pc] = 1;
+    // (the closing return, on the handler's `end`, is no statement: a step out of a handler no one called stops there all the same)
+    if (h.lines[pc] !== line && op !== Op.LOOP && !(op === Op.RETV && nextPc(h.code, pc) >= h.code.length)) starts[pc] = 1;
     line = h.lines[pc];
   }
   return starts;
@@ -170,6 +171,8 @@ export class Breakpoints {
     const out = wanted.map((w): DebugProtocol.Breakpoint => {
       const id = this.nextId++;
       if (file === null) return { id, verified: false, message: 'this file is not among the scripts of the program being debugged', reason: 'failed' };
+      // (line 0 or -1 is no line: moving it to the first statement would stop where nobody asked)
+      if (w.line < 1) return { id, verified: false, message: `there is no line ${w.line}: lines count from 1`, reason: 'failed' };
       const all = this.placesOf(file);
       const next = all.find((p) => p.line >= w.line);
       if (!next) return { id, verified: false, message: `no statement on or after line ${w.line}`, reason: 'failed' };

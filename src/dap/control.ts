@@ -7,6 +7,7 @@
 // it reaches the moment it was sent to.
 import type { VmDebugger } from '../vm/context.ts';
 import type { HandlerCode } from '../vm/program.ts';
+import { Op } from '../vm/opcodes.ts';
 import { callDepth, type Thread } from '../vm/thread.ts';
 import { str, truthy, type Value } from '../vm/value.ts';
 import type { Engine } from '../engine/engine.ts';
@@ -109,7 +110,7 @@ export class Control implements VmDebugger {
     }
     const marks = this.breakpoints.marks[th.hi];
     if (marks !== undefined && marks[pc] === 1 && this.hit(th, pc)) return true;
-    if (this.step !== null && this.stepEnds(th, pc)) {
+    if (this.step !== null && this.stepEnds(th, h, pc)) {
       this.reason = 'step';
       return true;
     }
@@ -254,12 +255,14 @@ export class Control implements VmDebugger {
     }
   }
 
-  private stepEnds(th: Thread, pc: number): boolean {
+  private stepEnds(th: Thread, h: HandlerCode, pc: number): boolean {
     const s = this.step!;
     if (th.id !== s.id) return false;
     const depth = callDepth(th);
     // back in a caller: stop at once, wherever in its statement
     if (depth < s.depth) return true;
+    // out of a handler that no one called: it stops on its way out (its `end`, or the return)
+    if (s.kind === 'out' && th.frames.length === 0 && (h.code[pc] === Op.RET || h.code[pc] === Op.RETV)) return true;
     if (s.kind === 'out' || (s.kind === 'next' && depth > s.depth)) return false;
     return this.breakpoints.startsOf(th.hi)[pc] === 1;
   }

@@ -5,6 +5,7 @@
 // interpreter's plain loop (never stopping in the debugger), and unless side effects
 // are asked for, it changes nothing: code that only reads runs on the world itself,
 // anything else on a copy of it.
+import { performance } from 'node:perf_hooks';
 import type * as A from '../../grammar/ast.ts';
 import { parseRepl } from '../../grammar/parser.ts';
 import { compileSnippet } from '../compiler/link.ts';
@@ -47,6 +48,13 @@ export class EvalError extends Error {}
 
 /** Iterations a loop in evaluated code may run when the world's guard is off: it must never hang the debugger. */
 const EVAL_GUARD = 100_000;
+
+/**
+ * Wall time an evaluation may take. What the guard does not count (noloopcheck code)
+ * is spin, looked at every few thousand steps as in the REPL's slices; past this, the
+ * evaluation is cut, so the requests behind it are answered.
+ */
+export const EVAL_SLICE_MS = 1000;
 
 const IMPURE = new Set<number>([Op.SETG, Op.SETP, Op.SETINDEX, Op.CALL, Op.CALLB, Op.SEND]);
 
@@ -150,6 +158,12 @@ function runOn(e: Engine, s: Snippet, args: Value[], keepLocals: boolean): Ran {
   const { program, debugVm, traceVm } = e;
   const running = e.threads.running;
   const guard = e.options.loopGuard;
+  const cutoff = e.cutoff;
+  e.cutoff = {
+    now: () => performance.now(),
+    at: performance.now() + EVAL_SLICE_MS,
+    why: `cut: the evaluation ran ${EVAL_SLICE_MS} ms without finishing, and was stopped (a loop that never waits, in noloopcheck code?)`,
+  };
   e.program = s.program;
   e.debugVm = keepLocals ? lastLook : null;
   e.traceVm = null;
@@ -166,6 +180,7 @@ function runOn(e: Engine, s: Snippet, args: Value[], keepLocals: boolean): Ran {
     e.traceVm = traceVm;
     e.threads.running = running;
     e.options.loopGuard = guard;
+    e.cutoff = cutoff;
   }
 }
 

@@ -12,9 +12,24 @@ import { stamp } from '../trace/describe.ts';
 import { unitsToMs } from '../time/units.ts';
 import { MAX_LOOPS } from '../time/loops.ts';
 import { MAX_CRICKETS } from '../world/cricket.ts';
+import { parseFile } from '../../grammar/parser.ts';
+import { compileFiles } from '../compiler/link.ts';
+import { STDLIB } from '../compiler/stdlib.ts';
+import { BUILTIN_TABLE } from '../builtins/index.ts';
 
 /** The thread shown when the world stops between frames with no script thread alive. */
 export const WORLD_THREAD = 2 ** 31 - 1;
+
+/** The scope of the boot library's globals. */
+export const BOOT_SCOPE = 'Boot library';
+
+let bootGlobals: ReadonlySet<string> | null = null;
+
+/** The globals the boot library declares: its workings, which a world's author rarely wants to see. */
+function libraryGlobals(): ReadonlySet<string> {
+  bootGlobals ??= new Set(compileFiles(STDLIB.map((s) => parseFile(s.source, s.file).ast), BUILTIN_TABLE).program.globals);
+  return bootGlobals;
+}
 
 /** Characters of a value shown on one line; a longer list is expanded instead. */
 const SHOWN = 200;
@@ -140,11 +155,11 @@ export class Variables {
         });
       }
     }
-    out.push({
-      name: 'Globals',
-      expensive: false,
-      variablesReference: this.ref(() => p.globals.map((name, i) => this.value(name, e.globals[i], name))),
-    });
+    // the boot library's own globals (pw_calls, pw_seconds) in a scope of their own, fetched only when opened
+    const boot = libraryGlobals();
+    const globals = (library: boolean): Produce => () => p.globals.flatMap((name, i) => (boot.has(name) === library ? [this.value(name, e.globals[i], name)] : []));
+    out.push({ name: 'Globals', expensive: false, variablesReference: this.ref(globals(false)) });
+    if (p.globals.some((name) => boot.has(name))) out.push({ name: BOOT_SCOPE, expensive: true, variablesReference: this.ref(globals(true)) });
     out.push({ name: 'World', expensive: false, variablesReference: this.ref(() => this.world(e)) });
     return out;
   }

@@ -6,7 +6,7 @@
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { readScripts, UsageError } from '../node/load.ts';
-import { overwrites, TraceFile } from '../node/outputs.ts';
+import { checkOutputPlace, overwrites, TraceFile } from '../node/outputs.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';
@@ -20,7 +20,7 @@ import { Breakpoints, statementColumn } from './breakpoints.ts';
 import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
 import { Control, Unwind, type Replay, type Step, type Stop } from './control.ts';
 import { Run, type Extra, type RunHost } from './run.ts';
-import { Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
+import { BOOT_SCOPE, Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
 import type { Checkpoint } from '../engine/history.ts';
 import type { Value } from '../vm/value.ts';
 
@@ -351,6 +351,8 @@ export class WorldSession {
       // a trace written over a script (by any name, a link included) would wipe the script
       const script = overwrites(opts.trace, scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })));
       if (script !== undefined) throw new Refused(`the trace "${opts.trace}" would overwrite ${script}`);
+      // (a FIFO would block the world's thread, and every request behind it, until something reads it)
+      checkOutputPlace(opts.trace, 'trace');
       try {
         this.trace = new TraceFile(opts.trace);
       } catch (err) {
@@ -426,7 +428,7 @@ export class WorldSession {
     const f = this.frame(a.frameId);
     const scopes = this.vars.scopes(this.engine, f);
     for (const s of scopes) {
-      const kind = s.presentationHint === 'locals' ? 'locals' : s.name === 'Globals' ? 'globals' : s.name === 'World' ? null : 'object';
+      const kind = s.presentationHint === 'locals' ? 'locals' : s.name === 'Globals' || s.name === BOOT_SCOPE ? 'globals' : s.name === 'World' ? null : 'object';
       if (kind !== null) this.scopesOf.set(s.variablesReference, { frame: f, kind });
     }
     return scopes;
@@ -526,9 +528,11 @@ export class WorldSession {
     if (this.state !== 'stopped') return undefined;
     const c = this.control!;
     c.step = null;
+    const th = this.engine.liveThreads().find((t) => t.id === a.threadId);
+    // (a thread id that names nothing is a mistake, not a request to run on: the world stays stopped)
+    if (!th && a.threadId !== WORLD_THREAD && a.threadId !== this.stop?.th?.id) throw new Refused(`there is no thread ${String(a.threadId)} (ask for the threads again)`);
     if (kind !== null) {
-      const th = this.engine.liveThreads().find((t) => t.id === a.threadId);
-      // a thread that is gone (or the world between frames): the step ends at whatever runs next
+      // the stopped thread ending here (or the world between frames): the step ends at whatever runs next
       if (th && !th.done) c.step = { kind, id: th.id, depth: callDepth(th) };
       else c.asked = 'pause';
     }

@@ -10,6 +10,7 @@ import type { Thread } from '../vm/thread.ts';
 import { MAX_STRING, type Value } from '../vm/value.ts';
 import type { SUSPEND } from '../vm/native.ts';
 import type { VmContext, VmDebugger, VmTrace } from '../vm/context.ts';
+import type { Cutoff } from '../vm/guard.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { manageTime } from '../time/clock.ts';
 import { advance } from '../time/stepper.ts';
@@ -110,6 +111,7 @@ export class Engine implements BuiltinContext, VmContext {
   spin = 0;
   work = 0;
   readonly preemptive: boolean;
+  cutoff: Cutoff | null = null;
   private sliceEnd = Infinity;
   private sliceSpent = false;
 

@@ -16,11 +16,6 @@ export class ReadyQueue {
     this.items[this.tail++] = th;
   }
 
-  /** The next thread, left in the queue (null when it is empty). */
-  peek(): Thread | null {
-    return this.head === this.tail ? null : this.items[this.head]!;
-  }
-
   /** The next thread, or null when the queue is empty. */
   shift(): Thread | null {
     if (this.head === this.tail) return null;

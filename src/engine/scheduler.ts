@@ -13,7 +13,7 @@ import type { VmContext } from '../vm/context.ts';
 import { runThread } from '../vm/run.ts';
 import { SUSPEND } from '../vm/native.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { afterWait, resumed, FRAME_DRAWN, NO_PROGRESS, PAUSED, TIME_PASSED, type Progress } from '../vm/guard.ts';
+import { afterWait, resumed, FRAME_DRAWN, NO_PROGRESS, PAUSED, SPIN_STEP, TIME_PASSED, type Progress } from '../vm/guard.ts';
 import type { WorldState } from '../world/state.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
@@ -202,8 +202,7 @@ export class Scheduler {
 
   /**
    * Runs ready threads until none is left (threads they spawn or wake join the queue);
-   * in the live host, a thread paused for spinning waits, with those behind it, once this
-   * frame's slice of wall time is spent.
+   * in the live host, until this frame's slice of wall time is spent: the rest run next frame.
    */
   drain(): void {
     if (this.draining) return;
@@ -211,9 +210,8 @@ export class Scheduler {
     const host = this.host;
     try {
       while (!host.halted) {
-        // only a thread paused for spinning waits for the next frame's slice: the others
-        // run in this frame however slow the machine, so game time never depends on it
-        if (host.preemptive && this.ready.peek()?.wait === PAUSED && host.sliceOver()) break;
+        // only spin the guard does not count is paused, never a world that merely started slowly (a cold JIT)
+        if (host.preemptive && host.spin >= SPIN_STEP && host.sliceOver()) break;
         const th = this.ready.shift();
         if (th === null) break;
         if (th.done) continue;
@@ -246,7 +244,7 @@ export class Scheduler {
     const vm = host;
     try {
       // a thread that yields again and again without time moving spins too (vm/guard.ts)
-      resumed(vm);
+      resumed(vm, !(vm.options.loopGuard > 0) || vm.program.handlers[th.hi].noLoopCheck);
       if (th.resumeWith >= 0) {
         const b = vm.builtins[th.resumeWith] as { resume?: (cx: unknown, th: Thread) => Value };
         th.resumeWith = -1;

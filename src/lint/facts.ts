@@ -164,15 +164,19 @@ function globalFacts(f: FileFacts, names: readonly A.Param[]): void {
   for (const n of names) f.globals.push({ name: n.name, spelled: n.spelled, span: nameSpan(n.pos, n.spelled) });
 }
 
-/** Reads one file's facts from its AST (which may be partial after syntax errors). */
-export function fileFacts(ast: A.ScriptFile): FileFacts {
+/**
+ * Reads one file's facts from its AST (which may be partial after syntax errors).
+ * `part`: the AST holds some of the file's items only (its source is the whole file's):
+ * the file's line starts, computed once, and the last line these items can run to.
+ */
+export function fileFacts(ast: A.ScriptFile, part?: { lines: number[]; lastLine: number }): FileFacts {
   const source = ast.source;
-  const lines = lineStarts(source);
+  const lines = part?.lines ?? lineStarts(source);
   const f: FileFacts = { file: ast.file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], loopVars: new Set() };
   const strLen = (pos: A.Pos): number => tokenLength(source, lines, pos, stringTokens);
   const items = ast.items;
   // the line a last item runs to: not the empty "line" after a final line break
-  const lastLine = lines.length > 1 && lines[lines.length - 1] === source.length ? lines.length - 1 : lines.length;
+  const lastLine = part?.lastLine ?? (lines.length > 1 && lines[lines.length - 1] === source.length ? lines.length - 1 : lines.length);
   const handlerFact = (h: A.Handler, object: ObjectFact | null, endLine: number): HandlerFact => ({
     name: h.name, spelled: h.spelled, params: h.params, file: ast.file, span: nameSpan(h.namePos, h.spelled),
     line: h.pos.line, col: h.pos.col, endLine: Math.max(endLine, h.pos.line), object, ast: h,

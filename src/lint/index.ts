@@ -14,7 +14,7 @@ export { LINTS, type LintCode } from './lints.ts';
 
 /** The lints of the files named in `report`, with every file of the program for context; `uses` is what their compilation recorded. */
 export function lintFiles(files: readonly ScriptFile[], uses: UseLog, report: ReadonlySet<string>): Diagnostic[] {
-  return lint(new WorldFacts(files.map(fileFacts)), uses, report);
+  return lint(new WorldFacts(files.map((a) => fileFacts(a))), uses, report);
 }
 
 /** Boot library + the given sources → a program (or every diagnostic), and the lints of the given sources. */

@@ -6,7 +6,7 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { sortDiagnostics } from '../compiler/link.ts';
 import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
-import { ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
+import { ENGINE_ARGS, ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
 import { callKey, handlerKey, type CallUse, type UseLog } from './uses.ts';
 import type { WorldFacts } from './world.ts';
 
@@ -22,6 +22,8 @@ export const LINTS = {
   PW108: 'a cricket that is never created',
   PW109: 'a variable assigned and never read',
   PW110: 'a handler nothing calls and no event reaches',
+  PW111: 'an event sent with another number of arguments than its handler takes',
+  PW112: 'an engine event handler with more parameters than the engine passes',
 } as const;
 
 export type LintCode = keyof typeof LINTS;
@@ -82,6 +84,7 @@ export function lint(world: WorldFacts, uses: UseLog, report: ReadonlySet<string
     names(world, f, found);
     unread(world, f, uses, r, found);
     unreachable(f, world, r, found);
+    engineParams(f, found);
     for (const d of found) if (!ignored(f, d)) out.push(d);
   }
   return sortDiagnostics(out);
@@ -99,12 +102,48 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
     } else if (n.what === 'event') {
       // an event to an object that does not exist is reported as the object
       if (n.target !== null && n.kind !== null && !world.object(n.kind, n.target)) continue;
-      if (world.eventHandlers(n).length > 0) continue;
+      const handlers = world.eventHandlers(n);
+      if (handlers.length > 0) {
+        sentArgs(n, handlers, f, out);
+        continue;
+      }
       const candidates = world.addressed(n.kind, n.target).flatMap((o) => o.handlers.map((h) => h.name));
       out.push(warning(f.file, n.span, 'PW101', `${noHandler(n)}${didYouMean(n.name, candidates)}`));
     } else if (!world.isDefined(n.what, n.name)) {
       out.push(warning(f.file, n.span, NAME_CODES[n.what], `the ${n.what} "${n.name}" ${NEVER[n.what]}${didYouMean(n.name, world.namesOf(n.what))}`));
     }
+  }
+}
+
+function signature(h: HandlerFact): string {
+  return `on ${h.spelled} (${h.params.map((p) => p.spelled).join(', ')})`;
+}
+
+function count(n: number): string {
+  return n === 0 ? 'no arguments' : n === 1 ? '1 argument' : `${n} arguments`;
+}
+
+/** PW111: a literal event sent with arguments its handler does not take (too many is a runtime error), or without some it does (they are void). */
+function sentArgs(n: NameArg, handlers: HandlerFact[], f: FileFacts, out: Diagnostic[]): void {
+  if (!n.call.name.startsWith('sendto')) return;
+  const given = n.call.expr.args.length - n.arg - 1;
+  // sent to the current set, the event may reach any set's handler: only when none fits
+  if (handlers.some((h) => h.params.length === given)) return;
+  const h = handlers[0];
+  const to = h.object ? `${h.object.kind} ${h.object.spelled}'s ` : '';
+  const more = given > h.params.length;
+  out.push(warning(f.file, n.call.span, 'PW111', `${n.call.name} sends ${count(given)} with "${n.name}", but ${to}${signature(h)} takes ${count(h.params.length)}${more ? ': sending more is a runtime error' : ': the rest are void'}`));
+}
+
+/** PW112: an engine event's handler declaring parameters the engine never fills (they are void when the engine delivers it). */
+function engineParams(f: FileFacts, out: Diagnostic[]): void {
+  const handlers: HandlerFact[] = [...f.handlers.filter((h) => ENGINE_HANDLERS.includes(h.name)), ...f.objects.flatMap((o) => o.handlers.filter((h) => ENGINE_EVENTS[o.kind].includes(h.name)))];
+  for (const h of handlers) {
+    const passes = ENGINE_ARGS[h.name] ?? [];
+    if (h.params.length <= passes.length) continue;
+    const extra = h.params.slice(passes.length).map((p) => `"${p.spelled}"`);
+    const what = passes.length === 0 ? 'no arguments' : passes.join(', ');
+    out.push(warning(f.file, h.span, 'PW112', `the engine delivers ${h.name} with ${what}: ${extra.join(', ')} ${extra.length === 1 ? 'is' : 'are'} void when it does (docs/world.md)`));
   }
 }
 

@@ -95,11 +95,22 @@ export const BUILT_IN_NAMES: Readonly<Record<NameKind, readonly string[]>> = {
 
 /** Events the engine delivers by itself, by the kind of object that gets them. */
 export const ENGINE_EVENTS: Readonly<Record<ObjectKind, readonly string[]>> = {
-  // key: a key the host presses, delivered to the current set (world.key, -- key: in oracles)
   set: ['openset', 'closeset', 'click', 'key'],
   actor: ['endwalk', 'endturn', 'click'],
   prop: ['click'],
   flat: ['click'],
+};
+
+/** What the engine passes with the events it delivers itself (docs/world.md): nothing, but a key's name. */
+export const ENGINE_ARGS: Readonly<Record<string, readonly string[]>> = {
+  openset: [],
+  closeset: [],
+  click: [],
+  endwalk: [],
+  endturn: [],
+  key: ["the key's name"],
+  startup: [],
+  calctime: [],
 };
 
 /** Global handlers the engine calls by itself. */

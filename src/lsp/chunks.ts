@@ -10,6 +10,19 @@ import { fileFacts, type FileFacts } from '../lint/facts.ts';
 
 /** Chunks run on to the first top-level item at least this many characters in. */
 export const CHUNK_CHARS = 32 * 1024;
+/**
+ * A bigger file has bigger chunks (doubled until there are at most this many): each
+ * chunk is parsed behind its padding of line breaks, which would cost as much as the
+ * file again for every few chunks of a file of many megabytes.
+ */
+const MAX_CHUNKS = 16;
+
+/** The chunk size for a file: a power of two times CHUNK_CHARS, so that an edit seldom changes it. */
+export function chunkSize(length: number): number {
+  let size = CHUNK_CHARS;
+  while (length / size > MAX_CHUNKS) size *= 2;
+  return size;
+}
 
 export interface Chunk {
   text: string;
@@ -44,9 +57,13 @@ export function parseChunked(text: string, file: string, previous: Chunk[] | nul
     const r = parseFile(text, file);
     return { ast: r.ast, errors: r.errors, facts: fileFacts(r.ast), chunks: null };
   }
+  const starts = batchStarts(text, chunkSize(text.length));
+  if (previous === null) {
+    const whole = parseWhole(text, file, starts);
+    if (whole !== null) return whole;
+  }
   const known = new Map<string, Chunk>();
   for (const c of previous ?? []) known.set(c.text, c);
-  const starts = batchStarts(text, CHUNK_CHARS);
   const chunks: Chunk[] = [];
   for (let b = 0; b <= starts.length; b += 2) {
     const from = b === 0 ? 0 : starts[b - 2];
@@ -69,9 +86,38 @@ export function parseChunked(text: string, file: string, previous: Chunk[] | nul
   return { ast: { file, source: text, items }, errors, facts: joinFacts(file, text, chunks.map((c) => c.facts)), chunks };
 }
 
+/**
+ * The first reading of a big file: parsed whole, in one pass, and cut into chunks
+ * afterwards (each chunk parsed on its own behind its padding of line breaks costs far
+ * more). A file with syntax errors is left to the chunks: the errors are theirs.
+ */
+function parseWhole(text: string, file: string, starts: number[]): ChunkedParse | null {
+  const r = parseFile(text, file);
+  if (r.errors.length > 0) return null;
+  const lines = lineStarts(text);
+  const items = r.ast.items;
+  const chunks: Chunk[] = [];
+  let i = 0;
+  for (let b = 0; b <= starts.length; b += 2) {
+    const from = b === 0 ? 0 : starts[b - 2];
+    const line = b === 0 ? 0 : starts[b - 1];
+    const to = b < starts.length ? starts[b] : text.length;
+    // the line breaks before the next chunk: the last line this one's items can run to
+    const last = b < starts.length ? starts[b + 1] : lines.length > 1 && lines[lines.length - 1] === text.length ? lines.length - 1 : lines.length;
+    const mine: TopItem[] = [];
+    while (i < items.length && items[i].pos.line <= last) mine.push(items[i++]);
+    const facts = fileFacts({ file, source: text, items: mine }, { lines, lastLine: last });
+    facts.source = '';
+    facts.lines = [];
+    chunks.push({ text: text.slice(from, to), line, items: mine, errors: [], facts });
+  }
+  if (i < items.length) return null;
+  return { ast: r.ast, errors: [], facts: joinFacts(file, text, chunks.map((c) => c.facts), lines), chunks };
+}
+
 /** The facts of a whole file from those of its chunks (their places are already the file's). */
-function joinFacts(file: string, source: string, parts: FileFacts[]): FileFacts {
-  const f: FileFacts = { file, source, lines: lineStarts(source), objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], loopVars: new Set() };
+function joinFacts(file: string, source: string, parts: FileFacts[], lines = lineStarts(source)): FileFacts {
+  const f: FileFacts = { file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], loopVars: new Set() };
   for (const p of parts) {
     f.objects.push(...p.objects);
     f.handlers.push(...p.handlers);

@@ -7,7 +7,7 @@ import { signature } from '../builtins/registry.ts';
 import { docAbove, type FileFacts, type HandlerFact, type ObjectFact, type Span } from '../lint/facts.ts';
 import { argRoles } from '../lint/roles.ts';
 import { callTimes, rangeOf, timeText } from './timing.ts';
-import { builtinKey, type Occ, type SymbolIndex } from './symbols.ts';
+import { builtinKey, onLine, type Occ, type SymbolIndex } from './symbols.ts';
 
 export interface HoverText {
   markdown: string;
@@ -62,7 +62,7 @@ export function hover(ix: SymbolIndex, file: string, line: number, col: number):
   const occ = ix.at(file, line, col);
   if (occ) return { markdown: occText(ix, file, occ), span: occ.span };
   // a number inside a timing argument
-  for (const t of f.times) {
+  for (const t of onLine(f.times, line, (x) => x.span)) {
     if (t.span.line !== line || col < t.span.col || col >= t.span.col + t.span.length) continue;
     const role = argRoles(t.call.name)[t.arg];
     const r = rangeOf(t.call.expr.args[t.arg]);

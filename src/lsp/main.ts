@@ -6,7 +6,7 @@ import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
   CodeActionKind, CompletionItemKind, createConnection, DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, MarkupKind, ProposedFeatures,
-  ResponseError, SymbolKind, TextDocuments, TextDocumentSyncKind, TextEdit,
+  ResponseError, StreamMessageWriter, SymbolKind, TextDocuments, TextDocumentSyncKind, TextEdit,
 } from 'vscode-languageserver/node';
 import type {
   CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, DocumentSymbol, InitializeParams, InitializeResult, Location, Position, Range,
@@ -19,6 +19,8 @@ import { indexOf, type Place } from './symbols.ts';
 import { hover } from './hover.ts';
 import { complete, signatureAt, type ItemKind } from './complete.ts';
 import { definition, outline, references, rename, renameTarget, RenameError, type OutlineItem } from './navigate.ts';
+import { documentSync } from './sync.ts';
+import { FramedReader } from './reader.ts';
 
 const TIMING = process.env.PW_LSP_TIMING === '1';
 
@@ -48,7 +50,13 @@ const SYMBOL_KINDS: Record<OutlineItem['kind'], SymbolKind> = {
 };
 
 function pathOf(uri: string): string {
-  return uri.startsWith('file:') ? fileURLToPath(uri) : uri;
+  if (!uri.startsWith('file:')) return uri;
+  try {
+    return fileURLToPath(uri);
+  } catch {
+    // (a file URL naming another host, say): a name like any other
+    return uri;
+  }
 }
 
 function range(s: Span): Range {
@@ -84,7 +92,8 @@ export class Server {
       this.schedule();
     });
     c.onDidChangeWatchedFiles((p) => {
-      for (const ch of p.changes) {
+      for (const ch of Array.isArray(p?.changes) ? p.changes : []) {
+        if (typeof ch?.uri !== 'string') continue;
         const path = pathOf(ch.uri);
         if (!path.toLowerCase().endsWith('.pw')) continue;
         if (ch.type === FileChangeType.Deleted || ch.type === FileChangeType.Changed || ch.type === FileChangeType.Created) this.project.reload(path);
@@ -191,16 +200,25 @@ export class Server {
       };
       return outline(f).map(toSymbol);
     }));
-    this.documents.listen(c);
+    // a document notification of the wrong shape is refused on its own: it never reaches the documents
+    this.documents.listen(documentSync(c, (text) => this.connection.console.warn(`pocketwatch: ${text}`)));
   }
 
   private initialize(p: InitializeParams): InitializeResult {
-    const roots = (p.workspaceFolders ?? []).map((w) => pathOf(w.uri));
-    if (roots.length === 0 && p.rootUri) roots.push(pathOf(p.rootUri));
-    const opts = (p.initializationOptions ?? {}) as { scripts?: unknown };
+    const folders = Array.isArray(p?.workspaceFolders) ? p.workspaceFolders : [];
+    const roots = folders.filter((w) => typeof w?.uri === 'string').map((w) => pathOf(w.uri));
+    if (roots.length === 0 && typeof p?.rootUri === 'string') roots.push(pathOf(p.rootUri));
+    const opts = (p?.initializationOptions ?? {}) as { scripts?: unknown };
     const scripts = Array.isArray(opts.scripts) && opts.scripts.every((s) => typeof s === 'string') ? (opts.scripts as string[]) : null;
-    this.project = new Project(roots.filter((r) => isAbsolute(r)), scripts);
-    this.watchFiles = p.capabilities.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
+    const key = JSON.stringify([roots.filter((r) => isAbsolute(r)), scripts]);
+    // an initialize sent again for the same folders keeps the scan made (the whole disk can be one)
+    if (key !== this.projectKey) {
+      this.project = new Project(roots.filter((r) => isAbsolute(r)), scripts);
+      this.projectKey = key;
+      this.published.clear();
+      for (const doc of this.documents.all()) this.project.setText(pathOf(doc.uri), doc.getText());
+    }
+    this.watchFiles = p?.capabilities?.workspace?.didChangeWatchedFiles?.dynamicRegistration === true;
     return {
       capabilities: {
         textDocumentSync: TextDocumentSyncKind.Incremental,
@@ -218,6 +236,8 @@ export class Server {
   }
 
   private watchFiles = false;
+  /** The folders and scripts the project was made for. */
+  private projectKey: string | null = null;
 
   private initialized(): void {
     if (this.watchFiles) void this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.pw' }] });
@@ -323,12 +343,20 @@ export class Server {
 }
 
 export async function lspCommand(): Promise<number> {
-  const connection = createConnection(ProposedFeatures.all, process.stdin, process.stdout);
+  const reader = new FramedReader(process.stdin);
+  const connection = createConnection(ProposedFeatures.all, reader, new StreamMessageWriter(process.stdout));
+  reader.tell((text) => connection.console.warn(`pocketwatch: ${text}`));
+  // stdin closed: the editor has gone (an orderly goodbye is shutdown, then exit, which the library handles)
+  let shutdown = false;
+  connection.onShutdown(() => {
+    shutdown = true;
+  });
+  reader.onClose(() => process.exit(shutdown ? 0 : 1));
   // stdout belongs to the protocol: anything else printed goes to the editor's log
   console.log = (...a: unknown[]) => connection.console.log(a.map(String).join(' '));
   console.error = (...a: unknown[]) => connection.console.error(a.map(String).join(' '));
   new Server(connection);
   connection.listen();
-  // the connection ends the process itself (on "exit", or when stdin closes)
+  // the connection ends the process itself on "exit"; the reader, when stdin closes
   return new Promise<number>(() => {});
 }

@@ -39,10 +39,15 @@ function inner(o: Occ): Span {
 
 export class RenameError extends Error {}
 
+/** The longest name a rename gives. */
+const MAX_NAME = 200;
+
 /** The edits that rename what is at this place to `to`, by file. */
 export function rename(ix: SymbolIndex, file: string, line: number, col: number, to: string): Map<string, Span[]> {
   const t = renameTarget(ix, file, line, col);
   if (t === null) throw new RenameError('only a handler, an object, a property, a variable, or a star, path, sound, pose, view or cricket defined in the workspace can be renamed');
+  // (a name is a line of a script: one the length of a file is refused before it is lexed, or sent back in every edit)
+  if (to.length > MAX_NAME) throw new RenameError(`a new name of ${to.length} characters is too long (at most ${MAX_NAME})`);
   const needsName = !t.occ.string || t.key.startsWith('o:') || t.key.startsWith('h:');
   if (needsName) {
     const { tokens, problems } = T.lex(to);

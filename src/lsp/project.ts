@@ -2,7 +2,7 @@
 // .pw files and the open documents (whose text wins over the disk's). Each file is
 // parsed and read for facts only when its text changes; the whole program is then
 // compiled (for compile errors and the names it resolves) and linted.
-import { folderNames, isFolder, readTextFile, realPath, SCRIPT_MAX_BYTES, UsageError } from '../node/load.ts';
+import { folderEntries, isFolder, readTextFile, realPath, SCRIPT_MAX_BYTES, UsageError } from '../node/load.ts';
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptFile } from '../../grammar/ast.ts';
@@ -45,11 +45,15 @@ export interface Analysis {
 const SKIPPED = new Set(['node_modules', 'dist']);
 /** A workspace with more scripts than this, or more folders and files to look through, is read only this far. */
 const MAX_FILES = 5000;
-const MAX_LOOKED_AT = 100_000;
+const MAX_LOOKED_AT = 20_000;
+/** Nor are more bytes of scripts than this read from the disk by the scan (a root of `/` finds many). */
+const MAX_SCANNED_BYTES = 64 * 1024 * 1024;
 
 export class Project {
   private readonly entries = new Map<string, Entry>();
   private looked = 0;
+  private scannedBytes = 0;
+  private scanCut = false;
   private current: Analysis | null = null;
   private stale = true;
   /** problems the server should mention once (unreadable files, a compiler fault) */
@@ -90,20 +94,25 @@ export class Project {
       if (path.toLowerCase().endsWith('.pw') && realPath(path) !== null) this.addDisk(path, false);
       return;
     }
-    let names: string[];
+    let dirents: ReturnType<typeof folderEntries>;
     try {
-      names = folderNames(path);
+      dirents = folderEntries(path);
     } catch (err) {
       if (err instanceof UsageError) return;
       throw err;
     }
-    for (const n of names) {
-      if (this.entries.size >= MAX_FILES || ++this.looked > MAX_LOOKED_AT) return;
+    for (const d of dirents) {
+      const n = d.name;
+      if (this.entries.size >= MAX_FILES || ++this.looked > MAX_LOOKED_AT || this.scannedBytes > MAX_SCANNED_BYTES) {
+        if (!this.scanCut) this.notes.push(`the workspace is read only this far: ${MAX_FILES} scripts, ${MAX_LOOKED_AT} files and folders looked at, or ${MAX_SCANNED_BYTES / 1024 / 1024} MB of scripts (stopped in ${path})`);
+        this.scanCut = true;
+        return;
+      }
       if (n.startsWith('.') || SKIPPED.has(n)) continue;
       const full = join(path, n);
       if (n.toLowerCase().endsWith('.pw')) this.scan(full, false);
       // (a dangling link is no folder)
-      else if (deep && isFolder(full)) this.scan(full, true);
+      else if (deep && (d.folder || (d.link && isFolder(full)))) this.scan(full, true);
     }
   }
 
@@ -118,6 +127,7 @@ export class Project {
       this.notes.push((err as Error).message);
       return;
     }
+    this.scannedBytes += text.length;
     this.entries.set(path, { path, file: boot ? `stdlib/${path.split(sep).pop()}` : this.fileName(path), text, open: false, boot, ast: null, syntax: [], facts: null, chunks: null });
     this.stale = true;
   }

@@ -53,12 +53,14 @@ export class SymbolIndex {
   }
 
   // by line rather than sorted: a 1 MB file has some hundred thousand occurrences;
-  // `only` builds one line's (a hover needs no more)
+  // `only` builds one line's (a hover needs no more), finding it in each list by
+  // bisection where the list is in line order (as the parser and compiler make them)
   private build(file: string, only = 0): Occ[][] {
     const f = this.facts(file);
     if (f === null) return [];
     const out: Occ[][] = [];
     const skip = (span: Span): boolean => only !== 0 && span.line !== only;
+    const near = <T>(list: readonly T[], span: (t: T) => Span): readonly T[] => (only === 0 ? list : onLine(list, only, span));
     const add = (span: Span, keys: string[], what: OccWhat, def: Occ['def'], string = false, self = false): void => {
       const line = out[span.line] ?? (out[span.line] = []);
       line.push({ span, keys, what, def, string, self });
@@ -68,18 +70,18 @@ export class SymbolIndex {
       for (const p of o.properties) if (!skip(p.span)) add(p.span, [propertyKey(o.kind, o.name, p.name)], 'property', 'decl');
       for (const h of o.handlers) if (!skip(h.span)) add(h.span, [handlerKey(h.file, h.line, h.col)], 'handler', 'decl');
     }
-    for (const h of f.handlers) if (!skip(h.span)) add(h.span, [handlerKey(h.file, h.line, h.col)], 'handler', 'decl');
-    for (const g of f.globals) if (!skip(g.span)) add(g.span, [globalKey(g.name)], 'global', 'decl');
+    for (const h of near(f.handlers, (x) => x.span)) if (!skip(h.span)) add(h.span, [handlerKey(h.file, h.line, h.col)], 'handler', 'decl');
+    for (const g of near(f.globals, (x) => x.span)) if (!skip(g.span)) add(g.span, [globalKey(g.name)], 'global', 'decl');
     const uses = this.an.uses.of(file);
     // a parameter is declared where the compiler first sees it written
-    for (const v of uses.vars) if (!skip(v)) add(v, [varKey(v)], v.scope, v.param ? 'decl' : v.write ? 'write' : null);
-    for (const c of uses.calls) {
+    for (const v of near(uses.vars, (x) => x)) if (!skip(v)) add(v, [varKey(v)], v.scope, v.param ? 'decl' : v.write ? 'write' : null);
+    for (const c of near(uses.calls, (x) => x)) {
       if (skip(c)) continue;
       if (c.to !== null) add(c, [callKey(c)!], 'handler', null);
       else if (BUILTIN_TABLE.index.has(c.name)) add(c, [builtinKey(c.name)], 'builtin', null);
     }
     const world = this.an.world;
-    for (const n of f.names) {
+    for (const n of near(f.names, (x) => x.span)) {
       if (skip(n.span)) continue;
       if (n.what === 'object') add(n.span, [objectKeyOf(n.kind!, n.name)], 'object', null, !n.self, n.self);
       else if (n.what === 'event') add(n.span, world.eventHandlers(n).map((h) => handlerKey(h.file, h.line, h.col)), 'event', null, true);
@@ -105,7 +107,7 @@ export class SymbolIndex {
 
   /** The call whose name starts at this span. */
   callAt(file: string, span: Span): CallFact | undefined {
-    for (const c of this.facts(file)?.calls ?? []) if (c.span.line === span.line && c.span.col === span.col) return c;
+    for (const c of onLine(this.facts(file)?.calls ?? [], span.line, (x) => x.span)) if (c.span.line === span.line && c.span.col === span.col) return c;
     return undefined;
   }
 
@@ -166,6 +168,30 @@ export class SymbolIndex {
 }
 
 const indexes = new WeakMap<Analysis, SymbolIndex>();
+
+/** Whether each list is in line order, found once per list. */
+const inOrder = new WeakMap<readonly unknown[], boolean>();
+
+/** The items of `list` on `line`, and perhaps others: by bisection when the list is in line order, else the whole list. */
+export function onLine<T>(list: readonly T[], line: number, span: (t: T) => Span): readonly T[] {
+  let sorted = inOrder.get(list);
+  if (sorted === undefined) {
+    sorted = true;
+    for (let i = 1; i < list.length && sorted; i++) if (span(list[i]).line < span(list[i - 1]).line) sorted = false;
+    inOrder.set(list, sorted);
+  }
+  if (!sorted) return list;
+  let lo = 0;
+  let hi = list.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >>> 1;
+    if (span(list[mid]).line < line) lo = mid + 1;
+    else hi = mid;
+  }
+  let end = lo;
+  while (end < list.length && span(list[end]).line === line) end++;
+  return list.slice(lo, end);
+}
 
 export function indexOf(an: Analysis): SymbolIndex {
   let ix = indexes.get(an);

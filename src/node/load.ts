@@ -106,6 +106,17 @@ export function folderNames(dir: string): string[] {
   }
 }
 
+/** A folder's entries with their kinds, sorted by name (one listing: a stat per name costs seconds in a big folder); a folder that cannot be listed is bad usage. */
+export function folderEntries(dir: string): { name: string; folder: boolean; link: boolean }[] {
+  try {
+    return readdirSync(dir, { withFileTypes: true })
+      .map((d) => ({ name: d.name, folder: d.isDirectory(), link: d.isSymbolicLink() }))
+      .sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
+  } catch (err) {
+    throw new UsageError(`cannot read the folder "${dir}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+  }
+}
+
 /** The absolute path with every link resolved, or null when it does not exist. */
 export function realPath(path: string): string | null {
   try {

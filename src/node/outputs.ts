@@ -43,8 +43,12 @@ function kindOf(st: Stats): string {
   return 'not a regular file';
 }
 
-/** A file written whole goes only to a new file or over a regular file; anything else at its place is refused. */
-function checkPlace(path: string, what: string): void {
+/**
+ * An output (a snapshot, the debugger's trace) goes only to a new file or over a regular
+ * file; anything else at its place is refused — a FIFO would block the writer until
+ * something reads it.
+ */
+export function checkOutputPlace(path: string, what: string): void {
   let st: Stats;
   try {
     st = lstatSync(path);
@@ -66,7 +70,7 @@ function tempBeside(path: string): string {
  * leave an earlier one truncated either.
  */
 export function checkSnapshotWritable(path: string): void {
-  checkPlace(path, 'snapshot');
+  checkOutputPlace(path, 'snapshot');
   const tmp = tempBeside(path);
   try {
     closeSync(openSync(tmp, 'wx'));
@@ -78,7 +82,7 @@ export function checkSnapshotWritable(path: string): void {
 
 /** Writes a file whole or not at all; `text` is made only once the place is known to be fit. `what` names it in messages. */
 export function writeWhole(path: string, what: string, text: () => string): void {
-  checkPlace(path, what);
+  checkOutputPlace(path, what);
   const body = text();
   const tmp = tempBeside(path);
   try {

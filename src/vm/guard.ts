@@ -108,6 +108,15 @@ export interface Spinner {
   readonly preemptive: boolean;
   /** Whether this frame's slice of wall time is spent (the live host; always false headless). */
   sliceOver(): boolean;
+  /** A wall-time limit on what runs now (a debugger's evaluation: it must not hold the debugger), or null. */
+  cutoff: Cutoff | null;
+}
+
+/** Past `at` on its clock, the running thread stops with the error `why`. */
+export interface Cutoff {
+  now(): number;
+  at: number;
+  why: string;
 }
 
 /** A thread paused by the live host, back in the ready queue: it goes on at the next frame. */
@@ -118,13 +127,21 @@ export const PAUSED: Wait = { kind: 'paused' };
  * now (live host, slice spent); headless, throws the hang error once the budget is spent.
  */
 export function spun(vm: Spinner): boolean {
+  if (vm.cutoff !== null && vm.cutoff.now() >= vm.cutoff.at) throw new ScriptError(vm.cutoff.why);
   if (vm.preemptive) return vm.sliceOver();
   if (vm.spin >= HANG_SPIN) throw hang();
   return false;
 }
 
-/** A thread is resumed: headless, a thread that keeps yielding without time moving spins too. */
-export function resumed(vm: Spinner): void {
+/**
+ * A thread is resumed. One in code the guard does not count (`uncounted`) that keeps
+ * yielding without time moving spins; a counted one is bounded by the guard (delay (0)
+ * never resets it) and by the threads one moment may start, so its resumptions are no
+ * spin: a world without uncounted code is never paused, and its game-time results never
+ * depend on how fast the machine is.
+ */
+export function resumed(vm: Spinner, uncounted: boolean): void {
+  if (!uncounted) return;
   vm.spin += RESUME_SPIN;
   if (vm.spin >= HANG_SPIN && !vm.preemptive) throw hang();
 }

@@ -60,6 +60,7 @@ function interpreterGen(op: Op): Gen {
       const hi = e.sendTarget(${word(1)}, s[c], s[c + 1]);
       if (hi < 0) s[base + ${word(0)}] = null;
       else {
+        OPS.checkSent(e.program, hi, ${word(1)}, ${word(3)} - first);
         const callee = handlers[hi];
         th.pc = pc + ${len};
         const pausing = (h.noLoopCheck || !(G > 0)) && ${guard.callSpin()};

@@ -213,7 +213,7 @@ function sendLookup(site: Site): string {
   const w = (i: number): number => h.code[pc + 1 + i];
   const cache = `C${pc}`;
   site.caches.push(`const ${cache} = { a: undefined, b: undefined, h: -1 };`);
-  return `OPS.sendCached(e, ${cache}, ${w(1)}, r${w(2)}, ${w(3) > 1 ? `r${w(2) + 1}` : 'null'})`;
+  return `OPS.sendCached(e, ${cache}, ${w(1)}, r${w(2)}, ${w(3) > 1 ? `r${w(2) + 1}` : 'null'}, ${w(3) - (w(1) === 0 ? 1 : 2)})`;
 }
 
 /** A plain call of handler `callee` (an expression giving its index) with the registers `given`; its result into r[a]. */

@@ -116,6 +116,18 @@ interface Sends {
   sendTarget(kind: number, nameOrEvent: Value, event: Value): number;
   readonly tracing: boolean;
   readonly state: { readonly set: string };
+  readonly program: Program;
+}
+
+const SENDERS = ['sendtoscene', 'sendtoactor', 'sendtoprop', 'sendtoflat'];
+
+/** A sent event's handler takes fewer parameters than the arguments sent: a script error naming its signature. */
+export function checkSent(program: Program, h: number, kind: number, given: number): void {
+  const hc = program.handlers[h];
+  if (given <= hc.params) return;
+  const o = hc.object >= 0 ? program.objects[hc.object] : null;
+  const takes = hc.params === 0 ? 'no arguments' : hc.params === 1 ? '1 argument' : `${hc.params} arguments`;
+  throw new ScriptError(`${SENDERS[kind]}: ${o ? `${o.kind} ${o.name}'s ` : ''}on ${hc.spelled} (${hc.localNames.slice(0, hc.params).join(', ')}) takes ${takes}, not ${given}`);
 }
 
 /** One call site's memory of where its last event went: most sites send the same event to the same object every time. */
@@ -126,10 +138,12 @@ export interface SendCache {
 }
 
 /** sendTarget through a call site's cache (a scene's target also depends on the current set; a traced run asks every time, to trace it). */
-export function sendCached(vm: Sends, c: SendCache, kind: number, a: Value, b: Value): number {
+export function sendCached(vm: Sends, c: SendCache, kind: number, a: Value, b: Value, given: number): number {
   const key = kind === 0 ? vm.state.set : b;
   if (a === c.a && key === c.b && !vm.tracing) return c.h;
   const h = vm.sendTarget(kind, a, b);
+  // (a site sends the same number of arguments every time: checked once per target)
+  if (h >= 0) checkSent(vm.program, h, kind, given);
   c.a = a;
   c.b = key;
   c.h = h;

@@ -240,3 +240,30 @@ describe('saving host input', () => {
     expect(prints).toEqual(['key q at 50', 'alert from vlad ["x"] at 100']);
   });
 });
+
+describe('restoring host input', () => {
+  it('refuses a damaged mailbox entry or key, naming the field; own keys only', async () => {
+    const { sha256Hex } = await import('../../src/hash/sha256.ts');
+    const { SnapshotError } = await import('../../src/api/index.ts');
+    const program = compile([{ name: 'inn.pw', text: INN }]);
+    const w = new World(program);
+    w.start();
+    w.key('down', 'q');
+    w.frame(60);
+    w.send('actor guard', 'alert', 'vlad', [1]);
+    const body = (w.save() as unknown as { body: Record<string, unknown> }).body as { world: Record<string, unknown> };
+    const restore = (change: (b: { world: Record<string, any> }) => void) => {
+      const b = JSON.parse(JSON.stringify(body));
+      change(b);
+      const text = JSON.stringify(b);
+      return () => World.restore(program, `{"checksum":"${sha256Hex(text)}","body":${text}}`);
+    };
+    expect(restore(() => {})).not.toThrow();
+    expect(restore((b) => (b.world.mailbox[0].args = [1, { a: 1 }]))).toThrow(/world\.mailbox\[0\]\.args\[1\] should be a number, string, true, false, null or a list/);
+    expect(restore((b) => (b.world.mailbox[0].kind = 'constructor'))).toThrow(SnapshotError);
+    expect(restore((b) => (b.world.mailbox[0].kind = 'constructor'))).toThrow(/world\.mailbox\[0\]\.kind should be one of/);
+    expect(restore((b) => (b.world.keys.q.down = 'yes'))).toThrow(/world\.keys\.q\.down should be true or false/);
+    expect(restore((b) => (b.world.keys.q.toString = 1))).toThrow(/world\.keys\.q\.toString is not something a saved world has/);
+    expect(restore((b) => (b.world.keyPolls = { 1: 'x'.repeat(100) }))).toThrow(/world\.keyPolls\.1 is longer than 40 characters/);
+  });
+});

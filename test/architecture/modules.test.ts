@@ -21,7 +21,7 @@ const LAYERS: string[][] = [
   ['src/world', 'src/builtins'], // services over world state
   ['src/engine'],
   ['src/api', 'src/hosts', 'src/timeline', 'src/lint'], // clients: the package core, the clocks that drive a world, traces, lints
-  ['src/node', 'src/oracle', 'pocketwatch/node'], // Node only: files and terminal, oracles, the package's Node entries
+  ['src/node', 'src/protocol', 'src/oracle', 'pocketwatch/node'], // Node only: files and terminal, message framing on stdio, oracles, the package's Node entries
   ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground', 'examples'], // faces
   ['tools', 'editors'], // the build and the editor extension
 ];
@@ -47,11 +47,13 @@ const BELOW: Record<string, string[]> = {
   'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
   // a client of traces alone: it never sees the engine that wrote them
   'src/timeline': ['src/trace'],
+  // the framing of LSP and DAP messages on a byte stream
+  'src/protocol': [],
   'src/node': ['src/compiler'],
   'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/compiler', 'src/engine', 'src/hosts', 'src/node'],
   'pocketwatch/node': ['src/api', 'src/time', 'src/compiler', 'src/hosts', 'src/node', 'src/oracle'],
-  'src/lsp': ['grammar', 'src/errors', 'src/time', 'src/builtins', 'src/compiler', 'src/lint', 'src/node'],
-  'src/dap': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node'],
+  'src/lsp': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/builtins', 'src/compiler', 'src/lint', 'src/node'],
+  'src/dap': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node'],
   'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/signatures', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle'],
   // the command line: it starts the other faces
   'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],

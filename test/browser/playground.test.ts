@@ -89,6 +89,17 @@ describe('the playground page', () => {
     expect(await page.$eval('#events', (e) => e.textContent)).toMatch(/sound "\w+" in slot 2 \(cricket \w+\) vol [\d.]+ pan -?[\d.]+/);
   });
 
+  it('passes keys typed on the focused canvas to the world', async () => {
+    await page.focus('#view');
+    await page.keyboard.press('k');
+    await page.keyboard.press(' ');
+    await page.waitForFunction(() => /key "space" up/.test(document.getElementById('events')!.textContent ?? ''), { timeout: 10_000 });
+    const log = (await page.$eval('#events', (e) => e.textContent)) ?? '';
+    expect(log).toContain('key "k" down');
+    expect(log).toContain('key "k" up');
+    expect(log).toContain('key "space" down');
+  });
+
   it('pauses both clocks, and steps one heartbeat at a time', async () => {
     await page.click('#pause');
     const paused = await page.$eval('#status', (e) => e.textContent ?? '');

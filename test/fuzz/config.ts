@@ -17,11 +17,13 @@ export interface FuzzSize {
 /**
  * In npm test the text fuzzer takes 10 000 inputs, the mutation fuzzer 7 000, the program
  * fuzzer, which runs two engines per input, 3 000 (about 15 s on 2 cores), the save and
- * size fuzzers 200 and 300 and the preemption fuzzer 25 (a few seconds each). In npm run
- * fuzz, every fuzzer takes FUZZ_RUNS inputs, for up to an hour each.
+ * size fuzzers 200 and 300, the preemption fuzzer 25 and the language-server fuzzer 300 (a
+ * few seconds each). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs (the language
+ * server's at most 60 000), for up to an hour each.
  */
-export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt'): FuzzSize {
-  if (LONG) return { runs: FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
+export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt' | 'lsp'): FuzzSize {
+  // (each input of the language-server fuzzer is a round trip to a server process: 60 000 of them is its long run)
+  if (LONG) return { runs: fuzzer === 'lsp' ? Math.min(FUZZ_RUNS, 60_000) : FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
     case 'text':
       return { runs: 10_000, timeLimitMs: 30_000 };
@@ -35,6 +37,9 @@ export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'size
       return { runs: 200, timeLimitMs: 60_000 };
     case 'sizes':
       return { runs: 300, timeLimitMs: 60_000 };
+    case 'lsp':
+      // a few ms a round trip, on one long-lived server
+      return { runs: 300, timeLimitMs: 10_000 };
     case 'preempt':
       // up to a few hundred thousand steps an input, headless on both engines, live, and restored twice
       return { runs: 25, timeLimitMs: 30_000 };

@@ -4,12 +4,16 @@
 //   node test/bench/lsp/run.mjs            (after npm run build)
 //   node test/bench/lsp/run.mjs --quick    fewer rounds
 //
+// It ends with test/bench/lsp/sizes.mjs: one document of 1, 3 and 10 MB (1 MB with
+// --quick), its first diagnostics, the server's CPU time and peak memory, and hover.
+//
 // The workspace is the parse benchmark's generated 1 MB script (generateScript in
 // test/bench/pw-entry.ts), its helper handlers marked `-- pw-ignore PW110` (nothing
 // calls them) so that its diagnostics are a handful, as in a world being written.
 // Measured: the first analysis (start to first diagnostics), hover on builtin calls,
 // completion (every name in scope, and after "ma"), and re-analysis after an edit (the
 // edit makes or mends a misspelt event, so fresh diagnostics are published each time).
+import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
@@ -128,6 +132,14 @@ for (const [name, s, target] of rows) {
   const met = target === null ? '' : s.median < target ? 'yes' : 'no';
   if (met === 'no') failed = true;
   console.log(`| ${name} | ${fmt(s.median)} | ${fmt(s.min)}–${fmt(s.max)} | ${target === null ? '—' : `< ${target} ms`} | ${met} |`);
+}
+// then one big document at 1, 3 and 10 MB (sizes.mjs; 1 MB only with --quick)
+console.log('');
+const sizes = spawnSync(process.execPath, [join(here, 'sizes.mjs'), ...(quick ? ['1'] : ['1', '3', '10'])], { encoding: 'utf8', timeout: 600_000 });
+process.stdout.write(sizes.stdout);
+if (sizes.status !== 0) {
+  console.error(`test/bench/lsp/sizes.mjs failed (${sizes.status ?? sizes.signal}): ${sizes.stderr}`);
+  process.exitCode = 1;
 }
 if (code !== 0) {
   console.error(`the server exited with ${code}`);

@@ -1,0 +1,46 @@
+// The server's reader of stdin: Content-Length framing that finds its feet again after
+// broken bytes (protocol/framing.ts), where the library's own reader would wait for ever
+// after one bad header. What is not a JSON object is told and dropped.
+import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-languageserver/node';
+import { Framing } from '../protocol/framing.ts';
+
+export class FramedReader extends AbstractMessageReader {
+  private problem: (text: string) => void = () => {};
+
+  constructor(private readonly input: NodeJS.ReadableStream) {
+    super();
+  }
+
+  /** Where problems with the bytes are told: the editor's log, once the connection is up. */
+  tell(problem: (text: string) => void): void {
+    this.problem = problem;
+  }
+
+  listen(callback: DataCallback): Disposable {
+    const framing = new Framing(
+      (text) => {
+        let msg: unknown;
+        try {
+          msg = JSON.parse(text);
+        } catch (err) {
+          return this.problem(`a message that is not JSON was ignored (${(err as Error).message})`);
+        }
+        if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return this.problem(`a message that is not a JSON object was ignored: ${JSON.stringify(msg)?.slice(0, 80)}`);
+        callback(msg as Message);
+      },
+      (text) => this.problem(text),
+    );
+    const data = (d: Buffer): void => framing.push(d);
+    const closed = (): void => this.fireClose();
+    this.input.on('data', data);
+    this.input.on('end', closed);
+    this.input.on('close', closed);
+    return {
+      dispose: () => {
+        this.input.off('data', data);
+        this.input.off('end', closed);
+        this.input.off('close', closed);
+      },
+    };
+  }
+}
