@@ -55,7 +55,11 @@ afterAll(async () => {
 
 const line = () => page.$eval('#line', (e) => e.textContent ?? '');
 const gameTime = () => page.$eval('#game-time', (e) => parseFloat(e.textContent ?? ''));
-const shot = (name: string) => page.screenshot({ path: join(root, 'docs', name) as `${string}.png`, type: 'png' });
+/** The screenshots in docs/game.md: taken when missing, or again with SCREENSHOTS=1 (so a test run leaves the checkout as it was). */
+async function shot(name: string): Promise<void> {
+  const path = join(root, 'docs', name) as `${string}.png`;
+  if (process.env.SCREENSHOTS || !existsSync(path)) await page.screenshot({ path, type: 'png' });
+}
 
 /** The canvas point of world x, z (feet level, a little above): the stage's projection. */
 async function stagePoint(x: number, z: number, up = 20): Promise<{ x: number; y: number }> {
