@@ -12,8 +12,9 @@ import { dirname, join, posix } from 'node:path';
 
 export const ENTRIES = { index: 'src/api/index.ts', node: 'src/api/node.ts', vitest: 'src/api/vitest.ts' };
 
-// the folders public types may come from: the interface itself and the trace events it hands out
-const PUBLIC = /^src\/(api|trace)\//;
+// the folders public types may come from: the interface itself, the trace events it hands
+// out, and the explorer's options and report (a file that imports nothing)
+const PUBLIC = /^src\/(api\/|trace\/|explore\/findings\.ts$)/;
 
 const IMPORT_LINE = /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+'([^']+)';\n/gm;
 

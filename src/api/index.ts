@@ -7,3 +7,4 @@ export type { WorldView, LoopView, CricketView, ActorView, SoundView, ThreadView
 export { highlight, type HighlightSpan, type HighlightKind } from './highlight.ts';
 export { describeTrace as describeEvent, kindOfTrace as eventKind, WORLD_KINDS as EVENT_KINDS, DEFAULT_WORLD_KINDS as DEFAULT_EVENT_KINDS, type WorldKind as EventKind } from '../trace/describe.ts';
 export { clockText, statusFields, type StatusInfo, type StatusField } from './status.ts';
+export { explore, type ExploreOptions, type ExploreReport, type Finding, type FindingKind, type PathStep, type Coverage, type LineCoverage } from './explore.ts';

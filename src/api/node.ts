@@ -6,7 +6,15 @@ import { parseDuration, unitsToMs, msToUnits } from '../time/units.ts';
 import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } from '../oracle/check.ts';
 import { painter, renderResult } from '../oracle/diff.ts';
 import { compileSources, Program, type SourceFile } from './program.ts';
+import { loadProject } from '../project/index.ts';
 import { engineHost, type WorldHost } from './world.ts';
+import { searchOptions } from '../explore/options.ts';
+import type { ExploreOptions } from '../explore/findings.ts';
+import type { ExploreReport } from '../explore/findings.ts';
+import { reportOf, searchParts } from '../explore/explore.ts';
+import { exploreInWorkers } from '../oracle/explore-workers.ts';
+import { writeFindingOracle } from '../oracle/explore.ts';
+import { humanReport } from '../explore/report.ts';
 
 /** A script file or folder that is missing, unreadable, or holds no script. */
 export class FileError extends Error {
@@ -35,9 +43,11 @@ export function readScripts(paths: readonly string[]): SourceFile[] {
   return sourcesOf(paths).map((s) => ({ name: s.file, text: s.source }));
 }
 
-/** readScripts () then compile (): throws FileError, or CompileError with every diagnostic. */
+/** readScripts () then compile (), with the host builtins of the game folder's pocketwatch.json: throws FileError, or CompileError with every diagnostic. */
 export function loadFiles(paths: readonly string[]): Program {
-  return compileSources(sourcesOf(paths));
+  const sources = sourcesOf(paths);
+  // the host builtins of the game folder's pocketwatch.json
+  return compileSources(sources, reading(() => loadProject(paths).builtins));
 }
 
 /** Input at a game time, as an oracle's `-- input:` lines give it. */
@@ -53,7 +63,12 @@ export interface TimedInput {
   set?: { object: string; variable: string; value: unknown };
   /** An event sent to "KIND NAME" with its arguments. */
   send?: { object: string; event: string; args: unknown[] };
+  /** An answer to a waiting host builtin's request (an oracle's `-- answer:`). */
+  answer?: { request: number; value: AnswerValue };
 }
+
+/** An answer to a host builtin: what a script can hold, lists as arrays and void as null. */
+export type AnswerValue = number | string | boolean | null | AnswerValue[];
 
 export interface HeadlessOptions {
   /** Game-time limit: ms, or a duration as `pw run --until` takes it ("60s", "37.25s"). Default 60 s. */
@@ -115,4 +130,30 @@ export function checkOracle(file: string, options: { colour?: boolean } = {}): O
 export function updateOracle(file: string): { file: string; status: 'updated' | 'unchanged' | 'broken'; problem: string | null; events: number } {
   const r = updateOracleFile(file);
   return { file, status: r.status, problem: r.problem, events: r.events };
+}
+
+export interface ExploreFilesOptions extends ExploreOptions {
+  /** Write a repro oracle for each finding into this folder (each finding's `oracle` names it). */
+  out?: string;
+  /** Worker threads for the subtrees (the report is the same for any number). Default 1. */
+  jobs?: number;
+}
+
+/** `pw explore` in-process: loads the scripts (FileError, CompileError), explores, and writes the repro oracles. */
+export async function exploreFiles(paths: readonly string[], options: ExploreFilesOptions = {}): Promise<ExploreReport> {
+  const program = loadFiles(paths);
+  const { search, shard } = searchOptions(program.files, options);
+  const jobs = options.jobs ?? 1;
+  if (!(Number.isSafeInteger(jobs) && jobs >= 1)) throw new RangeError(`jobs needs a whole number of 1 or more, not ${String(options.jobs)}`);
+  const parts = jobs > 1 ? await exploreInWorkers(program.code, program.files, search, shard, jobs) : searchParts(program.code, search, shard);
+  const { report } = reportOf(program.code, program.files, search, parts);
+  if (options.out !== undefined) {
+    for (const f of report.findings) f.oracle = writeFindingOracle(f, { out: options.out, scripts: program.files, fps: search.fps, seed: search.seed, loopGuard: search.loopGuard }).file;
+  }
+  return report;
+}
+
+/** The short human report `pw explore` prints. */
+export function exploreSummary(report: ExploreReport): string {
+  return humanReport(report);
 }

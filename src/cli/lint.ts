@@ -2,6 +2,7 @@
 // none, 1 when there is any warning or error, 2 on bad usage.
 import { readScripts } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
+import { loadProject } from '../project/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { stderr, stdout } from '../node/terminal.ts';
 
@@ -10,7 +11,7 @@ function plural(n: number, word: string): string {
 }
 
 export function lintCommand(files: string[]): number {
-  const loaded = loadLinted(readScripts(files));
+  const loaded = loadLinted(readScripts(files), loadProject(files).builtins);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stdout.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${plural(loaded.diagnostics.length, 'error')}: the scripts do not compile, so they were not linted`);

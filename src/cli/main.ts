@@ -126,6 +126,49 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
+      'explore [files..]',
+      'search clicks, mouse presses and waits in game time for script errors, softlocks and code that never runs; write each finding as an oracle',
+      (y) =>
+        y
+          .positional('files', { type: 'string', array: true, describe: '.pw files or folders (with --merge: JSON reports)' })
+          .option('until', { type: 'string', default: '10m', describe: 'game-time horizon of the search' })
+          .option('ending', { type: 'string', describe: 'a regular expression an ending prints (repeatable): a world stuck before one is a softlock' })
+          .option('states', { type: 'string', default: '20000', describe: 'distinct states to explore' })
+          .option('time', { type: 'string', default: '60s', describe: 'wall time after which the search stops early (the report says so)' })
+          .option('seed', { type: 'string', default: '1', describe: 'seed of the random streams and the random walks' })
+          .option('fps', { type: 'string', default: '60', describe: 'virtual display frames per second' })
+          .option('loop-guard', { type: 'string', default: '100000', describe: 'loop iterations allowed without a real frame (0 = off)' })
+          .option('jobs', { type: 'string', default: '1', describe: 'worker threads (0 or auto: one per core); the report is the same' })
+          .option('shard', { type: 'string', describe: 'search only slice i of n (i/n); merge the reports with --merge' })
+          .option('json', { type: 'string', describe: 'write the report as JSON to this file' })
+          .option('out', { type: 'string', describe: 'write a repro .oracle for each finding into this folder' })
+          .option('coverage', { type: 'string', describe: 'write coverage as lcov to this file' })
+          .option('to', { type: 'string', describe: 'FILE:LINE: find the shortest path that runs this line' })
+          .option('save', { type: 'string', describe: 'with --to: save the world just before the line runs' })
+          .option('merge', { type: 'boolean', default: false, describe: 'merge the JSON reports named (of shards) into --json OUT' }),
+      async (a) => {
+        const { exploreCommand } = await import('./explore.ts');
+        code = await exploreCommand({
+          files: (a.files as string[] | undefined) ?? [],
+          until: a.until,
+          endings: a.ending === undefined ? [] : ([] as unknown[]).concat(a.ending).map(String),
+          states: a.states,
+          time: a.time,
+          seed: a.seed,
+          jobs: a.jobs,
+          shard: a.shard,
+          json: a.json,
+          out: a.out,
+          coverage: a.coverage,
+          to: a.to,
+          save: a.save,
+          merge: a.merge,
+          fps: a.fps,
+          loopGuard: a['loop-guard'],
+        });
+      },
+    )
+    .command(
       'repl [files..]',
       'an interactive REPL on a live world (a plain line mode when stdin is piped)',
       (y) =>
@@ -211,7 +254,10 @@ async function main(argv: string[]): Promise<number> {
 
 // `pw check --jobs` and `pw dap` start this same program in worker threads: there it serves
 // oracle jobs (oracle/parallel.ts) or runs the world being debugged (dap/world.ts)
-if (!isMainThread) void ((workerData as { role?: string } | null)?.role === 'pw-dap-world' ? import('../dap/world.ts') : import('../oracle/parallel.ts'));
+if (!isMainThread) {
+  const role = (workerData as { role?: string } | null)?.role;
+  void (role === 'pw-dap-world' ? import('../dap/world.ts') : role === 'pocketwatch explore worker' ? import('../oracle/explore-workers.ts') : import('../oracle/parallel.ts'));
+}
 else
   main(process.argv.slice(2))
     .then((code) => {

@@ -2,6 +2,7 @@
 // 0 on success, 1 after a script error, 2 on bad usage.
 import { readScripts, readSnapshotFile, UsageError } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
+import { loadProject } from '../project/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
 import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
@@ -93,7 +94,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
     sources = readScripts(files);
   }
   checkOutputs(a, sources.map((s) => s.file));
-  const loaded = loadLinted(sources);
+  const loaded = loadLinted(sources, loadProject(files).builtins);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was run`);

@@ -151,6 +151,8 @@ export class Run {
     const o = this.opts;
     const options = { seed: o.seed, loopGuard: o.loopGuard, jit: o.noDebug };
     const e = o.live ? new Engine(this.program, builtinsFor(this.program), this.host.engineHost, { ...options, realFrames: true }) : createHeadlessEngine(this.program, this.host.engineHost, { ...options, keepGoing: o.keepGoing });
+    // as pw run: no host implements the host's builtins, and a waiting one is answered with void
+    e.hostCalls.service = { implementations: {}, answerVoid: true, scripted: new Set() };
     e.stopOnError = !o.keepGoing;
     e.debugVm = o.noDebug ? null : this.control;
     this.control.engine = e;

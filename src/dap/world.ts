@@ -7,6 +7,7 @@ import { isMainThread, parentPort, workerData, type MessagePort } from 'node:wor
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { readScripts, UsageError } from '../node/load.ts';
 import { checkOutputPlace, overwrites, TraceFile } from '../node/outputs.ts';
+import { loadProject } from '../project/index.ts';
 import { loadLinted } from '../lint/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';
@@ -340,7 +341,14 @@ export class WorldSession {
     if (this.state !== 'new') throw new Refused('a program is launched already');
     const opts = launchOptions(a);
     const scripts = readScripts(opts.program);
-    const loaded = loadLinted(scripts);
+    let hostBuiltins;
+    try {
+      hostBuiltins = loadProject(opts.program).builtins;
+    } catch (err) {
+      if (err instanceof UsageError) throw new Refused(err.message);
+      throw err;
+    }
+    const loaded = loadLinted(scripts, hostBuiltins);
     for (const d of [...loaded.diagnostics, ...loaded.warnings]) this.output('stderr', formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     if (!loaded.program) {
       const n = loaded.diagnostics.length;

@@ -58,17 +58,31 @@ export class HostCalls {
   /** A script's call to host builtin `h` (builtin number `index`). */
   call(index: number, h: HostBuiltin, th: Thread, args: Value[]): Value | typeof SUSPEND {
     const impl = Object.prototype.hasOwnProperty.call(this.service.implementations, h.name) ? this.service.implementations[h.name] : undefined;
-    const given = args.map((v, i) => {
-      try {
-        return toHost(v, `argument ${i + 1} of ${h.name}`);
-      } catch (err) {
-        if (err instanceof HostValueError) throw new ScriptError(err.message);
-        throw err;
+    const given: HostValue[] = [];
+    for (let i = 0; i < args.length; i++) {
+      const v = args[i];
+      if (!Array.isArray(v)) given.push(v);
+      else {
+        try {
+          given.push(toHost(v, `argument ${i + 1} of ${h.name}`));
+        } catch (err) {
+          if (err instanceof HostValueError) throw new ScriptError(err.message);
+          throw err;
+        }
       }
-    });
+    }
     if (!h.waits) {
       if (impl === undefined) return null;
-      const result = this.run(h, () => (impl as (...a: HostValue[]) => unknown)(...given));
+      let result: unknown;
+      try {
+        result = (impl as (...a: HostValue[]) => unknown)(...given);
+      } catch (err) {
+        throw hostFailed(h, err);
+      }
+      // (the usual answers, a number or a string, need no walk)
+      const t = typeof result;
+      if ((t === 'number' && result === result) || t === 'boolean' || (t === 'string' && (result as string).length <= this.host.limits.maxString)) return result as Value;
+      if (result === undefined || result === null) return null;
       try {
         return toScript(checkHostValue(result, `the value host builtin ${h.name} returned`, this.host.limits));
       } catch (err) {
@@ -83,10 +97,10 @@ export class HostCalls {
     this.host.tracing && this.host.trace({ ev: 'request', request, builtin: h.name, args: given });
     if (impl !== undefined) {
       try {
-        this.run(h, () => (impl as (r: number, ...a: HostValue[]) => unknown)(request, ...given));
+        (impl as (r: number, ...a: HostValue[]) => unknown)(request, ...given);
       } catch (err) {
         st.requests.pending = st.requests.pending.filter((p) => p !== entry);
-        throw err;
+        throw hostFailed(h, err);
       }
     } else if (this.service.answerVoid && !this.service.scripted.has(request)) {
       this.host.post({ at: st.now, kind: 'answer', request, value: null, auto: true });
@@ -98,18 +112,15 @@ export class HostCalls {
     return SUSPEND;
   }
 
-  /** Runs the host's function; what it throws becomes a script error at the call, with the host's message. */
-  private run(h: HostBuiltin, fn: () => unknown): unknown {
-    try {
-      return fn();
-    } catch (err) {
-      const message = err instanceof Error ? err.message : String(err);
-      throw new ScriptError(`host builtin ${h.name} failed: ${message}`);
-    }
-  }
 
   /** The host answers `request` (world.answer): checked now, delivered at the next heartbeat. Throws naming what is wrong. */
   answer(request: unknown, value: unknown): void {
+    const checked = this.checkAnswer(request, value);
+    this.host.post({ at: this.host.state.now, kind: 'answer', request: request as number, value: checked });
+  }
+
+  /** The answer checked, as answer () checks it: the value as it will be delivered. */
+  checkAnswer(request: unknown, value: unknown): HostValue {
     const st = this.host.state;
     if (typeof request !== 'number' || !Number.isInteger(request) || request < 1 || request >= st.requests.next) {
       const made = st.requests.next - 1;
@@ -119,8 +130,7 @@ export class HostCalls {
     if (p === undefined || p.answered !== undefined || st.mailbox.some((ev) => ev.kind === 'answer' && ev.request === request)) {
       throw new Error(`answer (): request ${request}${p ? ` (${p.builtin})` : ''} is answered already${p ? '' : ', or the thread that made it has ended'}`);
     }
-    const checked = valueOrThrow(value, `the answer to request ${request} (${p.builtin})`, this.host.limits);
-    this.host.post({ at: st.now, kind: 'answer', request, value: checked });
+    return valueOrThrow(value, `the answer to request ${request} (${p.builtin})`, this.host.limits);
   }
 
   /** An answer out of the mailbox: the thread that waits for it is ready to run. */
@@ -179,4 +189,10 @@ function valueOrThrow(v: unknown, what: string, limits: HostLimits): HostValue {
     if (err instanceof HostValueError) throw new TypeError(`answer (): ${err.message}`);
     throw err;
   }
+}
+
+/** What the host's function threw, as a script error at the call, with the host's message. */
+function hostFailed(h: HostBuiltin, err: unknown): ScriptError {
+  const message = err instanceof Error ? err.message : String(err);
+  return new ScriptError(`host builtin ${h.name} failed: ${message}`);
 }

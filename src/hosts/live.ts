@@ -262,6 +262,8 @@ export function runLive(program: Program, host: EngineHost, opts: LiveRunOptions
   return new Promise((resolve) => {
     const w = new LiveWorld(program, host, engineOpts);
     w.engine.stopOnError = !keepGoing;
+    // no host implements the host's builtins here: a waiting one is answered with void, as headless
+    w.engine.hostCalls.service = { implementations: {}, answerVoid: true, scripted: new Set() };
     w.onFrame = () => {
       const e = w.engine;
       if (e.halted || e.isQuiet() || e.state.clock.game > until || w.wall() > untilWall) {

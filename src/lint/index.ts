@@ -8,6 +8,7 @@ import { UseLog } from './uses.ts';
 import { WorldFacts } from './world.ts';
 import { type LoadResult, type SourceText } from '../compiler/sources.ts';
 import { loadProgram } from '../engine/load.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 
 export { UseLog } from './uses.ts';
 export { LINTS, type LintCode } from './lints.ts';
@@ -17,9 +18,9 @@ export function lintFiles(files: readonly ScriptFile[], uses: UseLog, report: Re
   return lint(new WorldFacts(files.map((a) => fileFacts(a))), uses, report);
 }
 
-/** Boot library + the given sources → a program (or every diagnostic), and the lints of the given sources. */
-export function loadLinted(sources: readonly SourceText[]): LoadResult & { warnings: Diagnostic[] } {
+/** Boot library + the given sources → a program (or every diagnostic), and the lints of the given sources; `host`: the host's builtins. */
+export function loadLinted(sources: readonly SourceText[], host: readonly HostBuiltin[] = []): LoadResult & { warnings: Diagnostic[] } {
   const uses = new UseLog();
-  const r = loadProgram(sources, true, { uses });
+  const r = loadProgram(sources, true, { uses, host });
   return { ...r, warnings: r.program ? lintFiles(r.files, uses, new Set(sources.map((s) => s.file))) : [] };
 }

@@ -6,13 +6,13 @@
 import type { IToken } from 'chevrotain';
 import * as T from '../../grammar/lexer.ts';
 import type { ObjectKind } from '../../grammar/ast.ts';
-import { BUILTINS, BUILTIN_TABLE } from '../builtins/index.ts';
+import { BUILTIN_TABLE } from '../builtins/index.ts';
 import { signature } from '../builtins/registry.ts';
 import type { FileFacts, HandlerFact, ObjectFact } from '../lint/facts.ts';
 import { argRoles, ENGINE_EVENTS, loopTargetKind } from '../lint/roles.ts';
 import { LOOP_KINDS } from '../time/loops.ts';
 import { handlerKey } from '../lint/uses.ts';
-import { handlerSignature } from './hover.ts';
+import { builtinDoc, handlerSignature } from './hover.ts';
 import { KEYWORDS } from './words.ts';
 import type { SymbolIndex } from './symbols.ts';
 
@@ -133,7 +133,7 @@ export function complete(ix: SymbolIndex | null, file: string, line: number, pre
   }
   const items: Item[] = [];
   for (const k of KEYWORDS) items.push({ label: k, kind: 'keyword' });
-  for (const b of BUILTINS) items.push({ label: b.name, kind: 'builtin', detail: signature(b), doc: b.doc });
+  for (const b of (ix?.an.builtins ?? BUILTIN_TABLE).list) items.push({ label: b.name, kind: 'builtin', detail: signature(b), doc: builtinDoc(b) });
   if (ix) {
     const world = ix.an.world;
     for (const h of world.globalHandlers.values()) items.push({ label: h.spelled, kind: 'handler', detail: handlerSignature(h) });
@@ -227,10 +227,12 @@ export function signatureAt(ix: SymbolIndex | null, file: string, line: number, 
     const params = h.params.map((p) => p.spelled);
     return { label: handlerSignature(h), params, active: Math.min(cx.arg, Math.max(0, params.length - 1)), doc: h.object ? `handler of ${h.object.kind} ${h.object.spelled}` : 'global handler' };
   }
-  const bi = BUILTIN_TABLE.index.get(cx.name);
+  const table = ix?.an.builtins ?? BUILTIN_TABLE;
+  const bi = table.index.get(cx.name);
   if (bi === undefined) return null;
-  const b = BUILTINS[bi];
+  const b = table.list[bi];
   const rest = b.params.findIndex((p) => p.startsWith('...'));
   const active = rest >= 0 && cx.arg >= rest ? rest : Math.min(cx.arg, Math.max(0, b.params.length - 1));
-  return { label: signature(b), params: b.params, active, doc: b.doc };
+  return { label: signature(b), params: b.params.slice(), active, doc: builtinDoc(b) };
 }
+

@@ -2,7 +2,7 @@
 // from the registry, and what its timing numbers mean in time; a handler's parameters,
 // place and comment; an object's kind, properties and handlers; where a star, sound…
 // is defined; the handlers an event reaches.
-import { BUILTINS, BUILTIN_TABLE } from '../builtins/index.ts';
+import type { Signature } from '../signatures/table.ts';
 import { signature } from '../builtins/registry.ts';
 import { docAbove, type FileFacts, type HandlerFact, type ObjectFact, type Span } from '../lint/facts.ts';
 import { argRoles } from '../lint/roles.ts';
@@ -49,10 +49,10 @@ function lineText(f: FileFacts | null, line: number): string {
   return f.source.slice(f.lines[line - 1], line < f.lines.length ? f.lines[line] : f.source.length).trim();
 }
 
-function builtinText(name: string): string {
-  const b = BUILTINS[BUILTIN_TABLE.index.get(name)!];
-  const parts = [code(signature(b)), b.doc];
-  if (b.waits) parts.push(`the thread waits for ${b.waits}`);
+function builtinText(ix: SymbolIndex, name: string): string {
+  const b = builtinOf(ix, name);
+  const parts = [code(signature(b)), builtinDoc(b)];
+  if (b.waits && !b.host) parts.push(`the thread waits for ${b.waits}`);
   return parts.join('\n\n');
 }
 
@@ -67,7 +67,7 @@ export function hover(ix: SymbolIndex, file: string, line: number, col: number):
     const role = argRoles(t.call.name)[t.arg];
     const r = rangeOf(t.call.expr.args[t.arg]);
     if (role?.role !== 'time' || r === null) continue;
-    const b = BUILTINS[BUILTIN_TABLE.index.get(t.call.name)!];
+    const b = builtinOf(ix, t.call.name);
     const param = (b?.params[t.arg] ?? '').replace(/\?$/, '');
     return { markdown: `${code(signature(b))}\n\n${param}: ${timeText(role.unit, r, t.call.name)}`, span: t.span };
   }
@@ -80,9 +80,9 @@ function occText(ix: SymbolIndex, file: string, occ: Occ): string {
   switch (occ.what) {
     case 'builtin': {
       const name = key.slice(builtinKey('').length);
-      const text = builtinText(name);
+      const text = builtinText(ix, name);
       const call = ix.callAt(file, occ.span);
-      const times = call ? callTimes(call.expr, BUILTINS[BUILTIN_TABLE.index.get(name)!].params) : [];
+      const times = call ? callTimes(call.expr, builtinOf(ix, name).params) : [];
       return times.length > 0 ? `${text}\n\n${times.join('  \n')}` : text;
     }
     case 'handler':
@@ -119,4 +119,15 @@ function occText(ix: SymbolIndex, file: string, occ: Occ): string {
       return [`${occ.what} "${name}", defined at:`, ...defs.map((d) => `- ${where(d.file, d.span.line)}: \`${lineText(ix.facts(d.file), d.span.line)}\``)].join('\n');
     }
   }
+}
+
+function builtinOf(ix: SymbolIndex, name: string): Signature {
+  const t = ix.an.builtins;
+  return t.list[t.index.get(name)!];
+}
+
+/** A builtin's description; a host builtin's says where it comes from. */
+export function builtinDoc(b: Signature): string {
+  if (!b.host) return b.doc;
+  return `${b.doc === '' ? 'A builtin of the host.' : b.doc}\n\n(declared by the host in pocketwatch.json${b.host.waits ? '; the thread waits until the host answers' : ''})`;
 }

@@ -95,6 +95,11 @@ export class Server {
       for (const ch of Array.isArray(p?.changes) ? p.changes : []) {
         if (typeof ch?.uri !== 'string') continue;
         const path = pathOf(ch.uri);
+        if (Project.isProjectFile(path)) {
+          this.project.readProjectFile();
+          for (const n of this.project.notes.splice(0)) this.connection.console.warn(n);
+          continue;
+        }
         if (!path.toLowerCase().endsWith('.pw')) continue;
         if (ch.type === FileChangeType.Deleted || ch.type === FileChangeType.Changed || ch.type === FileChangeType.Created) this.project.reload(path);
       }
@@ -240,7 +245,7 @@ export class Server {
   private projectKey: string | null = null;
 
   private initialized(): void {
-    if (this.watchFiles) void this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.pw' }] });
+    if (this.watchFiles) void this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.pw' }, { globPattern: '**/pocketwatch.json' }] });
     for (const n of this.project.notes.splice(0)) this.connection.console.warn(n);
     // the workspace's problems show before any file is opened
     this.schedule();

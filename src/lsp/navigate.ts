@@ -1,6 +1,5 @@
 // Go to definition, find references, rename, and the outline of a file.
 import * as T from '../../grammar/lexer.ts';
-import { BUILTIN_TABLE } from '../builtins/index.ts';
 import type { FileFacts, Span } from '../lint/facts.ts';
 import type { Occ, Place, SymbolIndex } from './symbols.ts';
 import { KEYWORDS } from './words.ts';
@@ -54,7 +53,7 @@ export function rename(ix: SymbolIndex, file: string, line: number, col: number,
     if (problems.length > 0 || tokens.length !== 1 || tokens[0].tokenTypeIdx !== T.Identifier.tokenTypeIdx || KEYWORDS.includes(to.toLowerCase())) {
       throw new RenameError(`"${to}" is not a name: a letter or "_", then letters, digits or "_", and not a keyword`);
     }
-    if (t.key.startsWith('h:') && BUILTIN_TABLE.index.has(to.toLowerCase())) throw new RenameError(`"${to}" is the name of a builtin; a handler cannot take it`);
+    if (t.key.startsWith('h:') && ix.an.builtins.index.has(to.toLowerCase())) throw new RenameError(`"${to}" is the name of a builtin; a handler cannot take it`);
   } else if (/["\\\r\n]/.test(to)) {
     throw new RenameError('a name in a string cannot hold quotes, backslashes or line breaks');
   }

@@ -8,7 +8,9 @@ import { fileURLToPath } from 'node:url';
 import type { ScriptFile } from '../../grammar/ast.ts';
 import { compileFiles } from '../compiler/link.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
-import { BUILTIN_TABLE } from '../builtins/index.ts';
+import { builtinTable } from '../engine/load.ts';
+import { loadProject, PROJECT_FILE } from '../project/index.ts';
+import type { SignatureTable } from '../signatures/table.ts';
 import { CompileErrors, type Diagnostic } from '../errors/diagnostic.ts';
 import type { FileFacts } from '../lint/facts.ts';
 import { parseChunked, type Chunk } from './chunks.ts';
@@ -39,6 +41,8 @@ export interface Analysis {
   diagnostics: Map<string, Diagnostic[]>;
   /** entries by file name, as analysed */
   entries: Map<string, Entry>;
+  /** the builtins the scripts call: ours, and the host's from pocketwatch.json */
+  builtins: SignatureTable;
 }
 
 /** Folders never searched for scripts. */
@@ -58,6 +62,10 @@ export class Project {
   private stale = true;
   /** problems the server should mention once (unreadable files, a compiler fault) */
   readonly notes: string[] = [];
+  /** ours and the host's builtins (the game folder's pocketwatch.json) */
+  private builtins: SignatureTable = builtinTable();
+  /** where pocketwatch.json is looked for from */
+  private readonly projectPaths: string[];
 
   /**
    * @param roots workspace folders (absolute paths); their .pw files are all loaded
@@ -77,6 +85,27 @@ export class Project {
     } else {
       for (const r of roots) this.scan(r, true);
     }
+    this.projectPaths = scripts !== null && roots.length > 0 ? scripts.map((s) => resolve(roots[0], s)) : roots;
+    this.readProjectFile();
+  }
+
+  /** Reads the game folder's pocketwatch.json (again): the host builtins the scripts may call. */
+  readProjectFile(): void {
+    let host: Parameters<typeof builtinTable>[0] = [];
+    if (this.projectPaths.length > 0) {
+      try {
+        host = loadProject(this.projectPaths).builtins;
+      } catch (err) {
+        this.notes.push(`${(err as Error).message} (the scripts are read without its host builtins)`);
+      }
+    }
+    this.builtins = builtinTable(host);
+    this.stale = true;
+  }
+
+  /** Whether a changed file is a project file the server reads. */
+  static isProjectFile(path: string): boolean {
+    return path.endsWith(`${sep}${PROJECT_FILE}`) || path === PROJECT_FILE;
   }
 
   /** The name a path is known by in messages. */
@@ -211,7 +240,7 @@ export class Project {
     const diagnostics = new Map<string, Diagnostic[]>();
     for (const e of ordered) diagnostics.set(e.file, e.syntax.slice());
     try {
-      compileFiles(ordered.map((e) => e.ast!), BUILTIN_TABLE, undefined, { uses });
+      compileFiles(ordered.map((e) => e.ast!), this.builtins, undefined, { uses });
     } catch (err) {
       if (!(err instanceof CompileErrors)) {
         this.notes.push(`the compiler failed: ${(err as Error).message}`);
@@ -226,7 +255,7 @@ export class Project {
     const world = new WorldFacts(ordered.map((e) => e.facts!));
     const report = new Set(ordered.filter((e) => !e.boot && e.syntax.length === 0).map((e) => e.file));
     for (const d of lint(world, uses, report)) diagnostics.get(d.file)!.push(d);
-    this.current = { world, uses, diagnostics, entries: byFile };
+    this.current = { world, uses, diagnostics, entries: byFile, builtins: this.builtins };
     this.stale = false;
     return this.current;
   }

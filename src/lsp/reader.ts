@@ -26,7 +26,12 @@ export class FramedReader extends AbstractMessageReader {
           return this.problem(`a message that is not JSON was ignored (${(err as Error).message})`);
         }
         if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return this.problem(`a message that is not a JSON object was ignored: ${JSON.stringify(msg)?.slice(0, 80)}`);
-        callback(msg as Message);
+        try {
+          callback(msg as Message);
+        } catch (err) {
+          // (the library reads some messages' fields without looking: `$/cancelRequest` with odd params throws)
+          this.problem(`a message the protocol library could not take was dropped (${(err as Error)?.message ?? String(err)})`);
+        }
       },
       (text) => this.problem(text),
     );

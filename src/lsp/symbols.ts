@@ -2,7 +2,6 @@
 // definitions and uses of handlers, objects, properties, globals, locals, stars, paths,
 // sounds…, as the parser's facts and the compiler's resolution say. Built once per
 // analysis and file, on first need.
-import { BUILTIN_TABLE } from '../builtins/index.ts';
 import type { CallFact, FileFacts, Span } from '../lint/facts.ts';
 import type { NameKind } from '../lint/roles.ts';
 import type { ObjectKind } from '../../grammar/ast.ts';
@@ -78,7 +77,7 @@ export class SymbolIndex {
     for (const c of near(uses.calls, (x) => x)) {
       if (skip(c)) continue;
       if (c.to !== null) add(c, [callKey(c)!], 'handler', null);
-      else if (BUILTIN_TABLE.index.has(c.name)) add(c, [builtinKey(c.name)], 'builtin', null);
+      else if (this.an.builtins.index.has(c.name)) add(c, [builtinKey(c.name)], 'builtin', null);
     }
     const world = this.an.world;
     for (const n of near(f.names, (x) => x.span)) {

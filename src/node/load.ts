@@ -2,7 +2,7 @@
 // from files and folders, any text file read only if it is a regular file within a size
 // cap, folder listings. Compiling is compiler/sources.ts's business, which needs no file
 // system.
-import { closeSync, constants, fstatSync, openSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
+import { closeSync, constants, existsSync, fstatSync, openSync, readFileSync, readdirSync, realpathSync, statSync } from 'node:fs';
 import { join, relative, resolve } from 'node:path';
 import type { SourceText } from '../compiler/sources.ts';
 
@@ -95,6 +95,11 @@ export function isFolder(path: string): boolean {
   } catch {
     return false;
   }
+}
+
+/** Whether anything (a file, a folder, a link to one) is there. */
+export function exists(path: string): boolean {
+  return existsSync(path);
 }
 
 /** The names in a folder, sorted; a folder that cannot be listed is bad usage. */

@@ -2,7 +2,7 @@
 // expectation. Output never lands on an input (a script, the snapshot being restored),
 // whatever name or link reaches it, and a file written whole only ever becomes a regular
 // file: a device, a FIFO or a link at its place is refused rather than replaced.
-import { closeSync, ftruncateSync, lstatSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
+import { closeSync, ftruncateSync, lstatSync, mkdirSync, openSync, realpathSync, renameSync, rmSync, statSync, unlinkSync, writeFileSync, writeSync, type Stats } from 'node:fs';
 import { basename, dirname, join, resolve } from 'node:path';
 import { UsageError } from './load.ts';
 
@@ -91,6 +91,15 @@ export function writeWhole(path: string, what: string, text: () => string): void
     renameSync(tmp, path);
   } catch (err) {
     rmSync(tmp, { force: true });
+    throw cannotWrite(path, what, code(err));
+  }
+}
+
+/** Makes a folder (and those above it) that files are then written into; something else by that name is bad usage. */
+export function makeFolder(path: string, what: string): void {
+  try {
+    mkdirSync(path, { recursive: true });
+  } catch (err) {
     throw cannotWrite(path, what, code(err));
   }
 }

@@ -5,6 +5,7 @@ import { performance } from 'node:perf_hooks';
 import { folderNames, isFolder, pwNamesIn, readScriptFile, SCRIPT_MAX_BYTES, readTextFile, shownName, statPath, UsageError, type SourceText } from '../node/load.ts';
 import { writeWhole } from '../node/outputs.ts';
 import { loadProgram } from '../engine/load.ts';
+import { loadProject } from '../project/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
 import { hostEntry, UnknownName } from '../engine/hostinput.ts';
@@ -94,7 +95,15 @@ export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
 
 /** Runs an oracle headless with its own settings; throws OracleProblem when it cannot run. */
 export function runOracle(o: Oracle, oracleFile: string): OracleRun {
-  const loaded = loadProgram(oracleSources(o, oracleFile));
+  const sources = oracleSources(o, oracleFile);
+  let host;
+  try {
+    host = loadProject([oracleFile]).builtins;
+  } catch (err) {
+    if (err instanceof UsageError) throw new OracleProblem(err.message);
+    throw err;
+  }
+  const loaded = loadProgram(sources, true, { host });
   if (!loaded.program) {
     const text = loaded.diagnostics.map((d) => formatDiagnostic(d, loaded.sources[d.file])).join('\n\n');
     throw new OracleProblem(`the scripts do not compile:\n${text}`);
@@ -124,6 +133,11 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
       input: s.input,
     },
   );
+  // an answer to a request the run never made would be dropped without a word
+  const made = r.engine.state.requests.next - 1;
+  for (const i of s.input) {
+    if (i.answer !== undefined && i.answer.request > made) throw new OracleProblem(`-- answer: ${i.at} ${i.answer.request}: the run made no request ${i.answer.request} (${made === 0 ? 'it called no waiting host builtin' : `its requests are numbered 1 to ${made}`})`);
+  }
   return { events, diagnostics, exit: r.exit };
 }
 

@@ -4,6 +4,7 @@
 //   -- oracle: a 45-step loop fires at 2250 ms      header: "-- key: value" settings
 //   -- until: 10s                                    (ordinary script comments, so the
 //   -- click: 1025 prop faucet                        part above "== expect" is a .pw file)
+//   -- answer: 1200 1 "yes"                          (the host's answer to request 1)
 //   set engine … endset                              inline script (optional)
 //   == expect
 //   {"t":2250,"ev":"loop",…}                         expected trace, JSON Lines
@@ -17,6 +18,8 @@ import type { TimedInput } from '../hosts/headless.ts';
 import { closest } from '../errors/suggest.ts';
 import { TRACE_KINDS, isTraceKind } from './kinds.ts';
 import { hostInputLine, parseHostInput } from './hostlines.ts';
+import { checkHostValue, HostValueError, type HostValue } from '../world/hostdata.ts';
+import { MAX_STRING } from '../vm/value.ts';
 
 export const SEPARATOR = '== expect';
 export const ORACLE_EXTENSION = '.oracle';
@@ -82,9 +85,9 @@ export class OracleFormatError extends Error {
   }
 }
 
-const KEYS = ['oracle', 'until', 'until-wall', 'fps', 'seed', 'loop-guard', 'keep-going', 'load', 'click', 'mouse', 'key', 'set', 'send', 'kinds'] as const;
+const KEYS = ['oracle', 'until', 'until-wall', 'fps', 'seed', 'loop-guard', 'keep-going', 'load', 'click', 'mouse', 'key', 'set', 'send', 'answer', 'kinds'] as const;
 type Key = (typeof KEYS)[number];
-const REPEATABLE: ReadonlySet<Key> = new Set<Key>(['load', 'click', 'mouse', 'key', 'set', 'send']);
+const REPEATABLE: ReadonlySet<Key> = new Set<Key>(['load', 'click', 'mouse', 'key', 'set', 'send', 'answer']);
 const CLICK_KINDS = ['prop', 'actor', 'flat', 'set'];
 
 // `-- word: value`; a word with spaces before its colon is prose, not a setting
@@ -200,6 +203,12 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
     case 'send':
       s.input.push(hostInputSetting(key, value, line));
       return;
+    case 'answer': {
+      const a = parseAnswer(value, line);
+      if (s.input.some((i) => i.answer?.request === a.answer!.request)) throw new OracleFormatError(`request ${a.answer!.request} is answered by an earlier line already: a request gets one answer`, line);
+      s.input.push(a);
+      return;
+    }
     case 'kinds': {
       const kinds = value.split(/[\s,]+/).filter((k) => k !== '').map((k) => k.toLowerCase());
       if (kinds.length === 0) throw new OracleFormatError('kinds needs at least one event kind, as in "-- kinds: print loop"', line);
@@ -213,6 +222,28 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
       return;
     }
   }
+}
+
+/** `-- answer: T REQUEST JSON`: the host's answer to a waiting host builtin's request, at game time T. */
+function parseAnswer(value: string, line: number): TimedInput {
+  const m = /^(\S+)\s+(\S+)\s*(.*)$/.exec(value);
+  const usage = 'as in "-- answer: 1200 1 \"yes\"" (a time, the request number, the answer as JSON)';
+  if (!m || m[3] === '') throw new OracleFormatError(`answer needs a time, a request number and a value, ${usage}, not "${value}"`, line);
+  const at = parseInputTime(m[1], line);
+  if (!/^[1-9]\d*$/.test(m[2]) || !Number.isSafeInteger(Number(m[2]))) throw new OracleFormatError(`answer needs a request number (1, 2, …), not "${m[2]}", ${usage}`, line);
+  let answer: unknown;
+  try {
+    answer = JSON.parse(m[3]);
+  } catch {
+    throw new OracleFormatError(`the answer ${m[3]} is not JSON, ${usage}`, line);
+  }
+  try {
+    checkHostValue(answer, 'the answer', { maxString: MAX_STRING, maxList: 1_000_000 });
+  } catch (err) {
+    if (err instanceof HostValueError) throw new OracleFormatError(err.message.replace(/which a script cannot hold.*$/, 'which a script cannot hold: answer with a number, a string, true or false, a list as [..], or null for void'), line);
+    throw err;
+  }
+  return { at, answer: { request: Number(m[2]), value: answer as HostValue } };
 }
 
 function freshSettings(): OracleSettings {
@@ -332,6 +363,7 @@ export function writeOracle(settings: Partial<OracleSettings>, script: string, e
     if (i.mouse !== undefined) head.push(`-- mouse: ${i.at} ${i.mouse}`);
     const host = hostInputLine(i);
     if (host !== null) head.push(host);
+    if (i.answer !== undefined) head.push(`-- answer: ${i.at} ${i.answer.request} ${JSON.stringify(i.answer.value)}`);
   }
   if (s.kinds) head.push(`-- kinds: ${s.kinds.join(' ')}`);
   let text = head.map((l) => l + '\n').join('');

@@ -29,6 +29,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'reload', args: '', doc: 'compile the loaded files again and swap them in under the running world: values, loops, walks, clocks and threads are kept' },
   { name: 'click', args: '[KIND] NAME', doc: 'click an object, e.g. :click prop faucet (delivered on the next heartbeat)' },
   { name: 'key', args: 'NAME', doc: 'press and release a key, e.g. :key space: the current set hears on key (name), keydown () sees it once' },
+  { name: 'answer', args: 'REQUEST [VALUE]', doc: 'answer a waiting host builtin\'s request with a value as JSON, e.g. :answer 1 "yes" (no value: void; delivered on the next heartbeat)' },
   { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },
   { name: 'timeline', args: '[FILE]', doc: 'draw the last minute of the world: every loop, thread, walk and sound on one time axis (default timeline.html; .svg, or .json for Perfetto)' },
   { name: 'status', args: '', doc: 'the status line, once, as text (handy in the line mode)' },
@@ -36,7 +37,7 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },
 ];
 
-const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world' };
+const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world', host: "the host's builtins" };
 
 export function helpText(builtins: readonly Builtin[], topic?: string): string[] {
   if (topic) return topicHelp(builtins, topic.toLowerCase().replace(/^:/, ''));
@@ -81,6 +82,11 @@ export function builtinReference(builtins: readonly Builtin[]): string {
   out.push('');
   out.push(`Every builtin a script can call, ${builtins.length} in all, by area. A parameter ending in \`?\` is optional;`);
   out.push('`...` takes any number of arguments. The REPL shows the same text with `:help NAME`.');
+  out.push('');
+  out.push("A game's host may add builtins of its own, declared to `compile ()` or in the game folder's");
+  out.push('`pocketwatch.json`: scripts call them like these, their argument count is checked the same way,');
+  out.push('and the language server and `:help` show their descriptions. See');
+  out.push('[host builtins](embedding.md#host-builtins).');
   const areas = [...new Set(builtins.map((b) => b.area))];
   for (const area of areas) {
     out.push('');

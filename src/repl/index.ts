@@ -4,6 +4,7 @@ import { ReplSession } from './session.ts';
 import { runLineMode } from './lines.ts';
 import { stderr, stdout } from '../node/terminal.ts';
 import { Watcher } from './watch.ts';
+import { loadProject } from '../project/index.ts';
 
 export interface ReplArgs {
   files: string[];
@@ -15,7 +16,9 @@ export interface ReplArgs {
 
 export async function replCommand(a: ReplArgs): Promise<number> {
   const interactive = process.stdin.isTTY === true && process.stdout.isTTY === true;
-  const session = new ReplSession({ files: a.files, seed: a.seed, loopGuard: a.loopGuard, trace: interactive });
+  // the game folder's host builtins: no host implements them here, and :answer answers the waiting ones
+  const { builtins } = loadProject(a.files);
+  const session = new ReplSession({ files: a.files, seed: a.seed, loopGuard: a.loopGuard, trace: interactive, builtins });
   const watcher = a.watch
     ? new Watcher(
         () => session.watched(),

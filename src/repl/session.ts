@@ -7,8 +7,9 @@ import { loadProgram } from '../engine/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { compileFiles, compileSnippet } from '../compiler/link.ts';
 import type { Program } from '../vm/program.ts';
-import { BUILTINS } from '../builtins/index.ts';
+import { builtinsFor } from '../builtins/host.ts';
 import { builtinTable } from '../engine/load.ts';
+import type { HostBuiltin } from '../signatures/table.ts';
 import { CompileErrors, formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import { keyName } from '../world/hostinput.ts';
 import { closest } from '../errors/suggest.ts';
@@ -50,6 +51,8 @@ export interface SessionOptions {
   trace?: boolean;
   /** The checkpoints' memory budget and interval (:back, :goto). */
   history?: HistoryOptions;
+  /** The host's builtins (pocketwatch.json): a returning one gives void, a waiting one waits for :answer. */
+  builtins?: readonly HostBuiltin[];
 }
 
 const LOOP_LINE_MS = 1000;
@@ -112,9 +115,12 @@ export class ReplSession {
   private defs: readonly string[] = [];
   /** Sources given in memory rather than as files: :reload keeps them as they are. */
   private inMemory = new Set<string>();
+  /** The host builtins every compilation declares. */
+  private hostBuiltins: readonly HostBuiltin[] = [];
 
   constructor(opts: SessionOptions = {}) {
     this.traceOn = opts.trace ?? true;
+    this.hostBuiltins = opts.builtins ?? [];
     const early: LogEntry[] = [];
     const program = this.initialProgram(opts, early);
     const host: EngineHost = {
@@ -480,6 +486,8 @@ export class ReplSession {
         return this.postClick(payload as [string, string]);
       case Input.key:
         return this.postKey(payload as string);
+      case Input.answer:
+        return this.postAnswer(payload as [number, unknown]);
       case Input.load:
         return this.loadSources(payload as LoadInput);
       case Input.reload:
@@ -617,7 +625,7 @@ export class ReplSession {
     // files that did not load are looked for again by :reload
     this.roots = [...(opts.files ?? [])];
     this.inMemory = new Set((opts.sources ?? []).map((s) => s.file));
-    const loaded = loadLinted(sources);
+    const loaded = loadLinted(sources, this.hostBuiltins);
     if (loaded.program) {
       this.files = sources.map((s) => s.file);
       this.defs = [...this.files];
@@ -630,7 +638,7 @@ export class ReplSession {
       early.push({ kind: 'error', text: formatDiagnostic(d, loaded.sources[d.file]) });
     }
     early.push({ kind: 'info', text: 'the world starts without those files: fix them, then :load them' });
-    const bare = loadProgram([]);
+    const bare = loadProgram([], true, { host: this.hostBuiltins });
     if (!bare.program) throw new Error('the boot library does not compile');
     return bare.program;
   }
@@ -677,7 +685,7 @@ export class ReplSession {
     const names = new Set(fresh.map((s) => s.file));
     const program = this.engine.program;
     const all = [...new Set(this.files)].map((file) => ({ file, source: program.sources[file] ?? '' }));
-    const linted = loadLinted(all);
+    const linted = loadLinted(all, this.hostBuiltins);
     for (const d of linted.warnings) if (names.has(d.file)) this.reportDiagnostic(d, linted.sources[d.file]);
   }
 
@@ -692,7 +700,7 @@ export class ReplSession {
       case 'help':
       case 'h':
       case '?':
-        return out(helpText(BUILTINS, args[0]));
+        return out(helpText(builtinsFor(this.engine.program), args[0]));
       case 'load':
         if (args.length === 0) return this.replError(':load needs a file or folder, e.g. :load scripts/engine.pw');
         return this.load(args);
@@ -733,6 +741,8 @@ export class ReplSession {
         return this.click(args);
       case 'key':
         return this.key(args);
+      case 'answer':
+        return this.answer(args);
       case 'filter':
         return this.setFilter(args);
       case 'trace':
@@ -918,7 +928,7 @@ export class ReplSession {
       for (const hi of handlersOf(th)) if (names[hi].startsWith('(repl)@')) snippets.add(program.handlers[hi].file);
     }
     const globals = this.typedAtPrompt.filter((t) => t.startsWith('global ')).map((t) => t.slice(7));
-    const rebuilt = rebuildProgram(defs, textOf, [...snippets], globals);
+    const rebuilt = rebuildProgram(defs, textOf, [...snippets], globals, this.hostBuiltins);
     if ('diagnostics' in rebuilt) {
       for (const d of rebuilt.diagnostics) this.reportDiagnostic(d, rebuilt.sources[d.file]);
       return this.info('the reload changed nothing: the world runs on with the scripts it had');
@@ -1012,6 +1022,34 @@ export class ReplSession {
     const at = this.engine.now;
     this.engine.post({ at, kind: 'key', name, down: true });
     this.engine.post({ at, kind: 'key', name, down: false });
+  }
+
+  /** :answer ID VALUE — the host's answer to a waiting host builtin's request (VALUE as JSON; none: void). */
+  private answer(args: string[]): void {
+    const usage = ':answer needs a request number and a value as JSON, e.g. :answer 1 "yes" (no value: void)';
+    if (args.length === 0 || !/^\d+$/.test(args[0])) return this.replError(usage);
+    const request = Number(args[0]);
+    const text = args.slice(1).join(' ');
+    let value: unknown = null;
+    if (text !== '') {
+      try {
+        value = JSON.parse(text);
+      } catch {
+        return this.replError(`${text} is not JSON: ${usage}`);
+      }
+    }
+    try {
+      // checked before it is recorded: an answer refused is no input
+      this.engine.hostCalls.checkAnswer(request, value);
+    } catch (err) {
+      return this.replError((err as Error).message.replace(/^answer \(\): /, ':answer: '));
+    }
+    this.input(Input.answer, [request, value], () => this.postAnswer([request, value]));
+    this.info(`answer to request ${request} posted: it arrives on the next heartbeat${this.world.paused ? ' (:step or :resume)' : ''}`);
+  }
+
+  private postAnswer([request, value]: [number, unknown]): void {
+    this.engine.hostCalls.answer(request, value);
   }
 
   private postClick([objectKind, target]: [string, string]): void {

@@ -31,6 +31,8 @@ export const Input = {
   broken: 11,
   /** A key pressed and released; payload: its name. */
   key: 14,
+  /** payload: [request, value]: the host's answer to a waiting host builtin. */
+  answer: 12,
 } as const;
 
 export interface LoadInput {
@@ -80,6 +82,10 @@ function describe(kind: number, payload: unknown): string {
       return `:click ${(payload as string[]).join(' ')}`;
     case Input.key:
       return `:key ${payload as string}`;
+    case Input.answer: {
+      const [request, value] = payload as [number, unknown];
+      return `:answer ${request} ${JSON.stringify(value)}`;
+    }
     case Input.load:
       return `:load ${(payload as LoadInput).paths.join(' ')}`;
     case Input.reload:

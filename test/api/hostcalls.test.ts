@@ -43,6 +43,11 @@ describe('declaring host builtins', () => {
     expect(() => compile([{ name: 'inn.pw', text: 'on startup\n  bonus ()\nend\n' }])).toThrow(/unknown handler or builtin "bonus"/);
   });
 
+  it('keeps the declarations in the program, names lower-cased', () => {
+    const p = compile([{ name: 'a.pw', text: 'on startup\n  SAY ("a", "b")\nend\n' }], { builtins: { Say: { params: ['who', 'text'], doc: 'd', waits: true } } });
+    expect(p.builtins).toEqual([{ name: 'say', params: ['who', 'text'], doc: 'd', waits: true }]);
+  });
+
   it('refuses a handler named like a host builtin', () => {
     expect(() => program('on say (a, b)\nend\n')).toThrow(/"say" is the name of a host builtin; a handler cannot take it/);
   });
@@ -137,6 +142,17 @@ describe('a host function that throws', () => {
     expect([d.line, d.col]).toEqual([6, 7]);
     expect(d.stack).toEqual(['greet at inn.pw:6:7', 'startup at inn.pw:2:3', 'in a thread started by startup']);
     expect(w.halted).toBe(true);
+  });
+
+  it('is the same for a waiting one, whose request then waits for nothing', () => {
+    const q = program('on startup\n  a = say ("vlad", "hi")\nend\n');
+    const { out, host } = recorder();
+    const w = new World(q, { host, keepGoing: true, builtins: { say: () => { throw new TypeError('no stage'); } } });
+    drive(w, 200);
+    expect(out.diagnostics.map((d) => [d.message, d.line])).toEqual([['host builtin say failed: no stage', 2]]);
+    expect(w.pending()).toEqual([]);
+    expect(() => w.answer(1, 'x')).toThrow(/request 1 is answered already, or the thread that made it has ended/);
+    expect(w.isQuiet()).toBe(true);
   });
 
   it('lets the world go on with keepGoing', () => {

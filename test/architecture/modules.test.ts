@@ -20,8 +20,9 @@ const LAYERS: string[][] = [
   ['src/compiler'], // the language: it knows builtins by their signatures only
   ['src/world', 'src/builtins'], // services over world state
   ['src/engine'],
-  ['src/api', 'src/hosts', 'src/timeline', 'src/lint'], // clients: the package core, the clocks that drive a world, traces, lints
-  ['src/node', 'src/protocol', 'src/oracle', 'pocketwatch/node'], // Node only: files and terminal, message framing on stdio, oracles, the package's Node entries
+  ['src/api', 'src/hosts', 'src/timeline', 'src/lint', 'src/explore'], // clients: the package core, the clocks that drive a world, traces, lints, the explorer's search
+  ['src/node', 'src/protocol', 'src/project'], // Node only: files and terminal, message framing on stdio, the game folder's project file
+  ['src/oracle', 'pocketwatch/node'], // oracles, the package's Node entries
   ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground', 'examples'], // faces
   ['tools', 'editors'], // the build and the editor extension
 ];
@@ -43,20 +44,24 @@ const BELOW: Record<string, string[]> = {
   'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins', 'src/signatures', 'src/engine'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash', 'src/signatures'],
   // the package core: runs in a browser (test/api/core.test.ts checks it imports no Node built-in)
-  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
+  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures', 'src/explore'],
+  // the explorer's search (pw explore): a client of the headless host, in the package core
+  'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/hosts', 'src/signatures'],
   'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
+  // the game folder's project file, for the tools on Node
+  'src/project': ['src/compiler', 'src/engine', 'src/errors', 'src/signatures', 'src/node'],
   // a client of traces alone: it never sees the engine that wrote them
   'src/timeline': ['src/trace'],
   // the framing of LSP and DAP messages on a byte stream
   'src/protocol': [],
   'src/node': ['src/compiler'],
-  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/compiler', 'src/engine', 'src/hosts', 'src/node'],
-  'pocketwatch/node': ['src/api', 'src/time', 'src/compiler', 'src/hosts', 'src/node', 'src/oracle'],
-  'src/lsp': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/builtins', 'src/compiler', 'src/lint', 'src/node'],
-  'src/dap': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node'],
-  'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/signatures', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle'],
+  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/compiler', 'src/engine', 'src/hosts', 'src/node', 'src/project', 'src/explore'],
+  'pocketwatch/node': ['src/api', 'src/time', 'src/compiler', 'src/hosts', 'src/node', 'src/project', 'src/oracle', 'src/explore'],
+  'src/lsp': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/signatures', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/node', 'src/project'],
+  'src/dap': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node', 'src/project'],
+  'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/signatures', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/project', 'src/oracle'],
   // the command line: it starts the other faces
-  'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/node', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
+  'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/explore', 'src/node', 'src/project', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
   // the page: the public package only
   'playground': ['src/api'],
   // the example game: the package by its name (`pocketwatch`) and nothing of the source tree

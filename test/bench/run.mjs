@@ -10,7 +10,7 @@
 //   npm run bench -- fib luajit      only jobs whose name contains one of the words
 //   npm run bench -- --prof          also write V8 CPU profiles of the Pocketwatch children
 import { execFile, spawnSync } from 'node:child_process';
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { availableParallelism, cpus, loadavg, tmpdir } from 'node:os';
 import { dirname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -412,6 +412,40 @@ if (selected('check/oracles')) {
       met: yes(speedUp >= 0.75 * cores),
     });
   }
+}
+
+if (selected('explore')) {
+  const states = quick ? 3000 : 20000;
+  log(`pw explore of the demo world, ${states} states, one core and with --jobs 0 …`);
+  const pw = (jobs, json) => [join(root, 'dist/pw.js'), 'explore', 'scripts', '--states', String(states), '--until', '10m', '--time', '10m', '--jobs', jobs, '--json', json];
+  const runsOfExplore = quick ? 1 : 2;
+  const serial = [];
+  const parallel = [];
+  let reference = null;
+  let counted = 0;
+  for (let i = 0; i < runsOfExplore; i++) {
+    for (const [jobs, into] of [['1', serial], ['0', parallel]]) {
+      const json = join(work, `explore-${jobs}.json`);
+      const r = timed(process.execPath, pw(jobs, json), `pw explore scripts --jobs ${jobs}`, { timeout: 600_000 });
+      const text = readFileSync(json, 'utf8');
+      reference ??= text;
+      if (text !== reference) wrong(`pw explore --jobs ${jobs}`, 'a report', 'the same report as the other runs');
+      counted = JSON.parse(text).states;
+      if (!r.stdout.includes(`${counted} states explored`)) wrong('pw explore', r.stdout.split('\n').at(-3), `${counted} states explored`);
+      into.push(r.ms);
+    }
+  }
+  const s = stats(serial);
+  const p = stats(parallel);
+  const one = counted / (s.median / 1000);
+  const many = counted / (p.median / 1000);
+  world.push({
+    figure: `\`pw explore scripts\` (the demo world, ${group(counted)} distinct states): states per second, one core and \`--jobs 0\` (${availableParallelism()} cores)`,
+    value: `${group(Math.round(one))} states/s on one core; ${(many / one).toFixed(2)}× with --jobs 0`,
+    detail: `end to end (start-up and compile included): ${ms(s.median)} ms (${ms(s.min)}–${ms(s.max)}) vs ${ms(p.median)} ms (${ms(p.min)}–${ms(p.max)}), ${runsOf(s.n)} each, interleaved, the same report`,
+    target: '≥ 5 000 states/s on one core; ≥ 1.6× with 2 workers',
+    met: `${yes(one >= 5000)}; ${yes(many / one >= 1.6)}`,
+  });
 }
 
 // The language server's latency figures come from its own script, when there is one:

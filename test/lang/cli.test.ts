@@ -503,7 +503,7 @@ describe('pw: usage messages say what was typed', () => {
   it('an unknown command is called one, with the commands listed', () => {
     const r = pw(['frobnicate']);
     expect(r.code).toBe(2);
-    expect(r.stderr).toContain('pw: unknown command "frobnicate": the commands are run, check, repl, lint, lsp, dap, timeline, disasm');
+    expect(r.stderr).toContain('pw: unknown command "frobnicate": the commands are run, check, explore, repl, lint, lsp, dap, timeline, disasm');
     expect(pw(['rn', 'u.pw'], files).stderr).toContain('did you mean "run"?');
   });
 

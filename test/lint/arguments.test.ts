@@ -3,7 +3,7 @@
 // declaring parameters the engine never fills (PW112).
 import { describe, expect, it } from 'vitest';
 import { loadLinted } from '../../src/lint/index.ts';
-import { loadProgram } from '../../src/compiler/load.ts';
+import { loadProgram } from '../../src/engine/load.ts';
 import { runHeadless } from '../../src/hosts/headless.ts';
 
 function lint(source: string): string[] {

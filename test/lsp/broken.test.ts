@@ -46,7 +46,7 @@ describe('editor services on broken scripts', () => {
           if (!(err instanceof CompileErrors)) throw err;
         }
         const world = new WorldFacts([facts]);
-        const an: Analysis = { world, uses, diagnostics: new Map(), entries: new Map([['x.pw', { facts } as Entry]]) };
+        const an: Analysis = { world, uses, diagnostics: new Map(), entries: new Map([['x.pw', { facts } as Entry]]), builtins: BUILTIN_TABLE };
         expect(Array.isArray(lint(world, uses, new Set(['x.pw'])))).toBe(true);
         const ix = new SymbolIndex(an);
         const lines = text.split('\n');

@@ -1,0 +1,55 @@
+// Save and restore at a sampled state: the world saved, restored, and run on for two
+// seconds must print and trace what the world run on without saving does. A world
+// that cannot be saved or whose save is refused on reading is a finding too.
+import type { Program } from '../vm/program.ts';
+import type { TraceEvent } from '../trace/events.ts';
+import { traceLine } from '../trace/events.ts';
+import { continueHeadless, createHeadlessEngine } from '../hosts/headless.ts';
+import { readSnapshot, writeSnapshot } from '../engine/snapshot.ts';
+import { PAUSED } from '../vm/guard.ts';
+import type { Wait } from '../vm/thread.ts';
+import { copyWorld, type Fork, type WorldOptions } from './world.ts';
+
+/** Game units each side runs on after the sampled state. */
+const RUN_ON = 2000 * 3;
+
+const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
+
+export interface SaveProblem {
+  kind: 'save' | 'divergence';
+  message: string;
+}
+
+function runOn(program: Program, options: WorldOptions, fork: Fork, world: { state: Fork['state']; threads: Fork['threads'] }): string[] {
+  const events: string[] = [];
+  const e = createHeadlessEngine(program, { print: () => {}, diagnostic: () => {}, trace: (ev: TraceEvent) => events.push(traceLine(ev)) }, { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, jit: false });
+  e.adopt(world.state, world.threads);
+  continueHeadless(e, { until: fork.state.now + RUN_ON, fps: options.fps, savedAfter: true }, fork.frame);
+  return events;
+}
+
+/** Null when saving, restoring and running on agree with running on. */
+export function checkSaveRestore(program: Program, options: WorldOptions, fork: Fork): SaveProblem | null {
+  const copy = copyWorld(fork);
+  let text: string;
+  try {
+    text = writeSnapshot(copy.state, copy.threads, program, { kind: 'headless', fps: options.fps, nextFrame: fork.frame, files: [], seed: options.seed, loopGuard: options.loopGuard, input: [] });
+  } catch (err) {
+    return { kind: 'save', message: `the world cannot be saved here: ${(err as Error).message}` };
+  }
+  let restored;
+  try {
+    restored = readSnapshot(text, program);
+  } catch (err) {
+    return { kind: 'save', message: `a save made here is refused on restoring: ${(err as Error).message}` };
+  }
+  const direct = copyWorld(fork);
+  for (const th of direct.threads) th.wait = th.wait === null ? null : WAITS[th.wait.kind];
+  const a = runOn(program, options, fork, direct);
+  const b = runOn(program, options, fork, restored);
+  const n = Math.max(a.length, b.length);
+  for (let i = 0; i < n; i++) {
+    if (a[i] !== b[i]) return { kind: 'divergence', message: `saved and restored here, the world goes on differently: ${b[i] ?? 'nothing'} where it does ${a[i] ?? 'nothing'}` };
+  }
+  return null;
+}

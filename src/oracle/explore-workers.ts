@@ -1,0 +1,124 @@
+// --jobs N (Node): the subtrees of the second phase spread over worker threads. This
+// thread runs the shared phase and hands each worker the frontier (forks are plain data,
+// copied by postMessage); each takes the next subtree nobody has taken, searches it as
+// the serial search would, and sends its part back. The parts are put in subtree order,
+// so the report is the serial one whatever the number of workers.
+import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { loadProgram } from '../engine/load.ts';
+import type { SourceText } from '../node/load.ts';
+import type { Program } from '../vm/program.ts';
+import { searchSubtree, sharedPhase, shareOf, type Root, type Shard, type SharedPhase } from '../explore/explore.ts';
+import type { SearchOptions } from '../explore/search.ts';
+import type { SearchPart } from '../explore/report.ts';
+
+const ROLE = 'pocketwatch explore worker';
+
+type Plain = Omit<SearchOptions, 'clock' | 'progress' | 'endings'> & { endings: { source: string; flags: string }[] };
+
+interface Work {
+  role: typeof ROLE;
+  sources: SourceText[];
+  options: Plain;
+  roots: Root[];
+  shares: number[];
+  known: string[];
+  next: SharedArrayBuffer;
+}
+
+type Answer = { index: number; part: SearchPart } | { index: number; error: string } | { done: true };
+
+function plain(o: SearchOptions): Plain {
+  const { clock: _c, progress: _p, endings, ...rest } = o;
+  return { ...rest, endings: endings.map((r) => ({ source: r.source, flags: r.flags })) };
+}
+
+function revive(o: Plain): SearchOptions {
+  return { ...o, endings: o.endings.map((r) => new RegExp(r.source, r.flags)), clock: () => performance.timeOrigin + performance.now() };
+}
+
+/** The author's scripts of a program, to compile it again in a worker. */
+function authorSources(program: Program, files: readonly string[]): SourceText[] {
+  return files.map((file) => ({ file, source: program.sources[file] }));
+}
+
+/** The parts of this shard's search, the subtrees searched by `jobs` threads (this one among them). */
+export async function exploreInWorkers(program: Program, files: readonly string[], options: SearchOptions, shard: Shard, jobs: number): Promise<SearchPart[]> {
+  const shared: SharedPhase = sharedPhase(program, options);
+  const parts: SearchPart[] = shard.index === 1 ? [shared.part] : [];
+  const mine = shared.roots.filter((r) => r.index % shard.count === shard.index - 1);
+  if (options.to !== null && shared.part.warp !== null) return parts;
+  const shares = mine.map((r) => shareOf(options, shared, r.index));
+  const known = new Set(shared.known);
+  const done: (SearchPart | undefined)[] = new Array(mine.length);
+  const next = new Int32Array(new SharedArrayBuffer(4));
+  const helpers = Math.min(jobs, mine.length) - 1;
+  const pool: Worker[] = [];
+  try {
+    await new Promise<void>((resolve, reject) => {
+      let left = mine.length;
+      let failed = false;
+      const fail = (err: unknown): void => {
+        failed = true;
+        Atomics.store(next, 0, mine.length);
+        reject(err);
+      };
+      const settle = (i: number, part: SearchPart): void => {
+        done[i] = part;
+        if (--left === 0) resolve();
+      };
+      if (left === 0) return resolve();
+      const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
+      const work: Work = { role: ROLE, sources: authorSources(program, files), options: plain(options), roots: mine, shares, known: shared.known, next: next.buffer as SharedArrayBuffer };
+      for (let i = 0; i < helpers; i++) {
+        const w = new Worker(entry ?? new URL(import.meta.url), { workerData: work });
+        pool.push(w);
+        let through = false;
+        w.on('message', (a: Answer) => {
+          if (failed) return;
+          if ('done' in a) through = true;
+          else if ('error' in a) fail(new Error(a.error));
+          else settle(a.index, a.part);
+        });
+        w.on('error', fail);
+        w.on('exit', (code) => {
+          if (!through && left > 0 && !failed) fail(new Error(`an explore worker stopped early (exit code ${code})`));
+        });
+      }
+      const turn = (): void => {
+        if (failed) return;
+        const i = Atomics.add(next, 0, 1);
+        if (i >= mine.length) return;
+        try {
+          settle(i, searchSubtree(program, options, known, mine[i], shares[i]));
+        } catch (err) {
+          return fail(err);
+        }
+        setImmediate(turn);
+      };
+      turn();
+    });
+  } finally {
+    await Promise.all(pool.map((w) => w.terminate()));
+  }
+  return [...parts, ...(done as SearchPart[])];
+}
+
+function serve(): void {
+  const work = workerData as Work;
+  const loaded = loadProgram(work.sources);
+  const next = new Int32Array(work.next);
+  const options = revive(work.options);
+  const known = new Set(work.known);
+  for (let i = Atomics.add(next, 0, 1); i < work.roots.length; i = Atomics.add(next, 0, 1)) {
+    let answer: Answer;
+    try {
+      answer = { index: i, part: searchSubtree(loaded.program!, options, known, work.roots[i], work.shares[i]) };
+    } catch (err) {
+      answer = { index: i, error: (err as Error)?.message ?? String(err) };
+    }
+    parentPort!.postMessage(answer);
+  }
+  parentPort!.postMessage({ done: true } satisfies Answer);
+}
+
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();
