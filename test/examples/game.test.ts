@@ -2,10 +2,12 @@
 // page plays it but on a virtual clock: the dialogue answered a frame after it is asked,
 // clicks at set times. The lamp must be lit while the clockwork runs; the ending comes.
 import { describe, it, expect } from 'vitest';
+import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, World } from '../../src/api/index.ts';
+import { checkOracle, findOracles } from '../../src/api/node.ts';
 
 const game = fileURLToPath(new URL('../../examples/game', import.meta.url));
 const files = readdirSync(game)
@@ -97,4 +99,23 @@ describe('the example game, played on the public API', () => {
       'keeper: Keeper of this light these thirty years. My knees are older than that.',
     ]);
   });
+});
+
+describe('the example game, checked by the pw tools', () => {
+  it('is lint clean', () => {
+    const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../dist/pw.js', import.meta.url)), 'lint', game], { encoding: 'utf8' });
+    expect(r.stdout + r.stderr).not.toMatch(/warning|error/);
+    expect(r.status).toBe(0);
+  });
+
+  const oracles = findOracles([join(game, 'test')]);
+  it('has its own oracles', () => {
+    expect(oracles.map((f) => f.slice(game.length + 1)).sort()).toEqual(['test/playthrough.oracle', 'test/questions.oracle', 'test/rundown.oracle']);
+  });
+  for (const file of oracles) {
+    it(`passes ${file.slice(game.length + 1)}`, () => {
+      const r = checkOracle(file);
+      expect(r.ok, r.report).toBe(true);
+    });
+  }
 });
