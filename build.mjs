@@ -197,9 +197,10 @@ writeFileSync(`${fresh}/pw.js`, LOADER);
 writeFileSync(`${fresh}/package.json`, '{ "type": "commonjs" }\n');
 writeFileSync(`${fresh}/chunks/package.json`, '{ "type": "module" }\n');
 
-// the package's entry points and declarations, and the playground page (tools/)
+// the package's entry points and declarations, the playground page and the example game (tools/)
 await (await import('./tools/library.mjs')).buildLibrary(fresh);
 await (await import('./tools/playground.mjs')).buildPlayground(fresh);
+await (await import('./tools/game.mjs')).buildGame(fresh);
 // (dist/ is CommonJS for the loader; the package's entry points are ES modules)
 writeFileSync(`${fresh}/lib/package.json`, '{ "type": "module" }\n');
 chmodSync(`${fresh}/pw.js`, 0o755);

@@ -1,6 +1,6 @@
 // The script editor: CodeMirror 6 with Pocketwatch highlighting read off the
 // language's own lexer, and the compiler's diagnostics shown inline as you type.
-import { EditorState, RangeSetBuilder, type Text } from '@codemirror/state';
+import { EditorState, RangeSetBuilder, StateEffect, type Text } from '@codemirror/state';
 import { Decoration, EditorView, ViewPlugin, keymap, lineNumbers, highlightActiveLine, type DecorationSet, type ViewUpdate } from '@codemirror/view';
 import { defaultKeymap, history, historyKeymap, indentWithTab } from '@codemirror/commands';
 import { linter, lintGutter, type Diagnostic as LintDiagnostic } from '@codemirror/lint';
@@ -39,8 +39,13 @@ export function lintRange(doc: Text, d: Pick<Diagnostic, 'line' | 'col' | 'lengt
   return { from, to: to > from ? to : Math.min(from + 1, doc.length) };
 }
 
+/** Marks a transaction that says the problems changed without the text changing (a runtime error). */
+const problemsChanged = StateEffect.define<null>();
+
 export interface ScriptEditor {
   view: EditorView;
+  /** Shows the problems again (they changed while the text did not). */
+  refreshProblems(): void;
   /** The text of every file, the shown one as edited. */
   texts(): { name: string; text: string }[];
   show(file: string): void;
@@ -66,7 +71,7 @@ export function createEditor(parent: HTMLElement, files: { name: string; text: s
         linter(
           (v): LintDiagnostic[] =>
             problems(name).map((d) => ({ ...lintRange(v.state.doc, d), severity: d.severity, message: d.message, source: d.kind })),
-          { delay: 250 },
+          { delay: 250, needsRefresh: (u) => u.transactions.some((tr) => tr.effects.some((e) => e.is(problemsChanged))) },
         ),
         EditorView.theme({ '&': { color: '#d8dde6', fontSize: '13px' }, '.cm-gutters': { background: '#1a1d23', color: '#5c6370', border: 'none' }, '.cm-activeLine': { background: '#262a33' }, '.cm-cursor': { borderLeftColor: '#e0b15a' } }, { dark: true }),
       ],
@@ -79,6 +84,7 @@ export function createEditor(parent: HTMLElement, files: { name: string; text: s
     get current() {
       return current;
     },
+    refreshProblems: () => view.dispatch({ effects: problemsChanged.of(null) }),
     texts: () => files.map((f) => ({ name: f.name, text: (f.name === current ? view.state : states.get(f.name)!).doc.toString() })),
     show(file: string) {
       if (file === current || !states.has(file)) return;

@@ -6,6 +6,7 @@ import { BrowserRunner } from './runner.ts';
 import { createEditor } from './editor.ts';
 import { drawWorld } from './view.ts';
 import { Speakers } from './audio.ts';
+import { readShared, shareLink } from './share.ts';
 
 const MAX_LINES = 1000;
 const $ = <T extends HTMLElement>(id: string) => document.getElementById(id) as T;
@@ -35,6 +36,9 @@ function append(box: HTMLElement, text: string, t?: number, cls?: string): void 
 // ---- compiling: once per distinct text, for the editor's diagnostics and for Run ----
 
 let compiled: { key: string; program: Program | null; diagnostics: Diagnostic[] } | null = null;
+/** Runtime errors and warnings of the running world, marked in the editor until the scripts change or a new world starts. */
+let runtimeProblems: Diagnostic[] = [];
+const MAX_RUNTIME_PROBLEMS = 50;
 
 function compileNow(): { program: Program | null; diagnostics: Diagnostic[] } {
   const files = editor.texts();
@@ -46,19 +50,47 @@ function compileNow(): { program: Program | null; diagnostics: Diagnostic[] } {
       if (!(err instanceof CompileError)) throw err;
       compiled = { key, program: null, diagnostics: err.diagnostics };
     }
-    showProblems(compiled.diagnostics);
+    runtimeProblems = [];
+    showProblems();
   }
   return compiled;
 }
 
-function showProblems(ds: Diagnostic[]): void {
-  problemsBox.textContent = ds.map((d) => `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`).join('\n');
+function problems(): Diagnostic[] {
+  return [...(compiled?.diagnostics ?? []), ...runtimeProblems];
 }
 
-const editor = createEditor($('editor'), demo, (file) => compileNow().diagnostics.filter((d) => d.file === file));
+function showProblems(): void {
+  problemsBox.textContent = problems()
+    .map((d) => `${d.file}:${d.line}:${d.col}: ${d.kind}: ${d.message}`)
+    .join('\n');
+}
+
+/** A problem found while the world runs: in the problems bar and at its line in the editor. */
+function runtimeProblem(d: Diagnostic): void {
+  append(events, d.text, runner.world?.gameTime, 'error');
+  const same = (o: Diagnostic) => o.file === d.file && o.line === d.line && o.col === d.col && o.message === d.message;
+  if (runtimeProblems.length >= MAX_RUNTIME_PROBLEMS || runtimeProblems.some(same)) return;
+  runtimeProblems.push(d);
+  showProblems();
+  editor.refreshProblems();
+}
+
+// a share link in the hash opens its own world instead of the demo
+const shared = readShared(location.hash);
+const opened = shared instanceof Error || shared === null ? { files: demo, seed: 1, fps: 60 } : shared;
+const seedBox = $<HTMLInputElement>('seed');
+const fpsBox = $<HTMLInputElement>('fps');
+seedBox.value = String(opened.seed);
+fpsBox.value = String(opened.fps);
+
+const editor = createEditor($('editor'), opened.files, (file) => {
+  compileNow();
+  return problems().filter((d) => d.file === file);
+});
 
 const tabs = $('files');
-for (const f of demo) {
+for (const f of opened.files) {
   const b = document.createElement('button');
   b.textContent = f.name.replace(/^scripts\//, '');
   b.setAttribute('role', 'tab');
@@ -99,12 +131,20 @@ function logEvent(ev: TraceEvent): void {
 
 // ---- the running world ----
 
+/** A whole number from a box, kept inside its bounds. */
+function boxNumber(box: HTMLInputElement, lo: number, hi: number, fallback: number): number {
+  const n = Number(box.value);
+  return Number.isInteger(n) ? Math.min(hi, Math.max(lo, n)) : fallback;
+}
+
 const runner = new BrowserRunner({
+  seed: opened.seed,
+  fps: opened.fps,
   host: {
     print: (text) => append(output, text),
     trace: logEvent,
     sound: (e) => speakers.play(e),
-    diagnostic: (d) => append(events, d.text, runner.world?.gameTime, 'error'),
+    diagnostic: runtimeProblem,
   },
   onFrame: () => render(),
   onFault: (err) => append(events, `the world stopped: ${(err as Error)?.message ?? String(err)}`, undefined, 'error'),
@@ -137,6 +177,12 @@ function program(): Program | null {
 function startFresh(p: Program): void {
   output.replaceChildren();
   events.replaceChildren();
+  runtimeProblems = [];
+  showProblems();
+  editor.refreshProblems();
+  // a new world takes the seed and fps as they stand in their boxes
+  runner.options.seed = boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1);
+  runner.options.fps = boxNumber(fpsBox, 1, 1000, 60);
   runner.start(p);
 }
 
@@ -176,6 +222,23 @@ $('restore').onclick = () => {
   runner.restore(saved.program, saved.snapshot);
   append(events, 'restored the saved world (paused: Run goes on)', runner.world!.gameTime);
 };
+$('share').onclick = () => {
+  const link = shareLink(location.href, { files: editor.texts(), seed: boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1), fps: boxNumber(fpsBox, 1, 1000, 60) });
+  const box = $<HTMLInputElement>('share-link');
+  if (!link.ok) {
+    box.hidden = true;
+    append(events, link.message, undefined, 'error');
+    return;
+  }
+  history.replaceState(null, '', link.url);
+  box.value = link.url;
+  box.hidden = false;
+  box.select();
+  void navigator.clipboard?.writeText(link.url).then(
+    () => append(events, `share link copied (${link.url.length} characters)`),
+    () => append(events, `share link in the address bar (${link.url.length} characters)`),
+  );
+};
 // ---- keys reach the world while the canvas has focus (click it, or Tab to it) ----
 
 const keysHeld = new Set<string>();
@@ -202,6 +265,8 @@ canvas.addEventListener('blur', () => {
 
 $<HTMLInputElement>('volume').oninput = (e) => speakers.setVolume(Number((e.target as HTMLInputElement).value));
 
+if (shared instanceof Error) append(events, shared.message, undefined, 'error');
+else if (shared) append(events, `opened a shared world: ${shared.files.length} file${shared.files.length === 1 ? '' : 's'}, seed ${shared.seed}, ${shared.fps} fps (Run starts it)`);
 compileNow();
 render();
 drawWorld(canvas, null);

@@ -34,6 +34,8 @@ export interface BrowserRunnerOptions {
   onFault?: (err: unknown) => void;
   frames?: FrameSource;
   seed?: number;
+  /** The world's display frames per second: a frame is drawn when the wall clock reaches the next k × 1000 / fps ms. Default 60. */
+  fps?: number;
 }
 
 export class BrowserRunner {
@@ -46,7 +48,7 @@ export class BrowserRunner {
   private going = false;
   private frameTimes: number[] = [];
 
-  constructor(private readonly options: BrowserRunnerOptions) {
+  constructor(readonly options: BrowserRunnerOptions) {
     this.frames = options.frames ?? animationFrames();
   }
 
@@ -123,7 +125,7 @@ export class BrowserRunner {
 
   private worldOptions() {
     // the world goes on after a script error, as in the REPL; frames are real ones
-    return { host: this.options.host, seed: this.options.seed ?? 1, fps: 60, keepGoing: true, realFrames: true };
+    return { host: this.options.host, seed: this.options.seed ?? 1, fps: this.options.fps ?? 60, keepGoing: true, realFrames: true };
   }
 
   private schedule(): void {
@@ -137,7 +139,14 @@ export class BrowserRunner {
     const now = this.frames.now();
     this.frameTimes.push(now);
     while (this.frameTimes.length > 0 && this.frameTimes[0]! < now - FPS_WINDOW_MS) this.frameTimes.shift();
-    if (this.guarded(() => world.frame(Math.max(world.wallTime, now - this.origin))) && this.going) this.schedule();
+    // the world's frames fall on its own fps, whatever the display's refresh rate
+    const fps = this.options.fps ?? 60;
+    const at = (Math.floor(((now - this.origin) * fps) / 1000) * 1000) / fps;
+    if (at <= world.wallTime + 1e-3) {
+      this.schedule();
+      return;
+    }
+    if (this.guarded(() => world.frame(at)) && this.going) this.schedule();
   }
 
   private guarded(work: () => void): boolean {

@@ -25,13 +25,58 @@ function arrow(g: CanvasRenderingContext2D, x: number, y: number, deg: number, l
   g.stroke();
 }
 
+type Box = { x: number; y: number; w: number; h: number };
+const LINE = 13;
+
+/** Text labels that never cover one another: each takes the nearest free row to where it asks to go. */
+class Labels {
+  private placed: Box[] = [];
+  constructor(
+    private readonly g: CanvasRenderingContext2D,
+    private readonly W: number,
+    private readonly H: number,
+  ) {}
+
+  put(text: string, x: number, y: number, colour: string): void {
+    const w = this.g.measureText(text).width;
+    const lx = Math.min(Math.max(2, x), Math.max(2, this.W - w - 2));
+    for (let i = 0; i < 16; i++) {
+      // y, then one row below, one above, two below…
+      const dy = (i % 2 === 1 ? 1 : -1) * Math.ceil(i / 2) * LINE;
+      const box = { x: lx - 1, y: y + dy - LINE + 3, w: w + 2, h: LINE };
+      if (box.y < 0 || box.y + box.h > this.H) continue;
+      if (this.placed.some((o) => box.x < o.x + o.w && o.x < box.x + box.w && box.y < o.y + o.h && o.y < box.y + box.h)) continue;
+      this.placed.push(box);
+      this.g.fillStyle = colour;
+      this.g.fillText(text, lx, y + dy);
+      return;
+    }
+    // no free row near it: left out rather than drawn over another
+  }
+}
+
+/** Makes the canvas's pixels match its size on the page; returns that size in CSS pixels. */
+function fit(canvas: HTMLCanvasElement, g: CanvasRenderingContext2D): { W: number; H: number } {
+  const dpr = globalThis.devicePixelRatio || 1;
+  const W = canvas.clientWidth || canvas.width;
+  const H = canvas.clientHeight || canvas.height;
+  const pw = Math.round(W * dpr);
+  const ph = Math.round(H * dpr);
+  if (canvas.width !== pw || canvas.height !== ph) {
+    canvas.width = pw;
+    canvas.height = ph;
+  }
+  g.setTransform(pw / W, 0, 0, ph / H, 0, 0);
+  return { W, H };
+}
+
 export function drawWorld(canvas: HTMLCanvasElement, v: WorldView | null): void {
   const g = canvas.getContext('2d');
   if (!g) return;
-  const W = canvas.width;
-  const H = canvas.height;
+  const { W, H } = fit(canvas, g);
   g.clearRect(0, 0, W, H);
   g.font = '11px ui-monospace, monospace';
+  const labels = new Labels(g, W, H);
   if (!v) {
     g.fillStyle = COLOURS.dim;
     g.fillText('press Run to start the world', 16, 24);
@@ -50,8 +95,6 @@ export function drawWorld(canvas: HTMLCanvasElement, v: WorldView | null): void 
     g.arc(px(c.x), pz(c.z), Math.max(2, c.radius * scale), 0, Math.PI * 2);
     g.fill();
     g.stroke();
-    g.fillStyle = COLOURS.cricket;
-    g.fillText(`${c.name} ${c.sounding ? '♪' : ''} vol ${c.volume}`, px(c.x) + 4, pz(c.z) - 4);
   }
   for (const s of v.stars) {
     g.strokeStyle = COLOURS.star;
@@ -63,8 +106,6 @@ export function drawWorld(canvas: HTMLCanvasElement, v: WorldView | null): void 
     g.moveTo(x, y - 4);
     g.lineTo(x, y + 4);
     g.stroke();
-    g.fillStyle = COLOURS.star;
-    g.fillText(s.name, x + 5, y + 12);
   }
   for (const a of v.actors) {
     const x = px(a.x);
@@ -86,8 +127,6 @@ export function drawWorld(canvas: HTMLCanvasElement, v: WorldView | null): void 
     g.lineWidth = 2;
     arrow(g, x, y, a.facing, 16);
     g.lineWidth = 1;
-    g.fillStyle = COLOURS.text;
-    g.fillText(`${a.name} (${a.pose}${a.walk ? `, ${a.walk.turning ? 'turning' : 'walking'} to ${a.walk.dest}` : ''})`, x + 9, y - 8);
   }
   // the camera: where sounds are heard from, facing its view
   g.strokeStyle = COLOURS.camera;
@@ -100,6 +139,11 @@ export function drawWorld(canvas: HTMLCanvasElement, v: WorldView | null): void 
   g.lineWidth = 2;
   arrow(g, cx, cy, v.camera.facing, 22);
   g.lineWidth = 1;
-  g.fillStyle = COLOURS.text;
-  g.fillText(`set ${v.set || '(none)'}   view ${v.view}${v.camera.turningTo ? ` → ${v.camera.turningTo}` : ''}`, 12, 18);
+  // labels last, most important first: the set, actors, crickets, then stars
+  labels.put(`set ${v.set || '(none)'}   view ${v.view}${v.camera.turningTo ? ` → ${v.camera.turningTo}` : ''}`, 12, 18, COLOURS.text);
+  for (const a of v.actors) {
+    labels.put(`${a.name} (${a.pose}${a.walk ? `, ${a.walk.turning ? 'turning' : 'walking'} to ${a.walk.dest}` : ''})`, px(a.x) + 9, pz(a.z) - 8, COLOURS.text);
+  }
+  for (const c of v.crickets) if (c.active) labels.put(`${c.name} ${c.sounding ? '♪' : ''} vol ${c.volume}`, px(c.x) + 4, pz(c.z) - 4, COLOURS.cricket);
+  for (const s of v.stars) labels.put(s.name, px(s.x) + 5, pz(s.z) + 12, COLOURS.star);
 }

@@ -5,7 +5,7 @@ import { readdirSync, readFileSync } from 'node:fs';
 import { describe, it, expect } from 'vitest';
 import madge from 'madge';
 
-const graph = await madge(['src', 'grammar', 'playground', 'tools', 'editors/vscode/src', 'editors/vscode/tools', 'editors/vscode/build.mjs'], {
+const graph = await madge(['src', 'grammar', 'playground', 'examples', 'tools', 'editors/vscode/src', 'editors/vscode/tools', 'editors/vscode/build.mjs'], {
   fileExtensions: ['ts', 'tsx', 'mjs'],
   baseDir: '.',
   excludeRegExp: [/\.d\.ts$/],
@@ -23,7 +23,7 @@ const LAYERS: string[][] = [
   ['src/api', 'src/hosts', 'src/timeline', 'src/lint', 'src/explore'], // clients: the package core, the clocks that drive a world, traces, lints, the explorer's search
   ['src/node', 'src/protocol', 'src/project'], // Node only: files and terminal, message framing on stdio, the game folder's project file
   ['src/oracle', 'pocketwatch/node'], // oracles, the package's Node entries
-  ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground'], // faces
+  ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground', 'examples'], // faces
   ['tools', 'editors'], // the build and the editor extension
 ];
 
@@ -64,6 +64,8 @@ const BELOW: Record<string, string[]> = {
   'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/explore', 'src/node', 'src/project', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
   // the page: the public package only
   'playground': ['src/api'],
+  // the example game: the package by its name (`pocketwatch`) and nothing of the source tree
+  'examples': [],
   'tools': [],
   'editors': ['grammar', 'src/builtins', 'src/lsp'],
 };
@@ -104,6 +106,7 @@ describe('the module map', () => {
     const folders = [
       'grammar',
       'playground',
+      'examples',
       'tools',
       'editors',
       'pocketwatch/node',

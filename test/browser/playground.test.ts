@@ -133,6 +133,74 @@ describe('the playground page', () => {
     expect(await page.$eval('#problems', (e) => e.textContent)).toMatch(/scripts\/world\.pw:\d+:\d+: syntax error/);
   });
 
+  it('makes a share link that opens the same world in a fresh page, which prints the same lines', async () => {
+    const a = await browser.newPage();
+    a.on('pageerror', (e) => pageErrors.push(String(e)));
+    await a.goto(`${origin}/index.html`, { waitUntil: 'load' });
+    // an edited startup handler and another seed: both must travel in the link
+    await a.click('.cm-content');
+    await a.keyboard.down('Control');
+    await a.keyboard.press('Home');
+    await a.keyboard.up('Control');
+    for (let i = 1; i < 15; i++) await a.keyboard.press('ArrowDown');
+    await a.keyboard.press('End');
+    await a.keyboard.type('\nprint ("shared, seed 7: " .. random (1000000))');
+    await a.$eval('#seed', (e) => ((e as HTMLInputElement).value = '7'));
+    await a.click('#share');
+    const url = await a.$eval('#share-link', (e) => (e as HTMLInputElement).value);
+    expect(url).toMatch(/#w=[A-Za-z0-9+\-$]+$/);
+    expect(a.url()).toBe(url);
+
+    const b = await browser.newPage();
+    b.on('pageerror', (e) => pageErrors.push(String(e)));
+    await b.goto(url, { waitUntil: 'load' });
+    expect(await b.$eval('#seed', (e) => (e as HTMLInputElement).value)).toBe('7');
+    expect(await b.$eval('.cm-content', (e) => e.textContent)).toContain('print ("shared, seed 7: " .. random (1000000))');
+    expect(await b.$eval('#events', (e) => e.textContent)).toContain('opened a shared world: 7 files, seed 7, 60 fps');
+
+    // both run to the same printed lines (the steam's random periods follow the seed),
+    // stepped heartbeat by heartbeat so that the machine's speed plays no part
+    const printed = (p: Page) =>
+      p.evaluate(() => {
+        for (let i = 0; i < 120; i++) document.getElementById('step')!.click();
+        return [...document.querySelectorAll('#output > *')].map((e) => e.textContent ?? '');
+      });
+    const fromA = await printed(a);
+    const fromB = await printed(b);
+    expect(fromA.length).toBeGreaterThanOrEqual(6);
+    expect(fromA[1]).toMatch(/^shared, seed 7: \d+$/);
+    expect(fromB).toEqual(fromA);
+    await a.close();
+    await b.close();
+  }, 60_000);
+
+  it('marks a runtime error at its line: in the gutter and the problems bar, not only in the events log', async () => {
+    const p = await browser.newPage();
+    p.on('pageerror', (e) => pageErrors.push(String(e)));
+    await p.goto(`${origin}/index.html`, { waitUntil: 'load' });
+    await p.click('.cm-content');
+    await p.keyboard.down('Control');
+    await p.keyboard.press('Home');
+    await p.keyboard.up('Control');
+    for (let i = 1; i < 15; i++) await p.keyboard.press('ArrowDown');
+    await p.keyboard.press('End');
+    await p.keyboard.type('\nwrong = [1, 2]; print (wrong[5])');
+    await p.click('#run');
+    await p.waitForSelector('.cm-lint-marker-error', { timeout: 15_000 });
+    expect(await p.$eval('#problems', (e) => e.textContent)).toMatch(/^scripts\/world\.pw:16:\d+: runtime error: index 5 is out of range/);
+    expect(await p.$eval('#events', (e) => e.textContent)).toContain('index 5 is out of range');
+    // the gutter's mark and the underlined range stand on the line that failed
+    const at = await p.evaluate(() => {
+      const line = [...document.querySelectorAll('.cm-line')].find((l) => l.textContent!.includes('wrong[5]'))!.getBoundingClientRect();
+      const mark = document.querySelector('.cm-lint-marker-error')!.getBoundingClientRect();
+      const range = document.querySelector('.cm-lintRange-error')!.getBoundingClientRect();
+      return { line: line.top + line.height / 2, mark: mark.top + mark.height / 2, range: range.top + range.height / 2 };
+    });
+    expect(Math.abs(at.mark - at.line)).toBeLessThan(4);
+    expect(Math.abs(at.range - at.line)).toBeLessThan(4);
+    await p.close();
+  }, 60_000);
+
   it('asks nothing of another origin, and throws nothing', () => {
     expect(requests.length).toBeGreaterThan(2);
     expect(requests.filter((u) => !u.startsWith(`${origin}/`) && !u.startsWith('data:'))).toEqual([]);

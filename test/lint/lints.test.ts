@@ -149,6 +149,8 @@ describe('lints', () => {
       expect(codes(WORLD.replace('on startup\n', 'on startup\n  helper ()\n') + 'on helper\nend\n')).toEqual([]);
       expect(codes(WORLD.replace('  on shutoff\n', '  on lost\n  end\n  on shutoff\n').replace('gotoset ("engine")', 'gotoset ("engine"); e = "lo" .. "st"; sendtoprop ("faucet", e)'))).toEqual([]);
       expect(codes(WORLD.replace('actor vlad\n', 'actor vlad\n  on endturn\n  end\n'))).toEqual([]);
+      // a key the host presses reaches the current set
+      expect(codes(WORLD.replace('  on openset\n', '  on key (name)\n    print (name)\n  end\n  on openset\n'))).toEqual([]);
     });
   });
 
