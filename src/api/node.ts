@@ -7,6 +7,8 @@ import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } fro
 import { painter, renderResult } from '../oracle/diff.ts';
 import { compileSources, Program, type SourceFile } from './program.ts';
 import { engineHost, type WorldHost } from './world.ts';
+import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
+import { CLICK_RULE, parseClick } from '../world/click.ts';
 
 /** A script file or folder that is missing, unreadable, or holds no script. */
 export class FileError extends Error {
@@ -72,6 +74,12 @@ export interface HeadlessRun {
 export function runHeadless(program: Program, options: HeadlessOptions = {}): HeadlessRun {
   if (!(program instanceof Program)) throw new TypeError('runHeadless () needs a program made by compile () or loadFiles ()');
   const until = typeof options.until === 'string' ? parseDuration(options.until) : msToUnits(options.until ?? 60_000);
+  // the rules pw run and World hold the same settings to
+  if (options.fps !== undefined && !isFps(options.fps)) throw new RangeError(`runHeadless () option fps needs ${FPS_RULE}, not ${String(options.fps)}`);
+  if (options.seed !== undefined && !isSeed(options.seed)) throw new RangeError(`runHeadless () option seed needs ${SEED_RULE}, not ${String(options.seed)}`);
+  for (const i of options.input ?? []) {
+    if (i.click !== undefined && parseClick(i.click) === null) throw new TypeError(`runHeadless () input click needs ${CLICK_RULE}, not ${JSON.stringify(i.click)}`);
+  }
   const r = runEngine(program.code, engineHost(options.host ?? {}), {
     until,
     fps: options.fps ?? 60,

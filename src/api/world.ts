@@ -6,6 +6,8 @@ import { SLICE_MS } from '../vm/guard.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
 import { nextDueAt } from '../time/stepper.ts';
+import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
+import { CLICK_RULE, parseClick } from '../world/click.ts';
 import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
@@ -15,10 +17,33 @@ export type { TraceEvent } from '../trace/events.ts';
 
 /** Thrown by World.restore () for a snapshot that is damaged or malformed, or whose threads wait in handlers the program lacks or changed; the message says which. */
 export class SnapshotError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'SnapshotError';
   }
+}
+
+/** A thrown value's message, however odd the value (a Proxy, a getter that throws again). */
+function errorText(err: unknown): string {
+  try {
+    const m = err instanceof Error ? err.message : String(err);
+    return m.length > 200 ? m.slice(0, 200) + '…' : m;
+  } catch {
+    return 'an error that cannot be shown';
+  }
+}
+
+/** The snapshot as JSON text: given as text, or as data, which must be plain JSON data (no cycle, no BigInt, nothing that throws when read). */
+function snapshotText(snapshot: unknown): string {
+  if (typeof snapshot === 'string') return snapshot;
+  let text: unknown;
+  try {
+    text = JSON.stringify(snapshot);
+  } catch (err) {
+    throw new Refused(`not a snapshot: it is not plain JSON data (${errorText(err)})`);
+  }
+  if (typeof text !== 'string') throw new Refused(`not a snapshot: it is ${snapshot === undefined ? 'undefined' : `a ${typeof snapshot}`}, not JSON data`);
+  return text;
 }
 
 /** A sound channel: play slot 1 or 2, or the voice. */
@@ -74,6 +99,12 @@ export interface WorldOptions {
 export interface WorldSnapshot {
   checksum: string;
   body: { format: string; version: number; [field: string]: unknown };
+}
+
+/** A setting held to the rule every door shares (engine/settings.ts): pw run's flags, these options, a snapshot's host. */
+function setting(name: string, v: unknown, ok: (v: unknown) => v is number, rule: string): number {
+  if (!ok(v)) throw new RangeError(`World option ${name} needs ${rule}, not ${String(v)}`);
+  return v;
 }
 
 function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
@@ -136,10 +167,10 @@ export class World {
     if (!(program instanceof Program)) throw new TypeError('new World () needs a program made by compile ()');
     const o = options ?? {};
     this.program = program;
-    this.#fps = o.fps === undefined ? 60 : whole('fps', o.fps, 1, 10_000);
+    this.#fps = o.fps === undefined ? 60 : setting('fps', o.fps, isFps, FPS_RULE);
     this.#realFrames = o.realFrames === true;
     this.#engine = new Engine(program.code, BUILTINS, engineHost(o.host ?? {}), {
-      seed: o.seed === undefined ? 1 : whole('seed', o.seed, 0),
+      seed: o.seed === undefined ? 1 : setting('seed', o.seed, isSeed, SEED_RULE),
       loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
       realFrames: this.#realFrames,
@@ -194,11 +225,9 @@ export class World {
 
   /** A click on an object, e.g. `"prop faucet"`: delivered at the next heartbeat. */
   click(object: string): void {
-    const parts = typeof object === 'string' ? object.trim().toLowerCase().split(/\s+/) : [];
-    if (parts.length !== 2 || !['set', 'actor', 'prop', 'flat'].includes(parts[0]!)) {
-      throw new TypeError(`click () needs "KIND NAME" with a kind of set, actor, prop or flat, e.g. "prop faucet", not ${JSON.stringify(object)}`);
-    }
-    this.#engine.post({ at: this.#engine.state.now, kind: 'click', objectKind: parts[0]!, target: parts[1]! });
+    const click = parseClick(object);
+    if (click === null) throw new TypeError(`click () needs ${CLICK_RULE}, not ${JSON.stringify(object)}`);
+    this.#engine.post({ at: this.#engine.state.now, kind: 'click', ...click });
   }
 
   /** The mouse button going down or up (what `stilldown ()` polls). */
@@ -261,13 +290,13 @@ export class World {
    */
   static restore(program: Program, snapshot: WorldSnapshot | string, options: WorldOptions = {}): World {
     if (!(program instanceof Program)) throw new TypeError('World.restore () needs a program made by compile ()');
-    const text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
     let saved: ReturnType<typeof readSnapshot>;
     try {
-      saved = readSnapshot(text, program.code);
+      saved = readSnapshot(snapshotText(snapshot), program.code);
     } catch (err) {
+      // whatever the snapshot is, refusing it is a SnapshotError (the reader's own message, or what stopped it)
       if (err instanceof Refused) throw new SnapshotError(err.message);
-      throw err;
+      throw new SnapshotError(`not a snapshot: it could not be read (${errorText(err)})`, { cause: err });
     }
     const h = saved.host;
     const w = new World(program, { ...options, seed: h.seed, fps: h.fps, loopGuard: options.loopGuard ?? h.loopGuard });

@@ -6,6 +6,7 @@ import { BUILTINS } from '../builtins/index.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime, type ClockState } from '../time/clock.ts';
 import { UNITS_PER_MS } from '../time/units.ts';
+import { parseClick } from '../world/click.ts';
 
 export interface TimedInput {
   /** Game time in ms at which the input arrives. */
@@ -88,10 +89,9 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     while (nextInput < inputs.length && Math.round(inputs[nextInput].at * UNITS_PER_MS) <= t) {
       const inp = inputs[nextInput++];
       const at = Math.round(inp.at * UNITS_PER_MS);
-      if (inp.click) {
-        const [kind, target] = inp.click.toLowerCase().split(/\s+/);
-        e.post({ at, kind: 'click', objectKind: kind, target });
-      }
+      // (every door that takes timed input — oracles, snapshots, the library — checks its clicks)
+      const click = inp.click === undefined ? null : parseClick(inp.click);
+      if (click) e.post({ at, kind: 'click', ...click });
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
     }
   };

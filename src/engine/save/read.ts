@@ -6,7 +6,7 @@
 // and properties by name. A snapshot restores into a patched program as long as every
 // handler a saved thread is suspended in is unchanged; objects and properties the
 // patch added get their initial values, removed ones are reported.
-import type { Program } from '../../vm/program.ts';
+import { objectKey, type Program } from '../../vm/program.ts';
 import { newThread, type Thread, type Wait } from '../../vm/thread.ts';
 import { MAX_STRING, type Value } from '../../vm/value.ts';
 import { CODE_FORMAT, nextPc, Op } from '../../vm/opcodes.ts';
@@ -18,8 +18,8 @@ import { dict } from '../../vm/dict.ts';
 import type { WorldState } from '../../world/state.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
-import { SnapshotError, int, list, maybe, num, obj, oneOf, raw, read, refuse, str, table, readNumber } from './schema.ts';
-import { WORLD } from './world.ts';
+import { SnapshotError, describeJson, field, own, int, list, maybe, num, obj, oneOf, raw, read, refuse, shown, str, table, readNumber } from './schema.ts';
+import { HOST, WORLD } from './world.ts';
 import { ValueReader } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './format.ts';
 import { decodeVersion2, type Version2 } from './version2.ts';
@@ -67,16 +67,6 @@ export interface FitOptions {
   dropChanged?: boolean;
 }
 
-const HOST = obj({
-  kind: oneOf('headless', 'live'),
-  fps: num(1, 10_000),
-  nextFrame: int(),
-  files: list(str(), 100_000),
-  seed: num(),
-  loopGuard: int(),
-  input: list(obj({ at: num(0), click: str(), mouse: oneOf('down', 'up') }, ['click', 'mouse']), 1_000_000),
-});
-
 const FRAME = obj({ handler: str(), at: int(-1, 2 ** 31), loop: int(0, 2 ** 31), registers: raw }, ['loop']);
 
 /** The checks that do not need a program: a SnapshotError names the first thing wrong. */
@@ -87,28 +77,30 @@ export function decodeSnapshot(text: string, limits: SnapshotLimits = DEFAULT_LI
   } catch (err) {
     throw new SnapshotError(`not a snapshot: the file is not valid JSON (${(err as Error).message})`);
   }
-  const o = outer as { checksum?: unknown; body?: unknown };
-  if (!o || typeof o !== 'object' || typeof o.checksum !== 'string' || typeof o.body !== 'object' || o.body === null) {
+  const o = { checksum: own(outer, 'checksum'), body: own(outer, 'body') };
+  if (typeof o.checksum !== 'string' || typeof o.body !== 'object' || o.body === null || Array.isArray(o.body)) {
     throw new SnapshotError('not a snapshot: it has no checksum and body');
   }
   // the checksum covers the body exactly as written
   const start = text.indexOf('"body":');
   const bodyText = start >= 0 ? text.slice(start + 7).replace(/\}\s*$/, '') : '';
   if (sha256Hex(bodyText) !== o.checksum) throw new SnapshotError('the snapshot was changed or damaged after it was saved (its checksum does not match)');
-  const b = o.body as Record<string, unknown>;
-  if (b.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format "${String(b.format).slice(0, 40)}")`);
+  // every field of the body by its own name only
+  const b = dict<unknown>(o.body as Record<string, unknown>);
+  if (b.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format ${describeJson(b.format)})`);
   if (b.version === 2) {
     const v2 = decodeVersion2(b);
     return { body: null, version2: v2, host: v2.host, files: [], limits };
   }
   if (b.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(`the snapshot is version ${String(b.version).slice(0, 20)}; this Pocketwatch reads version ${SNAPSHOT_VERSION} (and migrates version 2)`);
+    throw new SnapshotError(`the snapshot is version ${describeJson(b.version)}; this Pocketwatch reads version ${SNAPSHOT_VERSION} (and migrates version 2)`);
   }
   if (b.code !== CODE_FORMAT) {
-    throw new SnapshotError(`the snapshot's threads are in bytecode format ${String(b.code).slice(0, 20)}; this Pocketwatch runs format ${CODE_FORMAT}`);
+    throw new SnapshotError(`the snapshot's threads are in bytecode format ${describeJson(b.code)}; this Pocketwatch runs format ${CODE_FORMAT}`);
   }
   try {
-    return { body: checkBody(b, limits), version2: null, host: b.host as HostInfo, files: (b.program as SnapshotBody['program']).files, limits };
+    const body = checkBody(b, limits);
+    return { body, version2: null, host: body.host, files: body.program.files, limits };
   } catch (err) {
     if (err instanceof SnapshotError && err.message.startsWith('its ')) throw new SnapshotError(`the snapshot is malformed: ${err.message}`);
     throw err;
@@ -126,13 +118,13 @@ function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): Snapshot
   const valueTable = (v: unknown, path: string): Record<string, unknown> => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(path, 'should be an object');
     const out = dict<unknown>();
-    for (const [k, x] of Object.entries(v as object)) out[k] = values.value(x, `${path}.${k}`);
+    for (const [k, x] of Object.entries(v as object)) out[k] = values.value(x, field(path, k));
     return out;
   };
   const globals = valueTable(b.globals, 'globals');
   if (b.objects === null || typeof b.objects !== 'object' || Array.isArray(b.objects)) refuse('objects', 'should be an object');
   const objects = dict<Record<string, unknown>>();
-  for (const [k, v] of Object.entries(b.objects as object)) objects[k] = valueTable(v, `objects.${k}`);
+  for (const [k, v] of Object.entries(b.objects as object)) objects[k] = valueTable(v, field('objects', k));
   if (!Array.isArray(b.threads)) refuse('threads', 'should be a list');
   const rawThreads = b.threads as unknown[];
   if (rawThreads.length > limits.maxThreads) refuse('threads', `has ${rawThreads.length} threads; a world runs at most ${limits.maxThreads}`);
@@ -200,6 +192,10 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     }
   }
   const w = body.world as unknown as WorldState;
+  // the set the world is in is one of these scripts' (a patch that removed it cannot place the world anywhere)
+  if (w.set !== '' && program.objectIndex[objectKey('set', w.set)] === undefined) {
+    throw new SnapshotError(`the snapshot's world.set names set ${shown(w.set)}, which these scripts do not have`);
+  }
   const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []) };
   // globals and properties by name
   const globalIndex = new Map(program.globals.map((g, i) => [g, i]));
@@ -220,7 +216,7 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     }
     for (const k of Object.keys(saved)) if (!o.properties.includes(k)) removed.push(`property ${k} of ${o.kind} ${o.name}`);
     o.properties.forEach((p, j) => {
-      if (p in saved) state.props[i][j] = saved[p] as unknown as Value;
+      if (Object.hasOwn(saved, p)) state.props[i][j] = saved[p] as unknown as Value;
       else if (o.init >= 0) addedProperties.push([i, j]);
     });
   });
