@@ -6,7 +6,7 @@ import { parseDuration, unitsToMs, msToUnits } from '../time/units.ts';
 import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } from '../oracle/check.ts';
 import { painter, renderResult } from '../oracle/diff.ts';
 import { compileSources, Program, type SourceFile } from './program.ts';
-import { engineHost, type WorldHost } from './world.ts';
+import { engineHost, hostFaults, type WorldHost } from './world.ts';
 import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
 import { CLICK_RULE, parseClick } from '../world/click.ts';
 
@@ -80,7 +80,10 @@ export function runHeadless(program: Program, options: HeadlessOptions = {}): He
   for (const i of options.input ?? []) {
     if (i.click !== undefined && parseClick(i.click) === null) throw new TypeError(`runHeadless () input click needs ${CLICK_RULE}, not ${JSON.stringify(i.click)}`);
   }
-  const r = runEngine(program.code, engineHost(options.host ?? {}), {
+  // a host callback that threw ends the run at the next frame, as HostCallbackError
+  const faults = hostFaults();
+  const r = runEngine(program.code, engineHost(options.host ?? {}, faults), {
+    beforeFrame: () => faults.rethrow(),
     until,
     fps: options.fps ?? 60,
     seed: options.seed ?? 1,
@@ -88,6 +91,7 @@ export function runHeadless(program: Program, options: HeadlessOptions = {}): He
     keepGoing: options.keepGoing ?? false,
     input: options.input ?? [],
   });
+  faults.rethrow();
   return { exit: r.exit, endedAt: unitsToMs(r.endedAt), errors: r.engine.errors };
 }
 

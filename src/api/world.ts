@@ -4,11 +4,11 @@
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import { SLICE_MS } from '../vm/guard.ts';
 import { BUILTINS } from '../builtins/index.ts';
-import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
+import { describeChanges, readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
 import { CLICK_RULE, parseClick } from '../world/click.ts';
-import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
+import { displayTime as frameTime, STEP_UNITS, TIME_MAX, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
 import { inspectWorld, type WorldView } from './inspect.ts';
@@ -44,6 +44,50 @@ function snapshotText(snapshot: unknown): string {
   }
   if (typeof text !== 'string') throw new Refused(`not a snapshot: it is ${snapshot === undefined ? 'undefined' : `a ${typeof snapshot}`}, not JSON data`);
   return text;
+}
+
+/** The host's callbacks, by name. */
+export type HostCallback = 'print' | 'trace' | 'sound' | 'diagnostic';
+
+/**
+ * Thrown by frame (), step (), start () and end () when one of the host's own callbacks
+ * threw while the world ran: `cause` is what it threw, `callback` which one. The world
+ * finished the frame regardless (what the callback was told still happened) and goes on
+ * at the next call; it is not halted and no script error is counted.
+ */
+export class HostCallbackError extends Error {
+  readonly callback: HostCallback;
+  constructor(callback: HostCallback, cause: unknown, more: number) {
+    const also = more === 0 ? '' : ` (and host callbacks threw ${more === 1 ? 'once more' : `${more} more times`} in the same frame)`;
+    super(`the host's ${callback} callback threw: ${errorText(cause)}${also}`, { cause });
+    this.name = 'HostCallbackError';
+    this.callback = callback;
+  }
+}
+
+/** What a host callback threw, kept until the call that drove the frame returns. */
+interface HostFault {
+  callback: HostCallback;
+  error: unknown;
+  more: number;
+}
+
+/** Whoever catches the host's throws: the first is kept, the rest counted. */
+class HostFaults {
+  fault: HostFault | null = null;
+
+  add(callback: HostCallback, error: unknown): void {
+    if (this.fault === null) this.fault = { callback, error, more: 0 };
+    else this.fault.more++;
+  }
+
+  /** Throws (and forgets) what a callback threw since the last call, if anything did. */
+  rethrow(): void {
+    const f = this.fault;
+    if (f === null) return;
+    this.fault = null;
+    throw new HostCallbackError(f.callback, f.error, f.more);
+  }
 }
 
 /** A sound channel: play slot 1 or 2, or the voice. */
@@ -116,13 +160,13 @@ function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTE
 
 /** Wall ms → units. k × 1000 / fps lands on display frame k's units however the division rounded. */
 function wallUnits(ms: number): number {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError(`frame () needs a wall time in ms, 0 or more, not ${String(ms)}`);
+  if (typeof ms !== 'number' || !(ms >= 0 && ms <= TIME_MAX / UNITS_PER_MS)) throw new RangeError(`frame () needs a wall time in ms from 0 to ${Math.floor(TIME_MAX / UNITS_PER_MS)}, not ${String(ms)}`);
   return Math.floor(ms * UNITS_PER_MS + 1e-6);
 }
 
 /** Display frame k at `fps` happens at floor(k × 1000 / fps) ms, in units (what `pw run --fps` uses). */
 export function displayTime(k: number, fps: number): number {
-  return Math.floor((k * 1000 * UNITS_PER_MS) / fps);
+  return frameTime(k, fps);
 }
 
 function soundEvent(ev: TraceEvent): SoundEvent {
@@ -136,21 +180,45 @@ function soundEvent(ev: TraceEvent): SoundEvent {
   return out;
 }
 
-/** @internal The engine's host for a world host: diagnostics made public, sounds picked out of the trace. */
-export function engineHost(host: WorldHost): EngineHost {
+/**
+ * @internal The engine's host for a world host: diagnostics made public, sounds picked
+ * out of the trace. What a callback throws never enters the world (a script would see
+ * its print fail, and the thread would stop as if Pocketwatch had failed): it goes to
+ * `faults`, which the call driving the frame rethrows as HostCallbackError.
+ */
+export function engineHost(host: WorldHost, faults: HostFaults): EngineHost {
   const { print, trace, sound, diagnostic } = host;
+  const guarded = <A extends unknown[]>(callback: HostCallback, f: ((...args: A) => void) | undefined) =>
+    f === undefined
+      ? () => {}
+      : (...args: A): void => {
+          try {
+            f.apply(host, args);
+          } catch (err) {
+            faults.add(callback, err);
+          }
+        };
+  const onPrint = guarded('print', print);
+  const onDiagnostic = guarded('diagnostic', diagnostic);
   const out: EngineHost = {
-    print: (text) => print?.call(host, text),
-    diagnostic: (d, formatted) => diagnostic?.call(host, publicDiagnostic(d, formatted)),
+    print: (text) => onPrint(text),
+    diagnostic: (d, formatted) => diagnostic && onDiagnostic(publicDiagnostic(d, formatted)),
   };
   // with no listener the engine builds no trace events at all
   if (trace || sound) {
+    const onTrace = guarded('trace', trace);
+    const onSound = guarded('sound', sound);
     out.trace = (ev) => {
-      trace?.call(host, ev);
-      if (sound && (ev.ev === 'sound' || ev.ev === 'soundend')) sound.call(host, soundEvent(ev));
+      onTrace(ev);
+      if (sound && (ev.ev === 'sound' || ev.ev === 'soundend')) onSound(soundEvent(ev));
     };
   }
   return out;
+}
+
+/** @internal A fresh keeper of what the host's callbacks throw. */
+export function hostFaults(): HostFaults {
+  return new HostFaults();
 }
 
 export class World {
@@ -162,6 +230,8 @@ export class World {
   #started = false;
   #ended = false;
   #busy = false;
+  readonly #faults = new HostFaults();
+  readonly #host: EngineHost;
 
   constructor(program: Program, options: WorldOptions = {}) {
     if (!(program instanceof Program)) throw new TypeError('new World () needs a program made by compile ()');
@@ -169,7 +239,8 @@ export class World {
     this.program = program;
     this.#fps = o.fps === undefined ? 60 : setting('fps', o.fps, isFps, FPS_RULE);
     this.#realFrames = o.realFrames === true;
-    this.#engine = new Engine(program.code, BUILTINS, engineHost(o.host ?? {}), {
+    this.#host = engineHost(o.host ?? {}, this.#faults);
+    this.#engine = new Engine(program.code, BUILTINS, this.#host, {
       seed: o.seed === undefined ? 1 : setting('seed', o.seed, isSeed, SEED_RULE),
       loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
@@ -186,9 +257,11 @@ export class World {
 
   /** Runs property initialisers and every startup handler, at wall time 0. frame () does it if not yet done. */
   start(): void {
+    this.#idle('start ()');
     if (this.#started) throw new Error('the world has already started');
     this.#run(() => this.#engine.boot(0));
     this.#started = true;
+    this.#faults.rethrow();
   }
 
   /**
@@ -197,7 +270,9 @@ export class World {
    * world's fps (frame k at k × 1000 / fps ms).
    */
   frame(wallMs?: number): void {
+    this.#idle('frame ()');
     const units = wallMs === undefined ? displayTime(this.#nextFrame, this.#fps) : wallUnits(wallMs);
+    if (units > TIME_MAX) throw new RangeError(`frame () at ${this.#fps} fps: frame ${this.#nextFrame} is past the end of the world's clock`);
     this.#frameAt(units);
   }
 
@@ -207,13 +282,16 @@ export class World {
    * frame runs after it.
    */
   end(): void {
+    this.#idle('end ()');
     if (this.#ended) return;
     this.#run(() => this.#engine.endRun());
     this.#ended = true;
+    this.#faults.rethrow();
   }
 
   /** Moves to the next heartbeat (50 ms of game time) in one frame; with the game clock held, 50 ms of wall time. */
   step(): void {
+    this.#idle('step ()');
     if (!this.#started) this.start();
     const st = this.#engine.state;
     const c = st.clock;
@@ -303,6 +381,9 @@ export class World {
     w.#engine.adopt(saved.state, saved.threads, saved.changes);
     w.#nextFrame = h.nextFrame;
     w.#started = true;
+    // what patched scripts no longer have, as pw run says it: a warning to the host
+    for (const message of describeChanges(saved.changes)) w.#host.diagnostic({ kind: 'warning', file: '', line: 0, col: 0, length: 1, message }, `warning: ${message}`);
+    w.#faults.rethrow();
     return w;
   }
 
@@ -313,14 +394,15 @@ export class World {
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
     this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
     this.#nextFrame++;
+    this.#faults.rethrow();
   }
 
   #idle(what: string): void {
     if (this.#busy) throw new Error(`${what} cannot be called from inside a host callback: call it between frames`);
   }
 
+  /** Runs the world's own work (each public method has checked it is not inside a host callback, under its own name). */
   #run(work: () => void): void {
-    this.#idle(this.#started ? 'frame ()' : 'start ()');
     this.#busy = true;
     try {
       work();

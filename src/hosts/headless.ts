@@ -5,7 +5,7 @@ import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime, type ClockState } from '../time/clock.ts';
-import { UNITS_PER_MS } from '../time/units.ts';
+import { displayTime, UNITS_PER_MS } from '../time/units.ts';
 import { parseClick } from '../world/click.ts';
 
 export interface TimedInput {
@@ -57,10 +57,7 @@ function wallWhenGameReaches(c: ClockState, game: number): number {
   return c.lockDepth > 0 || c.saveDepth > 0 ? Infinity : c.lastWall + (game - c.game);
 }
 
-/** Display frame k happens at wall time floor(k × 1000 / fps) ms, in units: no drift. */
-export function displayTime(k: number, fps: number): number {
-  return Math.floor((k * 1000 * UNITS_PER_MS) / fps);
-}
+export { displayTime };
 
 export function createHeadlessEngine(program: Program, host: EngineHost, opts: Partial<HeadlessOptions>): Engine {
   const e = new Engine(program, BUILTINS, host, { ...opts, realFrames: false });

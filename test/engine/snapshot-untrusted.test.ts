@@ -217,6 +217,13 @@ describe('an accepted snapshot makes a world that runs', () => {
     expect(refused(tampered(at9, (b) => (b.world.camera.x = 1e300)))).toMatch(/its world\.camera\.x should be a number from -1000000000000000/);
   });
 
+  it('refuses a next frame whose wall time no clock reaches, and World.frame refuses such a time', () => {
+    expect(refused(tampered(at9, (b) => (b.host.nextFrame = 1_000_000_000_000_002)))).toMatch(/its host\.nextFrame is a frame past the end of time at 60 fps/);
+    accepted(tampered(at9, (b) => (b.host.nextFrame = 1_000_000_000)));
+    const w = new World(library);
+    expect(() => w.frame(1e300)).toThrow(/frame \(\) needs a wall time in ms from 0 to 3002399751580330/);
+  });
+
   it('refuses a current set the scripts do not have', () => {
     expect(refused(tampered(at9, (b) => (b.world.set = 'nowhere')))).toMatch(/world\.set names set "nowhere", which these scripts do not have/);
     expect(refused(tampered(at9, (b) => (b.world.set = 'constructor')))).toMatch(/world\.set names set "constructor"/);

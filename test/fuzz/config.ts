@@ -17,10 +17,11 @@ export interface FuzzSize {
 /**
  * In npm test the text fuzzer takes 10 000 inputs, the mutation fuzzer 7 000, the program
  * fuzzer, which runs two engines per input, 3 000 (about 15 s on 2 cores), the save and
- * size fuzzers 200 and 300 and the preemption fuzzer 25 (a few seconds each). In npm run
- * fuzz, every fuzzer takes FUZZ_RUNS inputs, for up to an hour each.
+ * size fuzzers 200 and 300, the snapshot fuzzer 300 and the preemption fuzzer 25 (a few
+ * seconds each). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs, for up to an hour
+ * each.
  */
-export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt'): FuzzSize {
+export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt' | 'snapshots'): FuzzSize {
   if (LONG) return { runs: FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
     case 'text':
@@ -35,6 +36,9 @@ export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'size
       return { runs: 200, timeLimitMs: 60_000 };
     case 'sizes':
       return { runs: 300, timeLimitMs: 60_000 };
+    case 'snapshots':
+      // two restores, 2 s of the demo and 90 frames, two saves per input
+      return { runs: 300, timeLimitMs: 45_000 };
     case 'preempt':
       // up to a few hundred thousand steps an input, headless on both engines, live, and restored twice
       return { runs: 25, timeLimitMs: 30_000 };

@@ -23,6 +23,7 @@ import { HOST, WORLD } from './world.ts';
 import { ValueReader } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './format.ts';
 import { decodeVersion2, type Version2 } from './version2.ts';
+import { fileDigests } from './write.ts';
 
 export interface SnapshotLimits {
   maxThreads: number;
@@ -49,9 +50,29 @@ export interface RestoredWorld {
   host: HostInfo;
   files: { name: string; sha256: string }[];
   /** What the program has that the snapshot had not (their initial values are due), and what it lost. */
-  changes: { addedObjects: number[]; addedProperties: [number, number][]; removed: string[] };
+  changes: RestoreChanges;
   /** Saved threads left out because a handler on their stack changed or is gone (only with `dropChanged`). */
   dropped: DroppedThread[];
+}
+
+/** What a program has that the snapshot had not, and what it lost. */
+export interface RestoreChanges {
+  /** Objects and properties new to the snapshot: their initial values are due. */
+  addedObjects: number[];
+  addedProperties: [number, number][];
+  /** Globals, objects, properties and actors the scripts no longer have, each named once ("actor steward"). */
+  removed: string[];
+  /** Saved loops aimed at a handler the changed scripts lack ("flat loop gobedsit (flat tour has no handler gobedsit)"): they fire into nothing. */
+  loops: string[];
+}
+
+/** What a restore into changed scripts says about them, a line each (pw run prints them; World.restore warns its host). */
+export function describeChanges(changes: RestoreChanges): string[] {
+  const out: string[] = [];
+  const { removed, loops } = changes;
+  if (removed.length > 0) out.push(`the scripts no longer have ${removed.join(', ')}: restored without ${removed.length === 1 ? 'it' : 'them'}`);
+  if (loops.length > 0) out.push(`the scripts no longer have what ${loops.length === 1 ? 'a saved loop aims' : 'saved loops aim'} at: ${loops.join(', ')}; ${loops.length === 1 ? 'it fires' : 'they fire'} into nothing`);
+  return out;
 }
 
 export interface DroppedThread {
@@ -220,15 +241,17 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
       else if (o.init >= 0) addedProperties.push([i, j]);
     });
   });
-  // actors exist once their block is loaded: one whose block is gone is gone
+  // actors exist once their block is loaded: one whose block is gone is gone (and named once, as the object it was)
   const actors = dict(w.actors);
   for (const name of Object.keys(actors)) {
-    if (program.objectIndex[`actor:${name}`] === undefined) {
+    if (program.objectIndex[objectKey('actor', name)] === undefined) {
       delete actors[name];
-      removed.push(`actor ${name}`);
+      if (!removed.includes(`actor ${name}`)) removed.push(`actor ${name}`);
     }
   }
   state.actors = actors;
+  // a loop aimed at a handler the changed scripts lack would fire into nothing without a word
+  const loops = changedScripts(body, program) ? aimless(w, program) : [];
   const dropped: DroppedThread[] = [];
   const threads: Thread[] = [];
   body.threads.forEach((t, i) => {
@@ -236,7 +259,27 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     if (bad) dropped.push({ id: t.id, origin: t.origin, handler: bad.handler, why: unfit.get(bad.handler)! });
     else threads.push(fitThread(t, i, program, naming.index));
   });
-  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed }, dropped };
+  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed, loops }, dropped };
+}
+
+/** Whether `program` is other scripts than those the snapshot was saved with. */
+function changedScripts(body: SnapshotBody, program: Program): boolean {
+  const now = fileDigests(program);
+  return now.length !== body.program.files.length || now.some((f, i) => f.name !== body.program.files[i].name || f.sha256 !== body.program.files[i].sha256);
+}
+
+/** The saved loops whose event reaches no handler in `program` (a scene loop's goes to the current set). */
+function aimless(w: WorldState, program: Program): string[] {
+  const out: string[] = [];
+  for (const l of w.loops) {
+    const kind = l.kind === 'scene' ? 'set' : l.kind;
+    const target = l.kind === 'scene' ? w.set : l.target;
+    if (target === '') continue;
+    const oi = program.objectIndex[objectKey(kind, target)];
+    if (oi !== undefined && program.objects[oi].handlers[l.event] !== undefined) continue;
+    out.push(`${l.kind} loop ${l.event} (${kind} ${target} ${oi === undefined ? 'is not in the scripts' : `has no handler ${l.event}`})`);
+  }
+  return out;
 }
 
 const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };

@@ -2,7 +2,7 @@
 // clocks, the heartbeat, the loop table, actors and walks, sound, crickets, random
 // streams, input, and how the host drove it. Each range is the one a running world
 // keeps; a rule between fields (a path names stars the world has) is checked after them.
-import { STEP_UNITS } from '../../time/units.ts';
+import { displayTime, STEP_UNITS, TIME_MAX } from '../../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS } from '../../time/loops.ts';
 import { MAX_CRICKETS } from '../../world/cricket.ts';
 import { CLICK_RULE, parseClick } from '../../world/click.ts';
@@ -17,8 +17,6 @@ const DEPTH = 1_000_000;
 const MAILBOX = 1_000_000;
 /** A game or wall time in units; a wait or a sound may last for ever. */
 const time = num(0, Infinity);
-/** The latest time a clock reads, in units: whole units stay exact up to here (--until stops short of it too). */
-export const TIME_MAX = Number.MAX_SAFE_INTEGER;
 /** A clock reading. */
 const clockTime = num(0, TIME_MAX);
 /** A reading a clock was synchronised to, which a host's wall clock stepping back may leave behind 0. */
@@ -31,7 +29,7 @@ const slot = obj({ name: str(), start: time, end: time, volume: num(0, 1), pan: 
 const leg = obj({ x: place, y: place, z: place, star: maybe(str()) });
 
 /** How the host was driving the world, so a restored run carries on the same way (the rules of engine/settings.ts). */
-export const HOST = obj({
+export const HOST = refined(obj({
   kind: oneOf('headless', 'live'),
   fps: num(FPS_MIN, FPS_MAX),
   nextFrame: int(),
@@ -49,6 +47,9 @@ export const HOST = obj({
     ),
     1_000_000,
   ),
+}), (h: { nextFrame: number; fps: number }, path) => {
+  // the next frame's wall time is one a clock can read
+  if (displayTime(h.nextFrame, h.fps) > TIME_MAX) refuse(`${path}.nextFrame`, `is a frame past the end of time at ${h.fps} fps`);
 });
 
 const WORLD_FIELDS = obj({

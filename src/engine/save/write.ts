@@ -21,7 +21,7 @@ const builtinName = (b: number): string => BUILTINS[b]?.name ?? `#${b}`;
 /** Each source's SHA-256, hashed once per program (the history saves a checkpoint every second). */
 const filesOf = new WeakMap<Program, { name: string; sha256: string }[]>();
 
-function fileDigests(program: Program): { name: string; sha256: string }[] {
+export function fileDigests(program: Program): { name: string; sha256: string }[] {
   let files = filesOf.get(program);
   if (files === undefined) filesOf.set(program, (files = Object.entries(program.sources).map(([name, text]) => ({ name, sha256: sha256Hex(text) }))));
   return files;
