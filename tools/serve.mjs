@@ -19,8 +19,23 @@ try {
   process.exit(2);
 }
 
+/** The path a request names, or null when it cannot be read (a bad % escape, say). */
+function requestPath(url) {
+  try {
+    const path = decodeURIComponent(new URL(url ?? '/', 'http://localhost').pathname);
+    return path.includes('\0') ? null : path;
+  } catch {
+    return null;
+  }
+}
+
+// any page the author visits can send this server requests: a bad one gets 400, never ends it
 const server = createServer(async (req, res) => {
-  const path = decodeURIComponent(new URL(req.url ?? '/', 'http://localhost').pathname);
+  const path = requestPath(req.url);
+  if (path === null) {
+    res.writeHead(400, { 'content-type': 'text/plain' }).end('bad request');
+    return;
+  }
   const file = resolve(folder, `.${path.endsWith('/') ? `${path}index.html` : path}`);
   if (file !== folder && !file.startsWith(folder + sep)) {
     res.writeHead(403).end('forbidden');

@@ -7,7 +7,6 @@ import { checkOracleFile, findOracles as findOracleFiles, updateOracleFile } fro
 import { painter, renderResult } from '../oracle/diff.ts';
 import { compileSources, Program, type SourceFile } from './program.ts';
 import { loadProject } from '../project/index.ts';
-import { engineHost, type WorldHost } from './world.ts';
 import { searchOptions } from '../explore/options.ts';
 import type { ExploreOptions } from '../explore/findings.ts';
 import type { ExploreReport } from '../explore/findings.ts';
@@ -15,6 +14,9 @@ import { reportOf, searchParts } from '../explore/explore.ts';
 import { exploreInWorkers } from '../oracle/explore-workers.ts';
 import { writeFindingOracle } from '../oracle/explore.ts';
 import { humanReport } from '../explore/report.ts';
+import { engineHost, hostFaults, type WorldHost } from './world.ts';
+import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
+import { CLICK_RULE, parseClick } from '../world/click.ts';
 
 /** A script file or folder that is missing, unreadable, or holds no script. */
 export class FileError extends Error {
@@ -93,7 +95,16 @@ export interface HeadlessRun {
 export function runHeadless(program: Program, options: HeadlessOptions = {}): HeadlessRun {
   if (!(program instanceof Program)) throw new TypeError('runHeadless () needs a program made by compile () or loadFiles ()');
   const until = typeof options.until === 'string' ? parseDuration(options.until) : msToUnits(options.until ?? 60_000);
-  const r = runEngine(program.code, engineHost(options.host ?? {}), {
+  // the rules pw run and World hold the same settings to
+  if (options.fps !== undefined && !isFps(options.fps)) throw new RangeError(`runHeadless () option fps needs ${FPS_RULE}, not ${String(options.fps)}`);
+  if (options.seed !== undefined && !isSeed(options.seed)) throw new RangeError(`runHeadless () option seed needs ${SEED_RULE}, not ${String(options.seed)}`);
+  for (const i of options.input ?? []) {
+    if (i.click !== undefined && parseClick(i.click) === null) throw new TypeError(`runHeadless () input click needs ${CLICK_RULE}, not ${JSON.stringify(i.click)}`);
+  }
+  // a host callback that threw ends the run at the next frame, as HostCallbackError
+  const faults = hostFaults();
+  const r = runEngine(program.code, engineHost(options.host ?? {}, faults), {
+    beforeFrame: () => faults.rethrow(),
     until,
     fps: options.fps ?? 60,
     seed: options.seed ?? 1,
@@ -101,6 +112,7 @@ export function runHeadless(program: Program, options: HeadlessOptions = {}): He
     keepGoing: options.keepGoing ?? false,
     input: options.input ?? [],
   });
+  faults.rethrow();
   return { exit: r.exit, endedAt: unitsToMs(r.endedAt), errors: r.engine.errors };
 }
 

@@ -4,9 +4,10 @@
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import { SLICE_MS } from '../vm/guard.ts';
 import { builtinsFor } from '../builtins/host.ts';
-import { readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
+import { describeChanges, readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
 import { nextDueAt } from '../time/stepper.ts';
-import { STEP_UNITS, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
+import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
+import { displayTime as frameTime, STEP_UNITS, TIME_MAX, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
 import { inspectWorld, type WorldView } from './inspect.ts';
@@ -19,9 +20,76 @@ export type { HostValue } from './hostinput.ts';
 
 /** Thrown by World.restore () for a snapshot that is damaged or malformed, or whose threads wait in handlers the program lacks or changed; the message says which. */
 export class SnapshotError extends Error {
-  constructor(message: string) {
-    super(message);
+  constructor(message: string, options?: { cause?: unknown }) {
+    super(message, options);
     this.name = 'SnapshotError';
+  }
+}
+
+/** A thrown value's message, however odd the value (a Proxy, a getter that throws again). */
+function errorText(err: unknown): string {
+  try {
+    const m = err instanceof Error ? err.message : String(err);
+    return m.length > 200 ? m.slice(0, 200) + '…' : m;
+  } catch {
+    return 'an error that cannot be shown';
+  }
+}
+
+/** The snapshot as JSON text: given as text, or as data, which must be plain JSON data (no cycle, no BigInt, nothing that throws when read). */
+function snapshotText(snapshot: unknown): string {
+  if (typeof snapshot === 'string') return snapshot;
+  let text: unknown;
+  try {
+    text = JSON.stringify(snapshot);
+  } catch (err) {
+    throw new Refused(`not a snapshot: it is not plain JSON data (${errorText(err)})`);
+  }
+  if (typeof text !== 'string') throw new Refused(`not a snapshot: it is ${snapshot === undefined ? 'undefined' : `a ${typeof snapshot}`}, not JSON data`);
+  return text;
+}
+
+/** The host's callbacks, by name. */
+export type HostCallback = 'print' | 'trace' | 'sound' | 'diagnostic';
+
+/**
+ * Thrown by frame (), step (), start () and end () when one of the host's own callbacks
+ * threw while the world ran: `cause` is what it threw, `callback` which one. The world
+ * finished the frame regardless (what the callback was told still happened) and goes on
+ * at the next call; it is not halted and no script error is counted.
+ */
+export class HostCallbackError extends Error {
+  readonly callback: HostCallback;
+  constructor(callback: HostCallback, cause: unknown, more: number) {
+    const also = more === 0 ? '' : ` (and host callbacks threw ${more === 1 ? 'once more' : `${more} more times`} in the same frame)`;
+    super(`the host's ${callback} callback threw: ${errorText(cause)}${also}`, { cause });
+    this.name = 'HostCallbackError';
+    this.callback = callback;
+  }
+}
+
+/** What a host callback threw, kept until the call that drove the frame returns. */
+interface HostFault {
+  callback: HostCallback;
+  error: unknown;
+  more: number;
+}
+
+/** Whoever catches the host's throws: the first is kept, the rest counted. */
+class HostFaults {
+  fault: HostFault | null = null;
+
+  add(callback: HostCallback, error: unknown): void {
+    if (this.fault === null) this.fault = { callback, error, more: 0 };
+    else this.fault.more++;
+  }
+
+  /** Throws (and forgets) what a callback threw since the last call, if anything did. */
+  rethrow(): void {
+    const f = this.fault;
+    if (f === null) return;
+    this.fault = null;
+    throw new HostCallbackError(f.callback, f.error, f.more);
   }
 }
 
@@ -96,6 +164,12 @@ export interface WorldSnapshot {
   body: { format: string; version: number; [field: string]: unknown };
 }
 
+/** A setting held to the rule every door shares (engine/settings.ts): pw run's flags, these options, a snapshot's host. */
+function setting(name: string, v: unknown, ok: (v: unknown) => v is number, rule: string): number {
+  if (!ok(v)) throw new RangeError(`World option ${name} needs ${rule}, not ${String(v)}`);
+  return v;
+}
+
 function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTEGER): number {
   if (typeof v !== 'number' || !Number.isInteger(v) || v < min || v > max) {
     throw new RangeError(`World option ${name} needs a whole number from ${min}${max < Number.MAX_SAFE_INTEGER ? ` to ${max}` : ' up'}, not ${String(v)}`);
@@ -105,7 +179,7 @@ function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTE
 
 /** Wall ms → units. k × 1000 / fps lands on display frame k's units however the division rounded. */
 function wallUnits(ms: number): number {
-  if (typeof ms !== 'number' || !Number.isFinite(ms) || ms < 0) throw new RangeError(`frame () needs a wall time in ms, 0 or more, not ${String(ms)}`);
+  if (typeof ms !== 'number' || !(ms >= 0 && ms <= TIME_MAX / UNITS_PER_MS)) throw new RangeError(`frame () needs a wall time in ms from 0 to ${Math.floor(TIME_MAX / UNITS_PER_MS)}, not ${String(ms)}`);
   return Math.floor(ms * UNITS_PER_MS + 1e-6);
 }
 
@@ -129,7 +203,7 @@ function implementations(program: Program, given: unknown): Record<string, HostF
 
 /** Display frame k at `fps` happens at floor(k × 1000 / fps) ms, in units (what `pw run --fps` uses). */
 export function displayTime(k: number, fps: number): number {
-  return Math.floor((k * 1000 * UNITS_PER_MS) / fps);
+  return frameTime(k, fps);
 }
 
 function soundEvent(ev: TraceEvent): SoundEvent {
@@ -143,21 +217,45 @@ function soundEvent(ev: TraceEvent): SoundEvent {
   return out;
 }
 
-/** @internal The engine's host for a world host: diagnostics made public, sounds picked out of the trace. */
-export function engineHost(host: WorldHost): EngineHost {
+/**
+ * @internal The engine's host for a world host: diagnostics made public, sounds picked
+ * out of the trace. What a callback throws never enters the world (a script would see
+ * its print fail, and the thread would stop as if Pocketwatch had failed): it goes to
+ * `faults`, which the call driving the frame rethrows as HostCallbackError.
+ */
+export function engineHost(host: WorldHost, faults: HostFaults): EngineHost {
   const { print, trace, sound, diagnostic } = host;
+  const guarded = <A extends unknown[]>(callback: HostCallback, f: ((...args: A) => void) | undefined) =>
+    f === undefined
+      ? () => {}
+      : (...args: A): void => {
+          try {
+            f.apply(host, args);
+          } catch (err) {
+            faults.add(callback, err);
+          }
+        };
+  const onPrint = guarded('print', print);
+  const onDiagnostic = guarded('diagnostic', diagnostic);
   const out: EngineHost = {
-    print: (text) => print?.call(host, text),
-    diagnostic: (d, formatted) => diagnostic?.call(host, publicDiagnostic(d, formatted)),
+    print: (text) => onPrint(text),
+    diagnostic: (d, formatted) => diagnostic && onDiagnostic(publicDiagnostic(d, formatted)),
   };
   // with no listener the engine builds no trace events at all
   if (trace || sound) {
+    const onTrace = guarded('trace', trace);
+    const onSound = guarded('sound', sound);
     out.trace = (ev) => {
-      trace?.call(host, ev);
-      if (sound && (ev.ev === 'sound' || ev.ev === 'soundend')) sound.call(host, soundEvent(ev));
+      onTrace(ev);
+      if (sound && (ev.ev === 'sound' || ev.ev === 'soundend')) onSound(soundEvent(ev));
     };
   }
   return out;
+}
+
+/** @internal A fresh keeper of what the host's callbacks throw. */
+export function hostFaults(): HostFaults {
+  return new HostFaults();
 }
 
 export class World {
@@ -170,15 +268,18 @@ export class World {
   #ended = false;
   #busy = false;
   readonly #watches: Watches;
+  readonly #faults = new HostFaults();
+  readonly #host: EngineHost;
 
   constructor(program: Program, options: WorldOptions = {}) {
     if (!(program instanceof Program)) throw new TypeError('new World () needs a program made by compile ()');
     const o = options ?? {};
     this.program = program;
-    this.#fps = o.fps === undefined ? 60 : whole('fps', o.fps, 1, 10_000);
+    this.#fps = o.fps === undefined ? 60 : setting('fps', o.fps, isFps, FPS_RULE);
     this.#realFrames = o.realFrames === true;
-    this.#engine = new Engine(program.code, builtinsFor(program.code), engineHost(o.host ?? {}), {
-      seed: o.seed === undefined ? 1 : whole('seed', o.seed, 0),
+    this.#host = engineHost(o.host ?? {}, this.#faults);
+    this.#engine = new Engine(program.code, builtinsFor(program.code), this.#host, {
+      seed: o.seed === undefined ? 1 : setting('seed', o.seed, isSeed, SEED_RULE),
       loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),
       realFrames: this.#realFrames,
@@ -196,9 +297,11 @@ export class World {
 
   /** Runs property initialisers and every startup handler, at wall time 0. frame () does it if not yet done. */
   start(): void {
+    this.#idle('start ()');
     if (this.#started) throw new Error('the world has already started');
     this.#run(() => this.#engine.boot(0));
     this.#started = true;
+    this.#faults.rethrow();
   }
 
   /**
@@ -207,7 +310,9 @@ export class World {
    * world's fps (frame k at k × 1000 / fps ms).
    */
   frame(wallMs?: number): void {
+    this.#idle('frame ()');
     const units = wallMs === undefined ? displayTime(this.#nextFrame, this.#fps) : wallUnits(wallMs);
+    if (units > TIME_MAX) throw new RangeError(`frame () at ${this.#fps} fps: frame ${this.#nextFrame} is past the end of the world's clock`);
     this.#frameAt(units);
   }
 
@@ -217,13 +322,16 @@ export class World {
    * frame runs after it.
    */
   end(): void {
+    this.#idle('end ()');
     if (this.#ended) return;
     this.#run(() => this.#engine.endRun());
     this.#ended = true;
+    this.#faults.rethrow();
   }
 
   /** Moves to the next heartbeat (50 ms of game time) in one frame; with the game clock held, 50 ms of wall time. */
   step(): void {
+    this.#idle('step ()');
     if (!this.#started) this.start();
     const st = this.#engine.state;
     const c = st.clock;
@@ -352,19 +460,22 @@ export class World {
    */
   static restore(program: Program, snapshot: WorldSnapshot | string, options: WorldOptions = {}): World {
     if (!(program instanceof Program)) throw new TypeError('World.restore () needs a program made by compile ()');
-    const text = typeof snapshot === 'string' ? snapshot : JSON.stringify(snapshot);
     let saved: ReturnType<typeof readSnapshot>;
     try {
-      saved = readSnapshot(text, program.code);
+      saved = readSnapshot(snapshotText(snapshot), program.code);
     } catch (err) {
+      // whatever the snapshot is, refusing it is a SnapshotError (the reader's own message, or what stopped it)
       if (err instanceof Refused) throw new SnapshotError(err.message);
-      throw err;
+      throw new SnapshotError(`not a snapshot: it could not be read (${errorText(err)})`, { cause: err });
     }
     const h = saved.host;
     const w = new World(program, { ...options, seed: h.seed, fps: h.fps, loopGuard: options.loopGuard ?? h.loopGuard });
     w.#engine.adopt(saved.state, saved.threads, saved.changes);
     w.#nextFrame = h.nextFrame;
     w.#started = true;
+    // what patched scripts no longer have, as pw run says it: a warning to the host
+    for (const message of describeChanges(saved.changes)) w.#host.diagnostic({ kind: 'warning', file: '', line: 0, col: 0, length: 1, message }, `warning: ${message}`);
+    w.#faults.rethrow();
     return w;
   }
 
@@ -376,14 +487,15 @@ export class World {
     this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
     this.#nextFrame++;
     this.#run(() => this.#watches.flush());
+    this.#faults.rethrow();
   }
 
   #idle(what: string): void {
     if (this.#busy) throw new Error(`${what} cannot be called from inside a host callback: call it between frames`);
   }
 
+  /** Runs the world's own work (each public method has checked it is not inside a host callback, under its own name). */
   #run(work: () => void): void {
-    this.#idle(this.#started ? 'frame ()' : 'start ()');
     this.#busy = true;
     try {
       work();

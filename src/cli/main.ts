@@ -9,6 +9,7 @@ import { closest } from '../errors/suggest.ts';
 import { shownMessage } from '../errors/text.ts';
 import { stderr, stdout } from '../node/terminal.ts';
 import { RUN_OPTIONS, VALUE_OPTIONS, quickRunArgs, type RunOptionValues } from './args.ts';
+import { FPS_RULE, isFps } from '../engine/settings.ts';
 
 function duration(name: string, text: unknown): number {
   try {
@@ -65,7 +66,7 @@ function packageVersion(): string {
 
 async function run(a: RunOptionValues): Promise<number> {
   const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
-  if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
+  if (!isFps(fps)) throw new UsageError(`--fps needs ${FPS_RULE}, not "${String(a.fps)}"`);
   const { runCommand } = await import('./run.ts');
   return runCommand({
     files: a.files ?? [],

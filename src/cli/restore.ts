@@ -1,20 +1,27 @@
 // What `pw run --restore SNAPSHOT` reads. A snapshot is untrusted input (players share
 // them), so it never makes Pocketwatch read a file the command line did not name, but
-// for the scripts it was saved with — and only .pw files, or folders of them, below the
-// current folder — and nothing of those is parsed or shown before each matches the
+// for the scripts it was saved with — and only .pw files, or folders of them, in or below
+// the current folder, named relatively — and nothing of those is parsed or shown before each matches the
 // SHA-256 the snapshot recorded for it. Every file is read only if it is a regular file
 // within a size cap.
-import { isAbsolute, relative, resolve, sep } from 'node:path';
+import { isAbsolute, normalize, relative, resolve, sep } from 'node:path';
 import { isFolder, readSources, realPath, canonicalPath, UsageError, type SourceText } from '../node/load.ts';
 import { SnapshotError, type DecodedSnapshot } from '../engine/snapshot.ts';
 import { sha256Hex } from '../hash/sha256.ts';
 
-/** Whether `path` lies below the current folder, links followed. */
-function below(path: string): boolean {
-  const real = realPath(path);
+/**
+ * Whether the name `p` lies in the current folder or below it: a relative name that does
+ * not climb out of it as written ("..", "sub/../.."), nor once links are followed. The
+ * current folder itself (".") is fine; an absolute name never is, wherever it points.
+ */
+function below(p: string): boolean {
+  if (isAbsolute(p)) return false;
+  const written = normalize(p);
+  if (written === '..' || written.startsWith('..' + sep)) return false;
+  const real = realPath(resolve(p));
   if (real === null) return false;
   const rel = relative(canonicalPath(process.cwd()), real);
-  return rel !== '' && !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
+  return !rel.startsWith('..' + sep) && rel !== '..' && !isAbsolute(rel);
 }
 
 /** The scripts a snapshot names, read and checked against it; a SnapshotError names the first that may not be read or changed. */
@@ -22,7 +29,7 @@ export function restoreScripts(snapshot: DecodedSnapshot): SourceText[] {
   const names = snapshot.host.files;
   const short = (p: string): string => (p.length > 80 ? p.slice(0, 80) + '…' : p);
   for (const p of names) {
-    if (!(isFolder(p) || p.toLowerCase().endsWith('.pw')) || !below(resolve(p))) {
+    if (!(isFolder(p) || p.toLowerCase().endsWith('.pw')) || !below(p)) {
       throw new SnapshotError(`it names "${short(p)}" as one of its scripts; a snapshot may name only .pw files and folders below the current folder (name the scripts on the command line to restore it)`);
     }
   }

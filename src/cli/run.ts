@@ -4,7 +4,7 @@ import { readScripts, readSnapshotFile, UsageError } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { loadProject } from '../project/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
-import { decodeSnapshot, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
+import { decodeSnapshot, describeChanges, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
 import { TimelineBuilder } from '../timeline/index.ts';
@@ -160,7 +160,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
       const h = restored.host;
       const e = createHeadlessEngine(program, host, { ...headlessOpts, seed: h.seed, loopGuard: a.loopGuard });
       e.adopt(restored.state, restored.threads, restored.changes);
-      if (restored.changes.removed.length > 0) stderr.line(`pw: the scripts no longer have ${restored.changes.removed.join(', ')}: restored without ${restored.changes.removed.length === 1 ? 'it' : 'them'}`);
+      for (const line of describeChanges(restored.changes)) stderr.line(`pw: ${line}`);
       r = continueHeadless(e, { ...headlessOpts, fps: h.fps, input: h.input as never }, h.nextFrame);
     } else {
       r = runHeadless(program, host, headlessOpts);

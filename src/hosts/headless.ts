@@ -5,7 +5,8 @@ import type { Program } from '../vm/program.ts';
 import { builtinsFor } from '../builtins/host.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime, type ClockState } from '../time/clock.ts';
-import { UNITS_PER_MS } from '../time/units.ts';
+import { displayTime, UNITS_PER_MS } from '../time/units.ts';
+import { parseClick } from '../world/click.ts';
 import { hostEntry, type HostInputSpec } from '../engine/hostinput.ts';
 import type { HostValue } from '../world/hostdata.ts';
 
@@ -62,10 +63,7 @@ function wallWhenGameReaches(c: ClockState, game: number): number {
   return c.lockDepth > 0 || c.saveDepth > 0 ? Infinity : c.lastWall + (game - c.game);
 }
 
-/** Display frame k happens at wall time floor(k × 1000 / fps) ms, in units: no drift. */
-export function displayTime(k: number, fps: number): number {
-  return Math.floor((k * 1000 * UNITS_PER_MS) / fps);
-}
+export { displayTime };
 
 export function createHeadlessEngine(program: Program, host: EngineHost, opts: Partial<HeadlessOptions>): Engine {
   const e = new Engine(program, builtinsFor(program), host, { ...opts, realFrames: false });
@@ -97,10 +95,9 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     while (nextInput < inputs.length && Math.round(inputs[nextInput].at * UNITS_PER_MS) <= t) {
       const inp = inputs[nextInput++];
       const at = Math.round(inp.at * UNITS_PER_MS);
-      if (inp.click) {
-        const [kind, target] = inp.click.toLowerCase().split(/\s+/);
-        e.post({ at, kind: 'click', objectKind: kind, target });
-      }
+      // (every door that takes timed input — oracles, snapshots, the library — checks its clicks)
+      const click = inp.click === undefined ? null : parseClick(inp.click);
+      if (click) e.post({ at, kind: 'click', ...click });
       if (inp.mouse) e.post({ at, kind: 'mouse', down: inp.mouse === 'down' });
       if (inp.key || inp.set || inp.send) e.post(hostEntry(e.program, at, inp, 'input'));
       if (inp.answer) e.post({ at, kind: 'answer', request: inp.answer.request, value: inp.answer.value });

@@ -33,6 +33,14 @@ export function unitsToMs(u: number): number {
   return u / UNITS_PER_MS;
 }
 
+/** The latest time a clock reads, in units (about 95 000 years): whole units are exact up to here, and `--until` stops short of it. */
+export const TIME_MAX = Number.MAX_SAFE_INTEGER;
+
+/** Display frame k at `fps` happens at floor(k × 1000 / fps) ms, in units: no drift, whatever the rate (what `pw run --fps` uses). */
+export function displayTime(k: number, fps: number): number {
+  return Math.floor((k * 1000 * UNITS_PER_MS) / fps);
+}
+
 /** The script tick counter at time u: floor(ms * 3 / 50), computed on exact units. */
 export function ticksAt(u: number): number {
   return Math.floor(u / TICK_UNITS);

@@ -6,7 +6,7 @@
 
 import { randomInt, type RandomState } from './random.ts';
 import { SOUND_FOREVER, soundDuration, type SoundSlot, type SoundTable } from './sound.ts';
-import { bearing } from './walk.ts';
+import { bearing, normalizeAngle } from './walk.ts';
 
 export interface CricketState {
   name: string;
@@ -127,7 +127,8 @@ export function cricketMix(c: Pick<CricketState, 'x' | 'z' | 'radius'>, camera: 
   const volume = distance >= c.radius ? 0 : 1 - distance / c.radius;
   let pan = 0;
   if (distance > 0) {
-    const relative = bearing(camera.x, camera.z, c.x, c.z) - camera.facing;
+    // a facing far past a turn (placecamera (0, 0, 1e308)) is the same direction, and keeps the pan a number
+    const relative = bearing(camera.x, camera.z, c.x, c.z) - normalizeAngle(camera.facing);
     pan = Math.sin((relative * Math.PI) / 180);
   }
   return { volume: round3(volume), pan: round3(pan) };

@@ -220,7 +220,7 @@ describe('World driven frame by frame', () => {
 
   it('checks its options and its calls', () => {
     const p = compile([{ name: 'a.pw', text: 'on startup\n  delay (1)\nend\n' }]);
-    expect(() => new World(p, { fps: 0 })).toThrow(/fps needs a whole number from 1 to 10000/);
+    expect(() => new World(p, { fps: 0 })).toThrow(/fps needs a number from 1 to 10000/);
     expect(() => new World(p, { seed: -1 })).toThrow(RangeError);
     expect(() => new World({} as never)).toThrow(/program made by compile/);
     const w = new World(p);

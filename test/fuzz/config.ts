@@ -18,11 +18,11 @@ export interface FuzzSize {
 /**
  * In npm test the text fuzzer takes 3 000 inputs, the mutation fuzzer 2 000, the program
  * fuzzer, which runs two engines per input, 800, the save and size fuzzers 80 and 120, the
- * preemption fuzzer 10 and the language-server fuzzer 300 (a few seconds each on 2 quiet
- * cores). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs (the language server's at
- * most 60 000), for up to an hour each.
+ * snapshot fuzzer 150, the preemption fuzzer 10 and the language-server fuzzer 300 (a few
+ * seconds each on 2 quiet cores). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs (the
+ * language server's at most 60 000), for up to an hour each.
  */
-export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt' | 'lsp'): FuzzSize {
+export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'sizes' | 'preempt' | 'lsp' | 'snapshots'): FuzzSize {
   // (each input of the language-server fuzzer is a round trip to a server process: 60 000 of them is its long run)
   if (LONG) return { runs: fuzzer === 'lsp' ? Math.min(FUZZ_RUNS, 60_000) : FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
@@ -41,6 +41,9 @@ export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'size
     case 'lsp':
       // a few ms a round trip, on one long-lived server
       return { runs: 300, timeLimitMs: BACKSTOP_MS };
+    case 'snapshots':
+      // two restores, 2 s of the demo and 90 frames, two saves per input
+      return { runs: 150, timeLimitMs: BACKSTOP_MS };
     case 'preempt':
       // up to a few hundred thousand steps an input, headless on both engines, live, and restored twice
       return { runs: 10, timeLimitMs: BACKSTOP_MS };

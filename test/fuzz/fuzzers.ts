@@ -7,6 +7,7 @@ import { randomText, mutatedInput, mutatedSources, CORPUS, type MutatedInput } f
 import { program, printProgram, runSettings, type GenProgram, type RunSettings } from './programs.ts';
 import { spinProgram, printSpin, type SpinProgram } from './spin.ts';
 import { growthProgram, printGrowth, LIMIT_ERROR, type GrowthProgram } from './growth.ts';
+import { checkSnapshot, showSnapshotInput, snapshotInput, type SnapshotInput } from './snapshots.ts';
 import type { SourceText } from '../../src/node/load.ts';
 import { UNITS_PER_MS } from '../../src/time/units.ts';
 
@@ -113,5 +114,13 @@ const preempt: Fuzzer<[SpinProgram, LiveSettings], { source: string; guardOff: b
   show: ({ source, guardOff, live }) => `live ${JSON.stringify(live)}${guardOff ? ' --loop-guard 0' : ''} limits ${JSON.stringify(FUZZ_LIMITS)}\n${source}`,
 };
 
-export const FUZZERS = { text, mutate, programs, saves, sizes, preempt } as const;
+/** (g) The demo's snapshots mutated as a player could, restored through pw run's reader and World.restore alike. */
+const snapshots: Fuzzer<SnapshotInput, SnapshotInput> = {
+  arbitrary: snapshotInput,
+  prepare: (input) => input,
+  check: checkSnapshot,
+  show: showSnapshotInput,
+};
+
+export const FUZZERS = { text, mutate, programs, saves, sizes, preempt, snapshots } as const;
 export type FuzzerName = keyof typeof FUZZERS;

@@ -4,9 +4,9 @@
 import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
-import { mkdtempSync, readFileSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync, symlinkSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join } from 'node:path';
+import { basename, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 
 const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
@@ -77,4 +77,32 @@ describe('pw run --restore reads only the scripts a snapshot may name', () => {
     expect(r.stderr).toContain('has changed since the snapshot was saved');
     expect(r.stderr).not.toMatch(/syntax error|not \( a script/);
   });
+});
+
+describe('pw run --restore reads the folders a snapshot names below the current one', () => {
+  for (const [name, bye] of [['.', 'bye'], ['./sub/', 'sub bye']] as const) {
+    it(`restores a world saved from "${name}" the documented way`, () => {
+      mkdirSync(join(dir, 'sub'), { recursive: true });
+      writeFileSync(join(dir, 'sub', 'b.pw'), 'on startup\n  print ("sub hi")\n  delay (100)\n  print ("sub bye")\nend\n');
+      expect(pw('run', name, '--until', '50ms', '--save', 's.json').code).toBe(0);
+      const r = pw('run', '--restore', 's.json', '--until', '3s');
+      expect(r.stderr).toBe('');
+      expect(r.code).toBe(0);
+      expect(r.stdout).toBe(`${bye}\n`);
+    });
+  }
+
+  for (const [what, name] of [
+    ['an absolute path to a script below it', () => join(dir, 'a.pw')],
+    ['a path that climbs out and back in', () => `../${basename(dir)}/a.pw`],
+    ['a folder that climbs out', () => 'sub/../..'],
+  ] as const) {
+    it(`still refuses ${what}`, () => {
+      mkdirSync(join(dir, 'sub'), { recursive: true });
+      const r = pw('run', '--restore', tampered([name()]), '--until', '1s');
+      expect(r.code).toBe(1);
+      expect(r.stdout).toBe('');
+      expect(r.stderr).toContain('a snapshot may name only .pw files and folders below the current folder');
+    });
+  }
 });

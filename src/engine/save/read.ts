@@ -6,7 +6,7 @@
 // and properties by name. A snapshot restores into a patched program as long as every
 // handler a saved thread is suspended in is unchanged; objects and properties the
 // patch added get their initial values, removed ones are reported.
-import type { Program } from '../../vm/program.ts';
+import { objectKey, type Program } from '../../vm/program.ts';
 import { newThread, type Thread, type Wait } from '../../vm/thread.ts';
 import { MAX_STRING, type Value } from '../../vm/value.ts';
 import { CODE_FORMAT, nextPc, Op } from '../../vm/opcodes.ts';
@@ -19,12 +19,12 @@ import type { WorldState } from '../../world/state.ts';
 import { builtinsFor } from '../../builtins/host.ts';
 import type { Builtin } from '../../builtins/registry.ts';
 import { sha256Hex } from '../../hash/sha256.ts';
-import { SnapshotError, bool, data, int, list, maybe, num, obj, oneOf, raw, read, refuse, str, table, readNumber } from './schema.ts';
-import { MAX_KEY_NAME } from '../../world/hostinput.ts';
-import { WORLD } from './world.ts';
+import { SnapshotError, describeJson, field, own, int, list, maybe, num, obj, oneOf, raw, read, refuse, shown, str, table, readNumber } from './schema.ts';
+import { HOST, WORLD } from './world.ts';
 import { ValueReader } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './format.ts';
 import { decodeVersion2, type Version2 } from './version2.ts';
+import { fileDigests } from './write.ts';
 
 export interface SnapshotLimits {
   maxThreads: number;
@@ -51,9 +51,29 @@ export interface RestoredWorld {
   host: HostInfo;
   files: { name: string; sha256: string }[];
   /** What the program has that the snapshot had not (their initial values are due), and what it lost. */
-  changes: { addedObjects: number[]; addedProperties: [number, number][]; removed: string[] };
+  changes: RestoreChanges;
   /** Saved threads left out because a handler on their stack changed or is gone (only with `dropChanged`). */
   dropped: DroppedThread[];
+}
+
+/** What a program has that the snapshot had not, and what it lost. */
+export interface RestoreChanges {
+  /** Objects and properties new to the snapshot: their initial values are due. */
+  addedObjects: number[];
+  addedProperties: [number, number][];
+  /** Globals, objects, properties and actors the scripts no longer have, each named once ("actor steward"). */
+  removed: string[];
+  /** Saved loops aimed at a handler the changed scripts lack ("flat loop gobedsit (flat tour has no handler gobedsit)"): they fire into nothing. */
+  loops: string[];
+}
+
+/** What a restore into changed scripts says about them, a line each (pw run prints them; World.restore warns its host). */
+export function describeChanges(changes: RestoreChanges): string[] {
+  const out: string[] = [];
+  const { removed, loops } = changes;
+  if (removed.length > 0) out.push(`the scripts no longer have ${removed.join(', ')}: restored without ${removed.length === 1 ? 'it' : 'them'}`);
+  if (loops.length > 0) out.push(`the scripts no longer have what ${loops.length === 1 ? 'a saved loop aims' : 'saved loops aim'} at: ${loops.join(', ')}; ${loops.length === 1 ? 'it fires' : 'they fire'} into nothing`);
+  return out;
 }
 
 export interface DroppedThread {
@@ -69,30 +89,6 @@ export interface FitOptions {
   dropChanged?: boolean;
 }
 
-const HOST = obj({
-  kind: oneOf('headless', 'live'),
-  fps: num(1, 10_000),
-  nextFrame: int(),
-  files: list(str(), 100_000),
-  seed: num(),
-  loopGuard: int(),
-  input: list(
-    obj(
-      {
-        at: num(0),
-        click: str(),
-        mouse: oneOf('down', 'up'),
-        key: obj({ down: bool, name: str(MAX_KEY_NAME) }),
-        set: obj({ object: str(), variable: str(), value: data }),
-        send: obj({ object: str(), event: str(), args: list(data, 10_000) }),
-        answer: obj({ request: int(1), value: data }),
-      },
-      ['click', 'mouse', 'key', 'set', 'send', 'answer'],
-    ),
-    1_000_000,
-  ),
-});
-
 const FRAME = obj({ handler: str(), at: int(-1, 2 ** 31), loop: int(0, 2 ** 31), registers: raw }, ['loop']);
 
 /** The checks that do not need a program: a SnapshotError names the first thing wrong. */
@@ -103,28 +99,30 @@ export function decodeSnapshot(text: string, limits: SnapshotLimits = DEFAULT_LI
   } catch (err) {
     throw new SnapshotError(`not a snapshot: the file is not valid JSON (${(err as Error).message})`);
   }
-  const o = outer as { checksum?: unknown; body?: unknown };
-  if (!o || typeof o !== 'object' || typeof o.checksum !== 'string' || typeof o.body !== 'object' || o.body === null) {
+  const o = { checksum: own(outer, 'checksum'), body: own(outer, 'body') };
+  if (typeof o.checksum !== 'string' || typeof o.body !== 'object' || o.body === null || Array.isArray(o.body)) {
     throw new SnapshotError('not a snapshot: it has no checksum and body');
   }
   // the checksum covers the body exactly as written
   const start = text.indexOf('"body":');
   const bodyText = start >= 0 ? text.slice(start + 7).replace(/\}\s*$/, '') : '';
   if (sha256Hex(bodyText) !== o.checksum) throw new SnapshotError('the snapshot was changed or damaged after it was saved (its checksum does not match)');
-  const b = o.body as Record<string, unknown>;
-  if (b.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format "${String(b.format).slice(0, 40)}")`);
+  // every field of the body by its own name only
+  const b = dict<unknown>(o.body as Record<string, unknown>);
+  if (b.format !== SNAPSHOT_FORMAT) throw new SnapshotError(`not a Pocketwatch world snapshot (format ${describeJson(b.format)})`);
   if (b.version === 2) {
     const v2 = decodeVersion2(b);
     return { body: null, version2: v2, host: v2.host, files: [], limits };
   }
   if (b.version !== SNAPSHOT_VERSION) {
-    throw new SnapshotError(`the snapshot is version ${String(b.version).slice(0, 20)}; this Pocketwatch reads version ${SNAPSHOT_VERSION} (and migrates version 2)`);
+    throw new SnapshotError(`the snapshot is version ${describeJson(b.version)}; this Pocketwatch reads version ${SNAPSHOT_VERSION} (and migrates version 2)`);
   }
   if (b.code !== CODE_FORMAT) {
-    throw new SnapshotError(`the snapshot's threads are in bytecode format ${String(b.code).slice(0, 20)}; this Pocketwatch runs format ${CODE_FORMAT}`);
+    throw new SnapshotError(`the snapshot's threads are in bytecode format ${describeJson(b.code)}; this Pocketwatch runs format ${CODE_FORMAT}`);
   }
   try {
-    return { body: checkBody(b, limits), version2: null, host: b.host as HostInfo, files: (b.program as SnapshotBody['program']).files, limits };
+    const body = checkBody(b, limits);
+    return { body, version2: null, host: body.host, files: body.program.files, limits };
   } catch (err) {
     if (err instanceof SnapshotError && err.message.startsWith('its ')) throw new SnapshotError(`the snapshot is malformed: ${err.message}`);
     throw err;
@@ -142,13 +140,13 @@ function checkBody(b: Record<string, unknown>, limits: SnapshotLimits): Snapshot
   const valueTable = (v: unknown, path: string): Record<string, unknown> => {
     if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(path, 'should be an object');
     const out = dict<unknown>();
-    for (const [k, x] of Object.entries(v as object)) out[k] = values.value(x, `${path}.${k}`);
+    for (const [k, x] of Object.entries(v as object)) out[k] = values.value(x, field(path, k));
     return out;
   };
   const globals = valueTable(b.globals, 'globals');
   if (b.objects === null || typeof b.objects !== 'object' || Array.isArray(b.objects)) refuse('objects', 'should be an object');
   const objects = dict<Record<string, unknown>>();
-  for (const [k, v] of Object.entries(b.objects as object)) objects[k] = valueTable(v, `objects.${k}`);
+  for (const [k, v] of Object.entries(b.objects as object)) objects[k] = valueTable(v, field('objects', k));
   if (!Array.isArray(b.threads)) refuse('threads', 'should be a list');
   const rawThreads = b.threads as unknown[];
   if (rawThreads.length > limits.maxThreads) refuse('threads', `has ${rawThreads.length} threads; a world runs at most ${limits.maxThreads}`);
@@ -216,6 +214,10 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     }
   }
   const w = body.world as unknown as WorldState;
+  // the set the world is in is one of these scripts' (a patch that removed it cannot place the world anywhere)
+  if (w.set !== '' && program.objectIndex[objectKey('set', w.set)] === undefined) {
+    throw new SnapshotError(`the snapshot's world.set names set ${shown(w.set)}, which these scripts do not have`);
+  }
   const state: WorldState = { ...w, globals: program.globals.map(() => undefined), props: program.objects.map(() => []), requests: w.requests ?? { next: 1, pending: [] } };
   state.keys ??= dict();
   state.keyPolls ??= dict();
@@ -238,19 +240,21 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     }
     for (const k of Object.keys(saved)) if (!o.properties.includes(k)) removed.push(`property ${k} of ${o.kind} ${o.name}`);
     o.properties.forEach((p, j) => {
-      if (p in saved) state.props[i][j] = saved[p] as unknown as Value;
+      if (Object.hasOwn(saved, p)) state.props[i][j] = saved[p] as unknown as Value;
       else if (o.init >= 0) addedProperties.push([i, j]);
     });
   });
-  // actors exist once their block is loaded: one whose block is gone is gone
+  // actors exist once their block is loaded: one whose block is gone is gone (and named once, as the object it was)
   const actors = dict(w.actors);
   for (const name of Object.keys(actors)) {
-    if (program.objectIndex[`actor:${name}`] === undefined) {
+    if (program.objectIndex[objectKey('actor', name)] === undefined) {
       delete actors[name];
-      removed.push(`actor ${name}`);
+      if (!removed.includes(`actor ${name}`)) removed.push(`actor ${name}`);
     }
   }
   state.actors = actors;
+  // a loop aimed at a handler the changed scripts lack would fire into nothing without a word
+  const loops = changedScripts(body, program) ? aimless(w, program) : [];
   const dropped: DroppedThread[] = [];
   const threads: Thread[] = [];
   body.threads.forEach((t, i) => {
@@ -259,7 +263,27 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
     else threads.push(fitThread(t, i, program, naming.index, builtins));
   });
   fitRequests(state.requests, threads, program, builtins);
-  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed }, dropped };
+  return { state, threads, host: decoded.host, files: decoded.files, changes: { addedObjects, addedProperties, removed, loops }, dropped };
+}
+
+/** Whether `program` is other scripts than those the snapshot was saved with. */
+function changedScripts(body: SnapshotBody, program: Program): boolean {
+  const now = fileDigests(program);
+  return now.length !== body.program.files.length || now.some((f, i) => f.name !== body.program.files[i].name || f.sha256 !== body.program.files[i].sha256);
+}
+
+/** The saved loops whose event reaches no handler in `program` (a scene loop's goes to the current set). */
+function aimless(w: WorldState, program: Program): string[] {
+  const out: string[] = [];
+  for (const l of w.loops) {
+    const kind = l.kind === 'scene' ? 'set' : l.kind;
+    const target = l.kind === 'scene' ? w.set : l.target;
+    if (target === '') continue;
+    const oi = program.objectIndex[objectKey(kind, target)];
+    if (oi !== undefined && program.objects[oi].handlers[l.event] !== undefined) continue;
+    out.push(`${l.kind} loop ${l.event} (${kind} ${target} ${oi === undefined ? 'is not in the scripts' : `has no handler ${l.event}`})`);
+  }
+  return out;
 }
 
 const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED, host: { kind: 'host' } };

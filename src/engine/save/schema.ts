@@ -21,7 +21,9 @@ export type Schema =
   /** Kept as it is, for a reader of its own (script values). */
   | { t: 'raw' }
   /** Host data (a host builtin's arguments and answers): numbers, strings, booleans, null, lists of them. */
-  | { t: 'data' };
+  | { t: 'data' }
+  /** A field as `of` reads it, then held to a rule of its own (`check` refuses, naming the field, what breaks it). */
+  | { t: 'refined'; of: Schema; check: (v: unknown, path: string) => void };
 
 /** Longest name or text a saved world holds outside script values. */
 export const NAME_MAX = 10_000;
@@ -69,6 +71,31 @@ function readData(v: unknown, path: string, depth: number): unknown {
   return n;
 }
 
+export const refined = <T>(of: Schema, check: (v: T, path: string) => void): Schema => ({ t: 'refined', of, check: check as (v: unknown, path: string) => void });
+
+/**
+ * A field of a parsed snapshot, looked up as its own: a name every object inherits
+ * ("constructor", "toString", "__proto__") finds nothing unless the snapshot wrote it.
+ * Every lookup by a name the snapshot chose goes through here (or a prototype-free dict).
+ */
+export function own(o: unknown, key: string): unknown {
+  return o !== null && typeof o === 'object' && Object.hasOwn(o, key) ? (o as Record<string, unknown>)[key] : undefined;
+}
+
+/** Characters that would act on a terminal or turn text around if a message echoed them. */
+const UNSHOWABLE = /[\u0000-\u001f\u007f-\u009f\u2028\u2029\u200e\u200f\u202a-\u202e\u2066-\u2069"\\]/g;
+
+/** A name from a snapshot as a message shows it: quoted, cut to 40 characters, with control characters escaped. */
+export function shown(name: string): string {
+  const cut = name.length > 40 ? name.slice(0, 40) + '…' : name;
+  return `"${cut.replace(UNSHOWABLE, (c) => (c === '"' || c === '\\' ? `\\${c}` : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`))}"`;
+}
+
+/** The path of a field a snapshot names: `path.name` for a plain name, `path["…"]` (as shown) for any other. */
+export function field(path: string, key: string): string {
+  return /^[A-Za-z0-9_$#@/:. '-]{1,40}$/.test(key) ? `${path}.${key}` : `${path}[${shown(key)}]`;
+}
+
 /** A number as JSON: those JSON cannot spell (Infinity, NaN) as {"$num": "…"}. */
 export function writeNumber(n: number): unknown {
   return Number.isFinite(n) ? n : { $num: String(n) };
@@ -108,11 +135,14 @@ export function write(s: Schema, v: unknown): unknown {
       return v;
     case 'data':
       return writeData(v);
+    case 'refined':
+      return write(s.of, v);
   }
 }
 
-function describeJson(v: unknown): string {
-  if (typeof v === 'string') return v.length > 40 ? `a string of ${v.length} characters` : JSON.stringify(v);
+/** A value from a parsed snapshot as a message shows it (never calling anything of it). */
+export function describeJson(v: unknown): string {
+  if (typeof v === 'string') return v.length > 40 ? `a string of ${v.length} characters` : shown(v);
   if (Array.isArray(v)) return 'a list';
   if (v !== null && typeof v === 'object') return 'an object';
   return String(v);
@@ -125,10 +155,10 @@ export function refuse(path: string, problem: string): never {
 /** A number as read: plain, or spelled {"$num": "…"}. */
 export function readNumber(v: unknown, path: string): number {
   if (typeof v === 'number') return v;
-  const o = v as { $num?: unknown } | null;
-  if (o !== null && typeof o === 'object' && typeof o.$num === 'string' && Object.keys(o).length === 1) {
-    const n = Number(o.$num);
-    if (!Number.isNaN(n) || o.$num === 'NaN') return n;
+  const spelled = own(v, '$num');
+  if (typeof spelled === 'string' && Object.keys(v as object).length === 1) {
+    const n = Number(spelled);
+    if (!Number.isNaN(n) || spelled === 'NaN') return n;
   }
   return refuse(path, `should be a number, not ${describeJson(v)}`);
 }
@@ -157,15 +187,15 @@ export function read(s: Schema, v: unknown, path: string): unknown {
       return v;
     case 'obj': {
       if (v === null || typeof v !== 'object' || Array.isArray(v)) refuse(path, `should be an object, not ${describeJson(v)}`);
-      const o = v as Record<string, unknown>;
-      for (const k of Object.keys(o)) if (!Object.hasOwn(s.fields, k)) refuse(`${path}.${k}`, 'is not something a saved world has');
+      for (const k of Object.keys(v as object)) if (!Object.hasOwn(s.fields, k)) refuse(field(path, k), 'is not something a saved world has');
       const out: Record<string, unknown> = {};
       for (const [k, f] of Object.entries(s.fields)) {
-        if (o[k] === undefined) {
+        const x = own(v, k);
+        if (x === undefined) {
           if (s.optional?.includes(k)) continue;
           refuse(`${path}.${k}`, 'is missing');
         }
-        out[k] = read(f, o[k], `${path}.${k}`);
+        out[k] = read(f, x, `${path}.${k}`);
       }
       return out;
     }
@@ -186,14 +216,14 @@ export function read(s: Schema, v: unknown, path: string): unknown {
       const out = Object.create(null) as Record<string, unknown>;
       for (const k of keys) {
         if (k.length > NAME_MAX) refuse(path, `has a name longer than ${NAME_MAX} characters`);
-        out[k] = read(s.of, (v as Record<string, unknown>)[k], `${path}.${k.length > 40 ? k.slice(0, 40) + '…' : k}`);
+        out[k] = read(s.of, own(v, k), field(path, k));
       }
       return out;
     }
     case 'maybe':
       return v === null ? null : read(s.of, v, path);
     case 'variant': {
-      const which = v !== null && typeof v === 'object' ? (v as Record<string, unknown>)[s.key] : undefined;
+      const which = own(v, s.key);
       const c = typeof which === 'string' && Object.hasOwn(s.cases, which) ? s.cases[which] : undefined;
       if (c === undefined) refuse(`${path}.${s.key}`, `should be one of ${Object.keys(s.cases).join(', ')}, not ${describeJson(which)}`);
       return read(c, v, path);
@@ -202,6 +232,11 @@ export function read(s: Schema, v: unknown, path: string): unknown {
       return v;
     case 'data':
       return readData(v, path, 0);
+    case 'refined': {
+      const x = read(s.of, v, path);
+      s.check(x, path);
+      return x;
+    }
   }
 }
 

@@ -6,7 +6,7 @@
 // number: a list shared by two variables (or holding itself) is one list after a
 // restore, and a list nested thousands deep is written and read without recursion.
 import type { Value } from '../../vm/value.ts';
-import { readNumber, refuse, writeNumber } from './schema.ts';
+import { own, readNumber, refuse, writeNumber } from './schema.ts';
 
 export type Encoded = number | string | boolean | null | { $unset: 1 } | { $num: string } | { $list: number };
 
@@ -77,14 +77,13 @@ export class ValueReader {
       return e;
     }
     if (typeof e === 'object' && !Array.isArray(e)) {
-      const o = e as Record<string, unknown>;
-      const keys = Object.keys(o);
-      if (keys.length === 1 && o.$unset === 1) return undefined;
-      if (keys.length === 1 && '$num' in o) return readNumber(o, path);
-      if (keys.length === 1 && typeof o.$list === 'number') {
-        const l = this.lists[o.$list];
-        if (l === undefined || !Number.isInteger(o.$list)) refuse(path, `refers to list ${String(o.$list)}, which the snapshot does not have`);
-        return l;
+      const keys = Object.keys(e);
+      if (keys.length === 1 && own(e, '$unset') === 1) return undefined;
+      if (keys.length === 1 && Object.hasOwn(e, '$num')) return readNumber(e, path);
+      const n = own(e, '$list');
+      if (keys.length === 1 && typeof n === 'number') {
+        if (!Number.isInteger(n) || n < 0 || n >= this.lists.length) refuse(path, `refers to list ${String(n)}, which the snapshot does not have`);
+        return this.lists[n];
       }
     }
     return refuse(path, 'is not a value a script can hold');

@@ -10,7 +10,8 @@ import { dict } from '../../vm/dict.ts';
 import type { WorldState } from '../../world/state.ts';
 import { BUILTINS } from '../../builtins/index.ts';
 import { resumePoints } from '../../vm/names.ts';
-import { SnapshotError } from './schema.ts';
+import { SnapshotError, read } from './schema.ts';
+import { HOST } from './world.ts';
 import { SNAPSHOT_VERSION, type HostInfo } from './format.ts';
 import { writeSnapshot } from './write.ts';
 
@@ -47,8 +48,13 @@ class OldValues {
 }
 
 export function decodeVersion2(body: Record<string, unknown>): Version2 {
-  const host = body.host as HostInfo;
-  if (!host || typeof host !== 'object' || !Array.isArray(host.files)) throw new SnapshotError('the snapshot is version 2 and its host settings are malformed');
+  let host: HostInfo;
+  try {
+    host = read(HOST, body.host, 'host') as HostInfo;
+  } catch (err) {
+    if (err instanceof SnapshotError) throw new SnapshotError(`the snapshot is version 2 and its host settings are malformed: ${err.message}`);
+    throw err;
+  }
   return {
     host,
     migrate(program) {

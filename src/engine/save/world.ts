@@ -1,10 +1,15 @@
 // The schema of everything in a running world besides its script values and threads:
 // clocks, the heartbeat, the loop table, actors and walks, sound, crickets, random
-// streams, input. Each range is the one a running world keeps.
-import { STEP_UNITS } from '../../time/units.ts';
+// streams, input, and how the host drove it. Each range is the one a running world
+// keeps; a rule between fields (a path names stars the world has) is checked after them.
+import { displayTime, STEP_UNITS, TIME_MAX } from '../../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS } from '../../time/loops.ts';
 import { MAX_CRICKETS } from '../../world/cricket.ts';
-import { bool, data, int, list, maybe, num, obj, oneOf, str, table, tuple, variant } from './schema.ts';
+import { CLICK_RULE, parseClick } from '../../world/click.ts';
+import type { WalkState } from '../../world/walk.ts';
+import { PLACE_MAX } from '../../builtins/args.ts';
+import { FPS_MAX, FPS_MIN, SEED_MAX } from '../settings.ts';
+import { bool, data, field, int, list, maybe, num, obj, oneOf, refined, refuse, shown, str, table, tuple, variant } from './schema.ts';
 import { MAX_KEY_NAME, MAX_KEYS } from '../../world/hostinput.ts';
 
 /** Nested lock or save windows a world may hold. */
@@ -13,33 +18,67 @@ const DEPTH = 1_000_000;
 const MAILBOX = 1_000_000;
 /** A game or wall time in units; a wait or a sound may last for ever. */
 const time = num(0, Infinity);
+/** A clock reading. */
+const clockTime = num(0, TIME_MAX);
+/** A reading a clock was synchronised to, which a host's wall clock stepping back may leave behind 0. */
+const clockMark = num(-TIME_MAX, TIME_MAX);
+/** A coordinate of a place in the world, as the builtins take it. */
+const place = num(-PLACE_MAX, PLACE_MAX);
 const half = int(0, 0xffff);
 const random = obj({ ah: half, al: half, bh: half, bl: half, ch: half, cl: half, dh: half, dl: half });
 const slot = obj({ name: str(), start: time, end: time, volume: num(0, 1), pan: num(-1, 1), source: str() });
-const leg = obj({ x: num(), y: num(), z: num(), star: maybe(str()) });
+const leg = obj({ x: place, y: place, z: place, star: maybe(str()) });
 
-export const WORLD = obj({
-  clock: obj({ wall: num(), game: num(), lastWall: num(), lockDepth: int(0, DEPTH), saveDepth: int(0, DEPTH), savedGame: num() }),
+/** How the host was driving the world, so a restored run carries on the same way (the rules of engine/settings.ts). */
+export const HOST = refined(obj({
+  kind: oneOf('headless', 'live'),
+  fps: num(FPS_MIN, FPS_MAX),
+  nextFrame: int(),
+  files: list(str(), 100_000),
+  seed: int(0, SEED_MAX),
+  loopGuard: int(),
+  input: list(
+    obj(
+      {
+        at: num(0, TIME_MAX),
+        click: refined(str(), (text: string, path) => parseClick(text) ?? refuse(path, `should be ${CLICK_RULE}, not ${shown(text)}`)),
+        mouse: oneOf('down', 'up'),
+        key: obj({ down: bool, name: str(MAX_KEY_NAME) }),
+        set: obj({ object: str(), variable: str(), value: data }),
+        send: obj({ object: str(), event: str(), args: list(data, 10_000) }),
+        answer: obj({ request: int(1), value: data }),
+      },
+      ['click', 'mouse', 'key', 'set', 'send', 'answer'],
+    ),
+    1_000_000,
+  ),
+}), (h: { nextFrame: number; fps: number }, path) => {
+  // the next frame's wall time is one a clock can read
+  if (displayTime(h.nextFrame, h.fps) > TIME_MAX) refuse(`${path}.nextFrame`, `is a frame past the end of time at ${h.fps} fps`);
+});
+
+const WORLD_FIELDS = obj({
+  clock: obj({ wall: clockTime, game: clockTime, lastWall: clockMark, lockDepth: int(0, DEPTH), saveDepth: int(0, DEPTH), savedGame: clockMark }),
   stepper: obj({
     // the heartbeat's step is the engine's, exactly: another one would be another world
-    config: obj({ step: int(STEP_UNITS, STEP_UNITS), maxCatchUp: int(1, 1_000_000), wrap: num(1), gap: num(0) }, ['wrap', 'gap']),
-    anchor: maybe(num()),
-    last: num(),
+    config: obj({ step: int(STEP_UNITS, STEP_UNITS), maxCatchUp: int(1, 1_000_000) }),
+    anchor: maybe(clockMark),
+    last: clockMark,
     acc: num(0, STEP_UNITS),
     served: int(),
   }),
-  now: time,
+  now: clockTime,
   nextThreadId: int(1),
   sleepSeq: int(),
   loops: list(obj({ kind: oneOf(...LOOP_KINDS), event: str(), target: str(), steps: int(1, 2 ** 31), left: int(0, 2 ** 31), paused: bool, armedIn: int() }), MAX_LOOPS),
   loopSeq: int(),
-  frame: obj({ count: int(), stamp: num(), framerate: int(0, 60), display: int() }),
+  frame: obj({ count: int(), stamp: clockMark, framerate: int(0, 60), display: int() }),
   set: str(),
-  camera: obj({ x: num(), z: num(), facing: num(), view: str(), target: str(), turnLeft: int(0, 2 ** 31) }),
+  camera: obj({ x: place, z: place, facing: num(), view: str(), target: str(), turnLeft: int(0, 2 ** 31) }),
   actors: table(
     obj({
       name: str(),
-      x: num(), y: num(), z: num(),
+      x: place, y: place, z: place,
       facing: num(0, 360),
       speed: num(0), turn: num(0),
       pose: str(), poseFrame: int(0, 2 ** 31),
@@ -48,13 +87,13 @@ export const WORLD = obj({
       walk: maybe(obj({ kind: oneOf('defer', 'walktoxyz', 'walkonpath'), legs: list(leg, 1_000_000), leg: int(0, 1_000_000), turning: bool, paused: bool, dest: str() })),
     }),
   ),
-  stars: table(obj({ x: num(), y: num(), z: num() })),
+  stars: table(obj({ x: place, y: place, z: place })),
   paths: table(list(str(), 1_000_000)),
   poses: table(int(1, Number.MAX_SAFE_INTEGER)),
   sounds: table(num(0, Infinity)),
   sound: obj({ slots: tuple(maybe(slot), maybe(slot)), voice: maybe(slot) }),
   crickets: list(
-    obj({ name: str(), sound: str(), set: str(), x: num(), z: num(), radius: num(), base: num(), jitter: num(), loop: bool, countdown: num(), busyUntil: time }),
+    obj({ name: str(), sound: str(), set: str(), x: place, z: place, radius: num(), base: num(), jitter: num(), loop: bool, countdown: num(), busyUntil: time }),
     MAX_CRICKETS,
   ),
   views: table(num()),
@@ -76,7 +115,7 @@ export const WORLD = obj({
   // (worlds saved before keys existed have neither)
   keys: table(obj({ down: bool, pressed: bool, seen: int(-1) }), MAX_KEYS),
   keyPolls: table(str(MAX_KEY_NAME)),
-  wallNow: time,
+  wallNow: clockTime,
   steps: int(),
   // (saved since host builtins came; a snapshot from before has none pending)
   requests: obj({
@@ -84,4 +123,25 @@ export const WORLD = obj({
     pending: list(obj({ request: int(1), builtin: str(), thread: int(1), args: list(data, 100), answered: obj({ value: data }) }, ['answered']), 1_000_000),
   }),
 }, ['keys', 'keyPolls', 'requests']);
+
+interface NamedStars {
+  stars: Record<string, unknown>;
+  paths: Record<string, string[]>;
+  actors: Record<string, { walk: WalkState | null }>;
+}
+
+/** Rules between the world's fields: every star a path or a walk names is one the world has (a walk on a path reads its stars' places). */
+function checkNames(w: NamedStars, path: string): void {
+  const star = (name: string, at: string): void => {
+    if (!Object.hasOwn(w.stars, name)) refuse(at, `names star ${shown(name)}, which the world does not have`);
+  };
+  for (const [p, stars] of Object.entries(w.paths)) stars.forEach((s, i) => star(s, `${field(`${path}.paths`, p)}[${i}]`));
+  for (const [a, actor] of Object.entries(w.actors)) {
+    actor.walk?.legs.forEach((l, i) => {
+      if (l.star !== null) star(l.star, `${field(`${path}.actors`, a)}.walk.legs[${i}].star`);
+    });
+  }
+}
+
+export const WORLD = refined(WORLD_FIELDS, checkNames);
 

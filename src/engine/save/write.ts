@@ -20,7 +20,7 @@ import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SavedFrame, type
 /** Each source's SHA-256, hashed once per program (the history saves a checkpoint every second). */
 const filesOf = new WeakMap<Program, { name: string; sha256: string }[]>();
 
-function fileDigests(program: Program): { name: string; sha256: string }[] {
+export function fileDigests(program: Program): { name: string; sha256: string }[] {
   let files = filesOf.get(program);
   if (files === undefined) filesOf.set(program, (files = Object.entries(program.sources).map(([name, text]) => ({ name, sha256: sha256Hex(text) }))));
   return files;
