@@ -273,7 +273,10 @@ export const WORLD: Builtin[] = [
       const a = actor(e, 'walkonpath', s[b]);
       const p = name('walkonpath', s[b + 1], 'the path');
       const stars = e.state.paths[p];
-      if (!stars) throw new ScriptError(`walkonpath: there is no path "${p}" (define it with defpath)`);
+      if (!stars) {
+        const guess = closest(p, Object.keys(e.state.paths));
+        throw new ScriptError(`walkonpath: there is no path "${p}"${guess ? ` — did you mean "${guess}"?` : ' (define it with defpath)'}`);
+      }
       beginWalk(e, a, 'walkonpath', stars.map((n) => ({ ...e.state.stars[n], star: n })), p);
       return null;
     },

@@ -135,6 +135,12 @@ function unread(world: WorldFacts, f: FileFacts, uses: UseLog, r: Reach, out: Di
   }
 }
 
+/** A handler nothing reaches whose name is close to one the engine delivers is most likely that one, misspelt. */
+function engineGuess(name: string, engine: readonly string[], verb: string): string {
+  const guess = closest(name, engine);
+  return guess ? ` — did you mean "${guess}", which the engine ${verb}?` : '';
+}
+
 /** PW110: a handler that nothing calls, no event reaches, and the engine never delivers. */
 function unreachable(f: FileFacts, world: WorldFacts, r: Reach, out: Diagnostic[]): void {
   const handlers: HandlerFact[] = [...f.handlers, ...f.objects.flatMap((o) => o.handlers)];
@@ -143,12 +149,12 @@ function unreachable(f: FileFacts, world: WorldFacts, r: Reach, out: Diagnostic[
     const o = h.object;
     if (o === null) {
       if (ENGINE_HANDLERS.includes(h.name)) continue;
-      out.push(warning(f.file, h.span, 'PW110', `nothing calls the handler "${h.spelled}"`));
+      out.push(warning(f.file, h.span, 'PW110', `nothing calls the handler "${h.spelled}"${engineGuess(h.name, ENGINE_HANDLERS, 'calls')}`));
       continue;
     }
     if (ENGINE_EVENTS[o.kind].includes(h.name)) continue;
     if (world.dynamicEvents.some((d) => (d.kind === null || d.kind === o.kind) && (d.target === null || d.target === o.name))) continue;
-    out.push(warning(f.file, h.span, 'PW110', `nothing sends the event "${h.spelled}" to ${o.kind} ${o.spelled}, and nothing in it calls it`));
+    out.push(warning(f.file, h.span, 'PW110', `nothing sends the event "${h.spelled}" to ${o.kind} ${o.spelled}, and nothing in it calls it${engineGuess(h.name, ENGINE_EVENTS[o.kind], 'sends')}`));
   }
 }
 

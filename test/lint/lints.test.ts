@@ -114,7 +114,7 @@ describe('lints', () => {
       });
     }
     it('a star in a defpath list', () => {
-      expect(lint(withLine('defpath ("back", ["hatch", "hacth"])'))[0].message).toBe('the star "hacth" is never defined with defstar');
+      expect(lint(withLine('defpath ("back", ["hatch", "hacth"])'))[0].message).toBe('the star "hacth" is never defined with defstar — did you mean "hatch"?');
     });
     it('names built by joining define every name with that start', () => {
       const src = withLine('for i = 1 to 3 defsound ("line" .. i, 100) endfor; playsound ("line2")');
