@@ -6,7 +6,11 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { sortDiagnostics } from '../compiler/link.ts';
 import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
-import { ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
+import { ENGINE_EVENTS, ENGINE_HANDLERS, argRoles, type ArgRole, type NameKind } from './roles.ts';
+import { tokenLengthAt } from './facts.ts';
+import type { Expr } from '../../grammar/ast.ts';
+import { LOOP_KINDS } from '../time/loops.ts';
+import { formatNumber } from '../vm/value.ts';
 import { callKey, handlerKey, type CallUse, type UseLog } from './uses.ts';
 import type { WorldFacts } from './world.ts';
 
@@ -22,6 +26,7 @@ export const LINTS = {
   PW108: 'a cricket that is never created',
   PW109: 'a variable assigned and never read',
   PW110: 'a handler nothing calls and no event reaches',
+  PW111: 'a literal argument the builtin would refuse (a number written as a string, an unknown loop kind, a count out of range)',
 } as const;
 
 export type LintCode = keyof typeof LINTS;
@@ -82,6 +87,7 @@ export function lint(world: WorldFacts, uses: UseLog, report: ReadonlySet<string
     names(world, f, found);
     unread(world, f, uses, r, found);
     unreachable(f, world, r, found);
+    literals(f, found);
     for (const d of found) if (!ignored(f, d)) out.push(d);
   }
   return sortDiagnostics(out);
@@ -97,8 +103,9 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
       const hint = other ? ` (${other.spelled} is ${other.kind === 'actor' ? 'an' : 'a'} ${other.kind})` : didYouMean(n.name, world.objectsByKind.get(n.kind!)!.map((o) => o.name));
       out.push(warning(f.file, n.span, 'PW102', `there is no ${n.kind} "${n.name}"${hint}`));
     } else if (n.what === 'event') {
-      // an event to an object that does not exist is reported as the object
+      // an event to an object that does not exist is reported as the object, and one of a loop of no kind as the kind (PW111)
       if (n.target !== null && n.kind !== null && !world.object(n.kind, n.target)) continue;
+      if (n.kind === null && argRoles(n.call.name)[0]?.role === 'loopkind' && kindProblem(n.call.name, literalValue(n.call.expr.args[0]) ?? 'scene') !== null) continue;
       if (world.eventHandlers(n).length > 0) continue;
       const candidates = world.addressed(n.kind, n.target).flatMap((o) => o.handlers.map((h) => h.name));
       out.push(warning(f.file, n.span, 'PW101', `${noHandler(n)}${didYouMean(n.name, candidates)}`));
@@ -106,6 +113,47 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
       out.push(warning(f.file, n.span, NAME_CODES[n.what], `the ${n.what} "${n.name}" ${NEVER[n.what]}${didYouMean(n.name, world.namesOf(n.what))}`));
     }
   }
+}
+
+/** A literal argument's value: a number (a negative one too), a string, or undefined when it is not written out. */
+function literalValue(e: Expr): number | string | undefined {
+  if (e.type === 'number' || e.type === 'string') return e.value;
+  if (e.type === 'unary' && e.op === '-' && e.operand.type === 'number') return -e.operand.value;
+  return undefined;
+}
+
+/** PW111: literal arguments the builtin would refuse, judged by the bounds of the roles table. */
+function literals(f: FileFacts, out: Diagnostic[]): void {
+  for (const c of f.calls) {
+    const roles = argRoles(c.name);
+    for (let i = 0; i < roles.length && i < c.expr.args.length; i++) {
+      const role = roles[i];
+      const a = c.expr.args[i];
+      const v = literalValue(a);
+      if (role === null || v === undefined) continue;
+      const span = { line: a.pos.line, col: a.pos.col, length: tokenLengthAt(f.source, f.lines, a.pos.line, a.pos.col) };
+      const message = role.role === 'time' ? timeProblem(c.name, role, v, a) : role.role === 'loopkind' ? kindProblem(c.name, v) : null;
+      if (message !== null) out.push(warning(f.file, span, 'PW111', message));
+    }
+  }
+}
+
+function timeProblem(fn: string, role: Extract<ArgRole, { role: 'time' }>, v: number | string, a: Expr): string | null {
+  if (typeof v === 'string') {
+    const n = v.trim() === '' ? NaN : Number(v);
+    return `${fn} needs a number of ${role.unit}, not the string ${JSON.stringify(v)}${Number.isFinite(n) && a.type === 'string' ? `: write ${fn} (${v.trim()})` : ''}`;
+  }
+  if (role.min !== undefined && v < role.min) return `${fn} needs ${role.min} or more ${role.unit}, not ${formatNumber(v)}`;
+  if (role.whole === true && !Number.isInteger(v)) return `${fn} needs a whole number of ${role.unit}, not ${formatNumber(v)}`;
+  return null;
+}
+
+function kindProblem(fn: string, v: number | string): string | null {
+  if (typeof v === 'string' && (LOOP_KINDS as readonly string[]).includes(v.toLowerCase())) return null;
+  const shown = typeof v === 'string' ? JSON.stringify(v) : formatNumber(v);
+  const guess = typeof v === 'string' ? closest(v.toLowerCase(), LOOP_KINDS) : null;
+  const hint = typeof v === 'string' && v.toLowerCase() === 'set' ? ' (the current set\'s loops are "scene")' : guess ? ` — did you mean "${guess}"?` : '';
+  return `${fn}: the kind must be "scene", "actor", "prop" or "flat", not ${shown}${hint}`;
 }
 
 /** PW109: a local assigned and never read — most often a misspelt name. */

@@ -87,3 +87,42 @@ describe('did you mean, wherever a name is looked up', () => {
     expect(run('gotoset ("dekc")')).toContain('there is no set "dekc" — did you mean "deck"?');
   });
 });
+
+describe('PW111: a literal argument the builtin refuses', () => {
+  const messages = (line: string): string[] => lint(withLine(line)).flatMap((w) => (w.code === 'PW111' ? [`${w.code}: ${w.message}`] : []));
+
+  it('a number written as a string', () => {
+    expect(messages('delay ("30")')).toEqual(['PW111: delay needs a number of ticks, not the string "30": write delay (30)']);
+  });
+
+  it('a loop kind that is not one', () => {
+    expect(messages('makeloop ("set", "tick", 10)')).toEqual(['PW111: makeloop: the kind must be "scene", "actor", "prop" or "flat", not "set" (the current set\'s loops are "scene")']);
+    expect(lint(withLine('makeloop ("set", "tick", 10)')).map((w) => w.code)).toEqual(['PW111']); // not also PW101 for its event
+    expect(messages('stoploop ("acter", "tick")')).toEqual(['PW111: stoploop: the kind must be "scene", "actor", "prop" or "flat", not "acter" — did you mean "actor"?']);
+  });
+
+  it('steps and ticks out of range, or not whole where they must be', () => {
+    expect(messages('makeloop ("scene", "tick", -1)')).toEqual(['PW111: makeloop needs 1 or more steps, not -1']);
+    expect(messages('makeloop ("scene", "tick", 0)')).toEqual(['PW111: makeloop needs 1 or more steps, not 0']);
+    expect(messages('makeloop ("scene", "tick", 2.5)')).toEqual(['PW111: makeloop needs a whole number of steps, not 2.5']);
+    expect(messages('delay (-3)')).toEqual(['PW111: delay needs 0 or more ticks, not -3']);
+    expect(messages('screentoblack ("black", -1)')).toEqual(['PW111: screentoblack needs 0 or more ticks, not -1']);
+  });
+
+  it('says nothing of values it cannot know, or that are fine', () => {
+    expect(messages('delay (0.5); delay (0); n = 3; delay (n - 5)')).toEqual([]);
+    expect(messages('makeloop ("scene", "tick", 1); stoploop ("prop", "tick")').filter((m) => m.startsWith('PW111'))).toEqual([]);
+  });
+
+  it('the bounds in the roles table are the ones the builtins enforce', () => {
+    // just outside each bound the builtin refuses at run time; at the bound it does not
+    const refused = (line: string): boolean => runScript(`on startup\n  ${line}\nend\n`, { until: 100 }).stderr.includes('runtime error');
+    expect(refused('delay (-1)')).toBe(true);
+    expect(refused('delay ("30")')).toBe(true);
+    expect(refused('delay (0)')).toBe(false);
+    expect(refused('makeloop ("scene", "tick", 0)')).toBe(true);
+    expect(refused('makeloop ("scene", "tick", 1.5)')).toBe(true);
+    expect(refused('makeloop ("set", "tick", 1)')).toBe(true);
+    expect(refused('makeloop ("scene", "tick", 1)')).toBe(false);
+  });
+});
