@@ -26,6 +26,14 @@ function nonNegativeInt(name: string, v: unknown): number {
   return Number(text);
 }
 
+/** Whole decimal numbers only (no 0x10, 1e3 or 59.94), as the library's World takes them. */
+function wholeInRange(name: string, v: unknown, min: number, max: number): number {
+  const text = String(v).trim();
+  const n = /^\d+$/.test(text) ? Number(text) : NaN;
+  if (!(n >= min && n <= max)) throw new UsageError(`--${name} needs a whole number from ${min} to ${max}, not "${String(v)}"`);
+  return n;
+}
+
 function fileName(name: string, v: unknown): string | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a file name`);
@@ -65,8 +73,7 @@ function packageVersion(): string {
 }
 
 async function run(a: RunOptionValues): Promise<number> {
-  const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
-  if (!(fps >= 1 && fps <= 10000)) throw new UsageError(`--fps needs a number from 1 to 10000, not "${String(a.fps)}"`);
+  const fps = wholeInRange('fps', a.fps, 1, 10000);
   const { runCommand } = await import('./run.ts');
   return runCommand({
     files: a.files ?? [],
@@ -146,12 +153,12 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
-      'lint <files..>',
-      "print the compiler's warnings (unknown events, objects, stars, sounds; unused assignments); exit 1 if there is any",
+      'lint [files..]',
+      "print the compiler's warnings (unknown events, objects, stars, sounds; unused assignments); exit 1 if there is any (default: the current folder)",
       (y) => y.positional('files', { type: 'string', array: true, describe: '.pw files or folders' }),
       async (a) => {
         const { lintCommand } = await import('./lint.ts');
-        code = lintCommand(a.files as string[]);
+        code = lintCommand((a.files as string[] | undefined) ?? []);
       },
     )
     .command(
