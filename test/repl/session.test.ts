@@ -68,7 +68,8 @@ describe('evaluating code', () => {
     expect(compile).toHaveLength(1);
     expect(compile[0].kind).toBe('error');
     expect(compile[0].text).toMatch(/^<repl 1>:1:8: error: unknown variable "nope"/);
-    const runtime = r.say('print (1 + "a")');
+    r.say('a = "a"');
+    const runtime = r.say('print (1 + a)');
     expect(runtime[0].kind).toBe('error');
     expect(runtime[0].text).toContain('runtime error: cannot add 1 (a number) and "a" (a string)');
     expect(runtime[0].text).toContain('script call stack:');
