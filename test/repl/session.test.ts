@@ -443,3 +443,17 @@ describe(':save and :restore', () => {
     expect(a.say(`:restore ${file}`)[0].text).toMatch(/changed or damaged/);
   });
 });
+
+describe('walltime () in the REPL', () => {
+  it('is whole milliseconds, as headless prints it, whatever fraction the real clock reads', () => {
+    const r = testRepl(null);
+    r.run(1000);
+    r.wait(0.37);
+    const shown = r.say('print (walltime ())').map((e) => e.text);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/^\d+$/);
+    r.run(500);
+    r.wait(2.71);
+    expect(r.say('print (walltime ())')[0].text).toMatch(/^\d+$/);
+  });
+});
