@@ -33,6 +33,8 @@ export class TimelineBuilder {
   private first = Infinity;
   /** Game time of the latest event, in ms. */
   last = 0;
+  /** Whether the trace has the timeline's detail (thread runs and waits): a plain one draws no threads. */
+  threadDetail = false;
 
   /** Takes the next trace event (they come in time order). */
   add(ev: TraceEvent): void {
@@ -94,6 +96,7 @@ export class TimelineBuilder {
         return this.mark(track, 'stoploop', 'fired', t, {});
       }
       case 'thread':
+        this.threadDetail = true;
         return this.threadStarted(Number(ev.thread), str(ev.origin), str(ev.handler), t);
       case 'run': {
         const track = this.thread(Number(ev.thread), t);
