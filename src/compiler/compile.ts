@@ -905,7 +905,6 @@ class HandlerCompiler {
         left = target;
       } else {
         const target = last ? dst : acc >= 0 ? acc : (acc = this.allocTemps(1));
-        if (n.op === '+' && i === spine.length - 1) this.checkJoin(x, n);
         if (n.op === '+' && n.right.type === 'number') {
           this.pos = n.pos;
           this.emit3(Op.ADDK, target, left, this.k(n.right.value));
@@ -919,14 +918,6 @@ class HandlerCompiler {
       if (!last) this.freeTemps(Math.max(mark, acc + 1));
     }
     this.freeTemps(base);
-  }
-
-  /** `"text" + 3` with both sides written out always fails at run time: say so now, with the operator that joins. */
-  private checkJoin(left: A.Expr, n: A.BinaryExpr): void {
-    const literal = (e: A.Expr): boolean => e.type === 'number' || e.type === 'string';
-    if (!literal(left) || !literal(n.right)) return;
-    const text = left.type === 'string' ? left : n.right.type === 'string' ? n.right : null;
-    if (text !== null) this.error(n.pos, `"+" adds numbers, and ${JSON.stringify(text.value)} is a string: use ".." to join text`);
   }
 
   private callInto(e: A.CallExpr, dst: number): void {

@@ -27,6 +27,7 @@ export const LINTS = {
   PW109: 'a variable assigned and never read',
   PW110: 'a handler nothing calls and no event reaches',
   PW111: 'a literal argument the builtin would refuse (a number written as a string, an unknown loop kind, a count out of range)',
+  PW112: 'a "+" between a string and a number, both written out: it fails when it runs; ".." joins',
 } as const;
 
 export type LintCode = keyof typeof LINTS;
@@ -88,6 +89,7 @@ export function lint(world: WorldFacts, uses: UseLog, report: ReadonlySet<string
     unread(world, f, uses, r, found);
     unreachable(f, world, r, found);
     literals(f, found);
+    for (const j of f.joins) found.push(warning(f.file, j.span, 'PW112', `"+" adds numbers, and ${JSON.stringify(j.text)} is a string: use ".." to join text`));
     for (const d of found) if (!ignored(f, d)) out.push(d);
   }
   return sortDiagnostics(out);

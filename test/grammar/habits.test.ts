@@ -2,7 +2,7 @@
 // the habit is, and no knock-on errors after it.
 import { describe, expect, it } from 'vitest';
 import { parseFile, parseRepl } from '../../grammar/parser.ts';
-import { loadProgram } from '../../src/compiler/load.ts';
+import { loadLinted } from '../../src/lint/index.ts';
 import { runScript } from '../support/run.ts';
 
 const errors = (src: string): string[] => parseFile(src, 't.pw').errors.map((e) => `${e.pos.line}:${e.pos.col} ${e.message}`);
@@ -44,19 +44,19 @@ describe('syntax hints for habits from other languages', () => {
 });
 
 describe('"text" + 3', () => {
-  const compileErrors = (src: string): string[] => {
-    const r = loadProgram([{ file: 't.pw', source: src }]);
-    return r.diagnostics.filter((d) => d.kind === 'error').map((d) => `${d.line}:${d.col} ${d.message}`);
+  const warnings = (src: string): string[] => {
+    const r = loadLinted([{ file: 't.pw', source: src }]);
+    return r.warnings.filter((d) => d.code === 'PW112').map((d) => `${d.line}:${d.col} ${d.message}`);
   };
 
-  it('is a compile error when both sides are literals', () => {
-    expect(compileErrors(body('print ("text" + 3)'))).toEqual(['3:17 "+" adds numbers, and "text" is a string: use ".." to join text']);
-    expect(compileErrors(body('print (2 + "px")'))).toEqual(['3:12 "+" adds numbers, and "px" is a string: use ".." to join text']);
-    expect(compileErrors(body('print (2 + 3)'))).toEqual([]);
+  it('is a warning (PW112) when both sides are written out', () => {
+    expect(warnings(body('print ("text" + 3)'))).toEqual(['3:17 "+" adds numbers, and "text" is a string: use ".." to join text']);
+    expect(warnings(body('print (2 + "px")'))).toEqual(['3:12 "+" adds numbers, and "px" is a string: use ".." to join text']);
+    expect(warnings(body('print (2 + 3)', 'print ("a" .. 3)'))).toEqual([]);
   });
 
   it('says so at run time too', () => {
-    const r = runScript(body('s = "text"', 'print (s + 3)'), { until: 100 });
+    const r = runScript(body('print ("text" + 3)'), { until: 100 });
     expect(r.stderr).toContain('cannot add "text" (a string) and 3 (a number): "+" needs two numbers; use ".." to join text');
   });
 });
