@@ -33,6 +33,8 @@ export class TimelineBuilder {
   private first = Infinity;
   /** Game time of the latest event, in ms. */
   last = 0;
+  /** Threads of the boot library's calctime, which the engine runs every heartbeat: not drawn, or they would bury the world's own. */
+  private hidden = new Set<number>();
   /** Whether the trace has the timeline's detail (thread runs and waits): a plain one draws no threads. */
   threadDetail = false;
 
@@ -97,14 +99,20 @@ export class TimelineBuilder {
       }
       case 'thread':
         this.threadDetail = true;
+        if (ev.origin === 'calctime') {
+          this.hidden.add(Number(ev.thread));
+          return;
+        }
         return this.threadStarted(Number(ev.thread), str(ev.origin), str(ev.handler), t);
       case 'run': {
+        if (this.hidden.has(Number(ev.thread))) return;
         const track = this.thread(Number(ev.thread), t);
         this.closeTo(track, 1, t);
         this.push(track, 'run', 'run', t, {});
         return;
       }
       case 'wait': {
+        if (this.hidden.has(Number(ev.thread))) return;
         const track = this.thread(Number(ev.thread), t);
         this.closeTo(track, 1, t);
         const onFrames = ev.on === 'display' || ev.on === 'gameframe';
@@ -112,6 +120,7 @@ export class TimelineBuilder {
         return;
       }
       case 'exit': {
+        if (this.hidden.delete(Number(ev.thread))) return;
         const track = this.threads.get(Number(ev.thread));
         if (!track) return;
         const life = track.open[0];
