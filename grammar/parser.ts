@@ -13,6 +13,7 @@ import { junkMessage, parserMessages, strayCloserMessage, type Problem } from '.
 export type { Problem } from './messages.ts';
 import { ENDER, PLAIN, maxIdx, tokenRole } from './roles.ts';
 import { readDirect } from './direct.ts';
+import { mendHabits } from './habits.ts';
 import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat, takeFrom } from './build-ast.ts';
 import type { FlatTail } from './build-ast.ts';
 
@@ -985,7 +986,8 @@ function quickParse(tokens: IToken[], repl: boolean): (TopItem | Stmt)[] | null 
 }
 
 /** `deepest`: where the script nests deepest, named if even the careful parser runs out of stack. */
-function carefulParse(tokens: IToken[], source: string, file: string, repl: boolean, problems: Problem[], deepest: IToken | null): RawParse {
+function carefulParse(read: IToken[], source: string, file: string, repl: boolean, problems: Problem[], deepest: IToken | null): RawParse {
+  const tokens = mendHabits(read, source, problems);
   const end = endOf(tokens, source);
   const items: (TopItem | Stmt)[] = [];
   const builder = new AstBuilder({ file, problems, endPos: end.pos, endOffset: end.offset }, repl);

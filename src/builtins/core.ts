@@ -134,13 +134,14 @@ export const CORE: Builtin[] = [
   {
     name: 'num', params: ['text'], area: 'core',
     summary: 'The number a string spells, or void.',
-    doc: 'The number a string spells (void when it is not a number); numbers pass through.',
+    doc: 'The number a string spells (void when it is not a number, or too large for one: "1e400", as the literal 1e400 is refused); numbers pass through.',
     fn: (_e, _th, s, b) => {
       const v = s[b];
       if (typeof v === 'number') return v;
       const t = text('num', v, 'its argument').trim();
       if (t === '' || !/^[+-]?(\d+(\.\d*)?|\.\d+)([eE][+-]?\d+)?$/.test(t)) return null;
-      return Number(t);
+      const n = Number(t);
+      return Number.isFinite(n) ? n : null;
     },
   },
   {

@@ -183,8 +183,9 @@ export const TIMING: Builtin[] = [
   {
     name: 'walltime', params: [], area: 'timing',
     summary: 'Wall-clock time in ms.',
-    doc: 'Wall-clock time in ms since the world started (it goes on inside locktimer and savetimer windows).',
-    fn: (e) => unitsToMs(e.state.wallNow),
+    doc: 'Wall-clock time in ms since the world started (it goes on inside locktimer and savetimer windows). On a real clock (the REPL, a live run, a game) it is whole milliseconds.',
+    // a real clock's reading has a fraction of a millisecond that is only noise
+    fn: (e) => (e.limits.realFrames ? Math.floor(unitsToMs(e.state.wallNow)) : unitsToMs(e.state.wallNow)),
   },
   {
     name: 'ticks', params: [], area: 'timing',

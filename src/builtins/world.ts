@@ -248,7 +248,7 @@ export const WORLD: Builtin[] = [
   {
     name: 'walktostar', params: ['actor', 'star'], area: 'world',
     summary: 'Starts a walk to a star.',
-    doc: 'Starts a walk to a star: turn first, then move, serviced on the heartbeat; endwalk on arrival.',
+    doc: 'Starts a walk to a star: turn first, then move, serviced on the heartbeat; arrival resets the pose to "stand" and sends endwalk.',
     fn: (e, _th, s, b) => {
       const a = actor(e, 'walktostar', s[b]);
       const st = star(e, 'walktostar', s[b + 1]);
@@ -259,7 +259,7 @@ export const WORLD: Builtin[] = [
   {
     name: 'walktoxyz', params: ['actor', 'x', 'y', 'z'], area: 'world',
     summary: 'Starts a walk to a point.',
-    doc: 'Starts a walk to a point.',
+    doc: 'Starts a walk to a point; arrival resets the pose to "stand" and sends endwalk.',
     fn: (e, _th, s, b) => {
       const a = actor(e, 'walktoxyz', s[b]);
       const leg = { x: place('walktoxyz', s[b + 1], 'x'), y: place('walktoxyz', s[b + 2], 'y'), z: place('walktoxyz', s[b + 3], 'z'), star: null };
@@ -270,12 +270,15 @@ export const WORLD: Builtin[] = [
   {
     name: 'walkonpath', params: ['actor', 'path'], area: 'world',
     summary: 'Starts a walk along a path.',
-    doc: 'Starts a walk along a path defined with defpath; endwalk at its last star.',
+    doc: 'Starts a walk along a path defined with defpath; arrival resets the pose to "stand" and sends endwalk, at its last star.',
     fn: (e, _th, s, b) => {
       const a = actor(e, 'walkonpath', s[b]);
       const p = name('walkonpath', s[b + 1], 'the path');
       const stars = e.state.paths[p];
-      if (!stars) throw new ScriptError(`walkonpath: there is no path "${p}" (define it with defpath)`);
+      if (!stars) {
+        const guess = closest(p, Object.keys(e.state.paths));
+        throw new ScriptError(`walkonpath: there is no path "${p}"${guess ? ` — did you mean "${guess}"?` : ' (define it with defpath)'}`);
+      }
       beginWalk(e, a, 'walkonpath', stars.map((n) => ({ ...e.state.stars[n], star: n })), p);
       return null;
     },

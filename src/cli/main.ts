@@ -26,6 +26,7 @@ function nonNegativeInt(name: string, v: unknown): number {
   return Number(text);
 }
 
+/** Whole decimal numbers only (no 0x10, 1e3 or 59.94), as the library's World takes them. */
 function fileName(name: string, v: unknown): string | undefined {
   if (v === undefined) return undefined;
   if (typeof v !== 'string' || v === '') throw new UsageError(`--${name} needs a file name`);
@@ -65,7 +66,8 @@ function packageVersion(): string {
 }
 
 async function run(a: RunOptionValues): Promise<number> {
-  const fps = String(a.fps).trim() === '' ? NaN : Number(a.fps);
+  // (decimal digits only: "0x10" or "1e3" is no way to write a frame rate)
+  const fps = /^\s*\d+(\.\d+)?\s*$/.test(String(a.fps)) ? Number(a.fps) : NaN;
   if (!isFps(fps)) throw new UsageError(`--fps needs ${FPS_RULE}, not "${String(a.fps)}"`);
   const { runCommand } = await import('./run.ts');
   return runCommand({
@@ -189,12 +191,12 @@ async function main(argv: string[]): Promise<number> {
       },
     )
     .command(
-      'lint <files..>',
-      "print the compiler's warnings (unknown events, objects, stars, sounds; unused assignments); exit 1 if there is any",
+      'lint [files..]',
+      "print the compiler's warnings (unknown events, objects, stars, sounds; unused assignments); exit 1 if there is any (default: the current folder)",
       (y) => y.positional('files', { type: 'string', array: true, describe: '.pw files or folders' }),
       async (a) => {
         const { lintCommand } = await import('./lint.ts');
-        code = lintCommand(a.files as string[]);
+        code = lintCommand((a.files as string[] | undefined) ?? []);
       },
     )
     .command(

@@ -45,13 +45,41 @@ export class Reporter {
     this.tracing && this.trace({ ev: 'print', text });
   }
 
-  /** A warning from a builtin: it points at the call the running thread is making. */
+  /** How often each warning has come from each place: `file:line:col|wording`. */
+  private readonly repeats = new Map<string, number>();
+
+  /**
+   * A warning from a builtin: it points at the call the running thread is making, with
+   * the script call stack. The trace gets every one; the host gets the first from each
+   * place, then the 10th, 100th, 1000th… with the count, so a loop that warns each time
+   * round cannot flood a terminal.
+   */
   warn(message: string): void {
     const th = this.world.running;
     const site = th !== null && th.site >= 0 ? this.at(Math.floor(th.site / SITE_SPAN), th.site % SITE_SPAN) : null;
-    const d: Diagnostic = site ? { ...site, kind: 'warning', message, stack: [`in a thread started by ${th!.origin}`] } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message };
     this.tracing && this.trace({ ev: 'warning', message });
-    this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.world.program.sources[d.file]) : `warning: ${message}`);
+    const key = `${site ? `${site.file}:${site.line}:${site.col}` : ''}|${wording(message)}`;
+    const n = (this.repeats.get(key) ?? 0) + 1;
+    this.repeats.set(key, n);
+    if (n > 1 && !isPowerOfTen(n)) return;
+    const shown = n === 1 ? message : `${message} — the ${n}th time here (repeats are counted, and shown at the ${n * 10}th, ${n * 100}th… time)`;
+    const d: Diagnostic = site ? { ...site, kind: 'warning', message: shown, stack: this.warningStack(th!) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message: shown };
+    this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.world.program.sources[d.file]) : `warning: ${shown}`);
+  }
+
+  /** The call stack of a thread in a builtin call, innermost at the call (generated code keeps no frame of its own on the thread). */
+  private warningStack(th: Thread): string[] {
+    const frames = framePairs(th);
+    const hi = Math.floor(th.site / SITE_SPAN);
+    const pc = th.site % SITE_SPAN;
+    const n = frames.length;
+    if (n >= 2 && frames[n - 2] === hi) frames[n - 1] = pc;
+    else {
+      // the caller's pc is its resume point, past the call: stackOf names the call itself
+      if (n >= 2) frames[n - 1]++;
+      frames.push(hi, pc);
+    }
+    return this.stackOf(frames, th.origin);
   }
 
   /** A thread stopped at a script error, reported where it stood. */
@@ -99,6 +127,16 @@ export class Reporter {
     out.push(`in a thread started by ${origin}`);
     return collapseRepeats(out);
   }
+}
+
+/** A warning's wording without the names and numbers in it: the same warning about another sound is the same warning. */
+function wording(message: string): string {
+  return message.replace(/"(?:[^"\\]|\\.)*"/g, '""').replace(/\d+(?:\.\d+)?/g, '#');
+}
+
+function isPowerOfTen(n: number): boolean {
+  while (n % 10 === 0) n /= 10;
+  return n === 1;
 }
 
 /** A thread's frames as (handler, pc) pairs, outermost first. */

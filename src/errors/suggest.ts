@@ -1,30 +1,39 @@
-// "Did you mean …": the closest known name by edit distance.
+// "Did you mean …": the closest known name by edit distance. The distance is the
+// optimal string alignment one (Damerau–Levenshtein without editing a swapped pair
+// again): a letter added, dropped or changed, or two neighbours swapped, is one slip.
 
 export function editDistance(a: string, b: string): number {
   return distanceWithin(a, b, Math.max(a.length, b.length));
 }
 
-/** The edit distance of a and b when it is at most max; otherwise max + 1 (found early, without the whole table). */
+/** The distance of a and b when it is at most max; otherwise max + 1 (found early, without the whole table). */
 function distanceWithin(a: string, b: string, max: number): number {
   const m = a.length;
   const n = b.length;
   if (Math.abs(m - n) > max) return max + 1;
+  // three rows: the one before last for a swap, the last, and the one being filled
+  let prev2 = new Array<number>(n + 1);
   let prev = new Array<number>(n + 1);
   let cur = new Array<number>(n + 1);
   for (let j = 0; j <= n; j++) prev[j] = j;
+  let lastMin = 0;
   for (let i = 1; i <= m; i++) {
     cur[0] = i;
     let rowMin = i;
+    const ai = a.charCodeAt(i - 1);
     for (let j = 1; j <= n; j++) {
-      const cost = a.charCodeAt(i - 1) === b.charCodeAt(j - 1) ? 0 : 1;
-      const d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + cost);
+      const bj = b.charCodeAt(j - 1);
+      let d = Math.min(prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (ai === bj ? 0 : 1));
+      if (i > 1 && j > 1 && ai === b.charCodeAt(j - 2) && a.charCodeAt(i - 2) === bj && prev2[j - 2] + 1 < d) d = prev2[j - 2] + 1;
       cur[j] = d;
       if (d < rowMin) rowMin = d;
     }
-    if (rowMin > max) return max + 1;
-    [prev, cur] = [cur, prev];
+    // a swap reaches back two rows, so a row over max ends it only when the last was too
+    if (rowMin > max && lastMin > max) return max + 1;
+    lastMin = rowMin;
+    [prev2, prev, cur] = [prev, cur, prev2];
   }
-  return prev[n];
+  return prev[n] > max ? max + 1 : prev[n];
 }
 
 /** How far a name may be from a guess: a third of its length. */

@@ -99,6 +99,12 @@ export interface DynamicEvent {
   target: string | null;
 }
 
+/** `"text" + 3`: a "+" between written-out values, one of them a string. */
+export interface JoinFact {
+  span: Span;
+  text: string;
+}
+
 /** A number inside a timing argument. */
 export interface TimeArg {
   span: Span;
@@ -121,6 +127,7 @@ export interface FileFacts {
   openDefs: OpenDef[];
   dynamicEvents: DynamicEvent[];
   times: TimeArg[];
+  joins: JoinFact[];
   /** `line:col` of every for-loop variable */
   loopVars: Set<string>;
 }
@@ -172,7 +179,7 @@ function globalFacts(f: FileFacts, names: readonly A.Param[]): void {
 export function fileFacts(ast: A.ScriptFile, part?: { lines: number[]; lastLine: number }): FileFacts {
   const source = ast.source;
   const lines = part?.lines ?? lineStarts(source);
-  const f: FileFacts = { file: ast.file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], loopVars: new Set() };
+  const f: FileFacts = { file: ast.file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], joins: [], loopVars: new Set() };
   const strLen = (pos: A.Pos): number => tokenLength(source, lines, pos, stringTokens);
   const items = ast.items;
   // the line a last item runs to: not the empty "line" after a final line break
@@ -275,6 +282,7 @@ class FactWalker {
     // left-associative chains are long spines down the left: walked in a loop
     while (e.type === 'binary') {
       this.expr(e.right, where);
+      if (e.op === '+') this.join(e);
       e = e.left;
     }
     switch (e.type) {
@@ -339,6 +347,13 @@ class FactWalker {
           break;
       }
     }
+  }
+
+  private join(e: A.BinaryExpr): void {
+    const literal = (x: A.Expr): boolean => x.type === 'number' || x.type === 'string';
+    if (!literal(e.left) || !literal(e.right)) return;
+    const text = e.left.type === 'string' ? e.left : e.right.type === 'string' ? e.right : null;
+    if (text !== null) this.f.joins.push({ span: { line: e.pos.line, col: e.pos.col, length: 1 }, text: text.value });
   }
 
   /** An event argument: who gets it, and whether it is a literal. */

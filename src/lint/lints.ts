@@ -6,7 +6,11 @@ import type { Diagnostic } from '../errors/diagnostic.ts';
 import { closest } from '../errors/suggest.ts';
 import { sortDiagnostics } from '../compiler/link.ts';
 import type { FileFacts, HandlerFact, NameArg, Span } from './facts.ts';
-import { ENGINE_ARGS, ENGINE_EVENTS, ENGINE_HANDLERS, type NameKind } from './roles.ts';
+import { ENGINE_ARGS, ENGINE_EVENTS, ENGINE_HANDLERS, argRoles, type ArgRole, type NameKind } from './roles.ts';
+import { tokenLengthAt } from './facts.ts';
+import type { Expr } from '../../grammar/ast.ts';
+import { LOOP_KINDS } from '../time/loops.ts';
+import { formatNumber } from '../vm/value.ts';
 import { callKey, handlerKey, type CallUse, type UseLog } from './uses.ts';
 import type { WorldFacts } from './world.ts';
 
@@ -24,6 +28,8 @@ export const LINTS = {
   PW110: 'a handler nothing calls and no event reaches',
   PW111: 'an event sent with another number of arguments than its handler takes',
   PW112: 'an engine event handler with more parameters than the engine passes',
+  PW113: 'a literal argument the builtin would refuse (a number written as a string, an unknown loop kind, a count out of range)',
+  PW114: 'a "+" between a string and a number, both written out: it fails when it runs; ".." joins',
 } as const;
 
 export type LintCode = keyof typeof LINTS;
@@ -85,6 +91,8 @@ export function lint(world: WorldFacts, uses: UseLog, report: ReadonlySet<string
     unread(world, f, uses, r, found);
     unreachable(f, world, r, found);
     engineParams(f, found);
+    literals(f, found);
+    for (const j of f.joins) found.push(warning(f.file, j.span, 'PW114', `"+" adds numbers, and ${JSON.stringify(j.text)} is a string: use ".." to join text`));
     for (const d of found) if (!ignored(f, d)) out.push(d);
   }
   return sortDiagnostics(out);
@@ -100,8 +108,9 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
       const hint = other ? ` (${other.spelled} is ${other.kind === 'actor' ? 'an' : 'a'} ${other.kind})` : didYouMean(n.name, world.objectsByKind.get(n.kind!)!.map((o) => o.name));
       out.push(warning(f.file, n.span, 'PW102', `there is no ${n.kind} "${n.name}"${hint}`));
     } else if (n.what === 'event') {
-      // an event to an object that does not exist is reported as the object
+      // an event to an object that does not exist is reported as the object, and one of a loop of no kind as the kind (PW113)
       if (n.target !== null && n.kind !== null && !world.object(n.kind, n.target)) continue;
+      if (n.kind === null && argRoles(n.call.name)[0]?.role === 'loopkind' && kindProblem(n.call.name, literalValue(n.call.expr.args[0]) ?? 'scene') !== null) continue;
       const handlers = world.eventHandlers(n);
       if (handlers.length > 0) {
         sentArgs(n, handlers, f, out);
@@ -147,6 +156,47 @@ function engineParams(f: FileFacts, out: Diagnostic[]): void {
   }
 }
 
+/** A literal argument's value: a number (a negative one too), a string, or undefined when it is not written out. */
+function literalValue(e: Expr): number | string | undefined {
+  if (e.type === 'number' || e.type === 'string') return e.value;
+  if (e.type === 'unary' && e.op === '-' && e.operand.type === 'number') return -e.operand.value;
+  return undefined;
+}
+
+/** PW113: literal arguments the builtin would refuse, judged by the bounds of the roles table. */
+function literals(f: FileFacts, out: Diagnostic[]): void {
+  for (const c of f.calls) {
+    const roles = argRoles(c.name);
+    for (let i = 0; i < roles.length && i < c.expr.args.length; i++) {
+      const role = roles[i];
+      const a = c.expr.args[i];
+      const v = literalValue(a);
+      if (role === null || v === undefined) continue;
+      const span = { line: a.pos.line, col: a.pos.col, length: tokenLengthAt(f.source, f.lines, a.pos.line, a.pos.col) };
+      const message = role.role === 'time' ? timeProblem(c.name, role, v, a) : role.role === 'loopkind' ? kindProblem(c.name, v) : null;
+      if (message !== null) out.push(warning(f.file, span, 'PW113', message));
+    }
+  }
+}
+
+function timeProblem(fn: string, role: Extract<ArgRole, { role: 'time' }>, v: number | string, a: Expr): string | null {
+  if (typeof v === 'string') {
+    const n = v.trim() === '' ? NaN : Number(v);
+    return `${fn} needs a number of ${role.unit}, not the string ${JSON.stringify(v)}${Number.isFinite(n) && a.type === 'string' ? `: write ${fn} (${v.trim()})` : ''}`;
+  }
+  if (role.min !== undefined && v < role.min) return `${fn} needs ${role.min} or more ${role.unit}, not ${formatNumber(v)}`;
+  if (role.whole === true && !Number.isInteger(v)) return `${fn} needs a whole number of ${role.unit}, not ${formatNumber(v)}`;
+  return null;
+}
+
+function kindProblem(fn: string, v: number | string): string | null {
+  if (typeof v === 'string' && (LOOP_KINDS as readonly string[]).includes(v.toLowerCase())) return null;
+  const shown = typeof v === 'string' ? JSON.stringify(v) : formatNumber(v);
+  const guess = typeof v === 'string' ? closest(v.toLowerCase(), LOOP_KINDS) : null;
+  const hint = typeof v === 'string' && v.toLowerCase() === 'set' ? ' (the current set\'s loops are "scene")' : guess ? ` — did you mean "${guess}"?` : '';
+  return `${fn}: the kind must be "scene", "actor", "prop" or "flat", not ${shown}${hint}`;
+}
+
 /** PW109: a local assigned and never read — most often a misspelt name. */
 function unread(world: WorldFacts, f: FileFacts, uses: UseLog, r: Reach, out: Diagnostic[]): void {
   const vars = uses.of(f.file).vars;
@@ -174,6 +224,12 @@ function unread(world: WorldFacts, f: FileFacts, uses: UseLog, r: Reach, out: Di
   }
 }
 
+/** A handler nothing reaches whose name is close to one the engine delivers is most likely that one, misspelt. */
+function engineGuess(name: string, engine: readonly string[], verb: string): string {
+  const guess = closest(name, engine);
+  return guess ? ` — did you mean "${guess}", which the engine ${verb}?` : '';
+}
+
 /** PW110: a handler that nothing calls, no event reaches, and the engine never delivers. */
 function unreachable(f: FileFacts, world: WorldFacts, r: Reach, out: Diagnostic[]): void {
   const handlers: HandlerFact[] = [...f.handlers, ...f.objects.flatMap((o) => o.handlers)];
@@ -182,12 +238,12 @@ function unreachable(f: FileFacts, world: WorldFacts, r: Reach, out: Diagnostic[
     const o = h.object;
     if (o === null) {
       if (ENGINE_HANDLERS.includes(h.name)) continue;
-      out.push(warning(f.file, h.span, 'PW110', `nothing calls the handler "${h.spelled}"`));
+      out.push(warning(f.file, h.span, 'PW110', `nothing calls the handler "${h.spelled}"${engineGuess(h.name, ENGINE_HANDLERS, 'calls')}`));
       continue;
     }
     if (ENGINE_EVENTS[o.kind].includes(h.name)) continue;
     if (world.dynamicEvents.some((d) => (d.kind === null || d.kind === o.kind) && (d.target === null || d.target === o.name))) continue;
-    out.push(warning(f.file, h.span, 'PW110', `nothing sends the event "${h.spelled}" to ${o.kind} ${o.spelled}, and nothing in it calls it`));
+    out.push(warning(f.file, h.span, 'PW110', `nothing sends the event "${h.spelled}" to ${o.kind} ${o.spelled}, and nothing in it calls it${engineGuess(h.name, ENGINE_EVENTS[o.kind], 'sends')}`));
   }
 }
 

@@ -24,22 +24,27 @@ export type ArgRole =
   | { role: 'name'; kind: NameKind; define?: boolean }
   /** a list of names of this kind */
   | { role: 'names'; kind: NameKind }
-  /** a length of time, or a rate per heartbeat step */
-  | { role: 'time'; unit: TimeUnit };
+  /**
+   * a length of time, or a rate per heartbeat step; `min` and `whole` are the bounds the
+   * builtin itself enforces at run time (the lint judges literal arguments by them)
+   */
+  | { role: 'time'; unit: TimeUnit; min?: number; whole?: boolean };
 
 const actor: ArgRole = { role: 'object', kind: 'actor' };
 const ticks: ArgRole = { role: 'time', unit: 'ticks' };
+const wait: ArgRole = { role: 'time', unit: 'ticks', min: 0 };
 const steps: ArgRole = { role: 'time', unit: 'steps' };
 const loopEvent: ArgRole[] = [{ role: 'loopkind' }, { role: 'event' }];
 const sendTo = (kind: ObjectKind): ArgRole[] => [{ role: 'object', kind }, { role: 'event', to: 0, kind }];
 
 /** Builtin name → the role of each argument (null: a plain value). */
 export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = {
-  delay: [ticks],
-  screentoblack: [null, ticks],
-  blacktoscreen: [null, ticks],
-  visualeffect: [null, ticks],
-  makeloop: [...loopEvent, steps, { role: 'target' }],
+  delay: [wait],
+  walldelay: [wait],
+  screentoblack: [null, wait],
+  blacktoscreen: [null, wait],
+  visualeffect: [null, wait],
+  makeloop: [...loopEvent, { role: 'time', unit: 'steps', min: 1, whole: true }, { role: 'target' }],
   stoploop: loopEvent,
   pauseloop: loopEvent,
   isloop: loopEvent,
@@ -70,7 +75,7 @@ export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = 
   defpose: [{ role: 'name', kind: 'pose', define: true }],
   pose: [actor, { role: 'name', kind: 'pose' }],
   poseframe: [actor],
-  defsound: [{ role: 'name', kind: 'sound', define: true }, { role: 'time', unit: 'ms' }],
+  defsound: [{ role: 'name', kind: 'sound', define: true }, { role: 'time', unit: 'ms', min: 0 }],
   playsound: [{ role: 'name', kind: 'sound' }],
   voice: [{ role: 'name', kind: 'sound' }],
   cricket: [{ role: 'name', kind: 'cricket', define: true }, { role: 'name', kind: 'sound' }, null, null, null, steps, steps],

@@ -117,7 +117,7 @@ function parseWhole(text: string, file: string, starts: number[]): ChunkedParse 
 
 /** The facts of a whole file from those of its chunks (their places are already the file's). */
 function joinFacts(file: string, source: string, parts: FileFacts[], lines = lineStarts(source)): FileFacts {
-  const f: FileFacts = { file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], loopVars: new Set() };
+  const f: FileFacts = { file, source, lines, objects: [], handlers: [], globals: [], calls: [], names: [], openDefs: [], dynamicEvents: [], times: [], joins: [], loopVars: new Set() };
   for (const p of parts) {
     f.objects.push(...p.objects);
     f.handlers.push(...p.handlers);
@@ -127,6 +127,7 @@ function joinFacts(file: string, source: string, parts: FileFacts[], lines = lin
     f.openDefs.push(...p.openDefs);
     f.dynamicEvents.push(...p.dynamicEvents);
     for (const t of p.times) f.times.push(t);
+    f.joins.push(...p.joins);
     for (const v of p.loopVars) f.loopVars.add(v);
   }
   return f;

@@ -165,7 +165,7 @@ export function complete(ix: SymbolIndex | null, file: string, line: number, pre
 function eventsFor(ix: SymbolIndex | null, o: ObjectFact | null): Item[] {
   if (o === null) return ix ? [{ label: 'startup', kind: 'event', detail: 'the engine runs every startup handler first' }] : [];
   const out = new Map<string, Item>();
-  for (const e of ENGINE_EVENTS[o.kind]) out.set(e, { label: e, kind: 'event', detail: `delivered by the engine to a ${o.kind}` });
+  for (const e of ENGINE_EVENTS[o.kind]) out.set(e, { label: e, kind: 'event', detail: `delivered by the engine to ${o.kind === 'actor' ? 'an' : 'a'} ${o.kind}` });
   for (const f of ix?.an.world.files ?? []) {
     for (const n of f.names) {
       if (n.what !== 'event' || out.has(n.name)) continue;

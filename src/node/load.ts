@@ -38,7 +38,7 @@ export function readTextFile(path: string, shown: string, max: number): string {
   try {
     fd = openSync(path, constants.O_RDONLY | constants.O_NONBLOCK);
   } catch (err) {
-    throw new UsageError(`cannot read "${shown}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`cannot read "${shown}"${whyNot(err)}`);
   }
   try {
     const st = fstatSync(fd);
@@ -47,7 +47,7 @@ export function readTextFile(path: string, shown: string, max: number): string {
     return readFileSync(fd, 'utf8');
   } catch (err) {
     if (err instanceof UsageError) throw err;
-    throw new UsageError(`cannot read "${shown}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    throw new UsageError(`cannot read "${shown}"${whyNot(err)}`);
   } finally {
     closeSync(fd);
   }
@@ -79,12 +79,21 @@ export function readScripts(paths: string[]): SourceText[] {
 
 export class UsageError extends Error {}
 
+/** Why a file could not be opened, in words: ": no such file or folder", or the system's code. */
+function whyNot(err: unknown): string {
+  const code = (err as NodeJS.ErrnoException).code;
+  if (code === 'ENOENT' || code === 'ENOTDIR') return ': no such file or folder';
+  if (code === 'ELOOP') return ': it is a symbolic link that leads back to itself (a loop of links)';
+  if (code === 'EACCES' || code === 'EPERM') return ': permission denied';
+  return ` (${code ?? (err as Error).message})`;
+}
+
 /** A file or folder named on the command line; a missing one is bad usage. */
 export function statPath(p: string): ReturnType<typeof statSync> & object {
   try {
     return statSync(p);
-  } catch {
-    throw new UsageError(`cannot read "${p}": no such file or folder`);
+  } catch (err) {
+    throw new UsageError(`cannot read "${p}"${whyNot(err)}`);
   }
 }
 

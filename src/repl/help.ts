@@ -39,6 +39,16 @@ export const COMMANDS: readonly CommandInfo[] = [
 
 const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world', host: "the host's builtins" };
 
+/** What the reference says of an area beyond its builtins: things an author looks for among them and that are not builtins. */
+const AREA_NOTES: Record<string, string[]> = {
+  world: [
+    '**Clicks** are not a builtin: the engine delivers it as the event `click` to the object clicked (no arguments), which',
+    'runs its `on click` handler as a new thread at the next heartbeat step. A click comes from the host: `:click prop faucet`',
+    'in the REPL, `world.click ("prop faucet")` from a game, or an oracle\'s `-- click:` line under `pw check`;',
+    '`pw run` takes input only from oracles, so a plain headless run has no clicks. `stilldown ()` polls the mouse button.',
+  ],
+};
+
 export function helpText(builtins: readonly Builtin[], topic?: string): string[] {
   if (topic) return topicHelp(builtins, topic.toLowerCase().replace(/^:/, ''));
   const out: string[] = [];
@@ -92,6 +102,7 @@ export function builtinReference(builtins: readonly Builtin[]): string {
     out.push('');
     out.push(`## ${capitalised(AREA_TITLES[area] ?? area)}`);
     out.push('');
+    if (AREA_NOTES[area]) out.push(...AREA_NOTES[area], '');
     out.push('| builtin | what it does |');
     out.push('|---|---|');
     for (const b of builtins.filter((x) => x.area === area)) out.push(`| [\`${signature(b)}\`](#${b.name}) | ${cell(b.summary)} |`);

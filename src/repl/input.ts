@@ -48,8 +48,9 @@ export class LineGrouper {
     }
     const size = this.size + line.length + (this.lines.length > 0 ? 1 : 0);
     if (size > MAX_ENTRY_CHARS) {
-      // a block left open: what follows of it is not run out of its place
-      this.skipping = this.lines.length > 0;
+      // a block left open: what follows of it is not run out of its place (unless this
+      // line, a closing keyword at the left margin, was its end: the next line is new)
+      this.skipping = this.lines.length > 0 && !/^end\w*\b/i.test(line);
       this.reset();
       return { text: '', parsed: null, tooLong: size };
     }

@@ -33,6 +33,10 @@ export class TimelineBuilder {
   private first = Infinity;
   /** Game time of the latest event, in ms. */
   last = 0;
+  /** Threads of the boot library's calctime, which the engine runs every heartbeat: not drawn, or they would bury the world's own. */
+  private hidden = new Set<number>();
+  /** Whether the trace has the timeline's detail (thread runs and waits): a plain one draws no threads. */
+  threadDetail = false;
 
   /** Takes the next trace event (they come in time order). */
   add(ev: TraceEvent): void {
@@ -94,14 +98,21 @@ export class TimelineBuilder {
         return this.mark(track, 'stoploop', 'fired', t, {});
       }
       case 'thread':
+        this.threadDetail = true;
+        if (ev.origin === 'calctime') {
+          this.hidden.add(Number(ev.thread));
+          return;
+        }
         return this.threadStarted(Number(ev.thread), str(ev.origin), str(ev.handler), t);
       case 'run': {
+        if (this.hidden.has(Number(ev.thread))) return;
         const track = this.thread(Number(ev.thread), t);
         this.closeTo(track, 1, t);
         this.push(track, 'run', 'run', t, {});
         return;
       }
       case 'wait': {
+        if (this.hidden.has(Number(ev.thread))) return;
         const track = this.thread(Number(ev.thread), t);
         this.closeTo(track, 1, t);
         const onFrames = ev.on === 'display' || ev.on === 'gameframe';
@@ -109,6 +120,7 @@ export class TimelineBuilder {
         return;
       }
       case 'exit': {
+        if (this.hidden.delete(Number(ev.thread))) return;
         const track = this.threads.get(Number(ev.thread));
         if (!track) return;
         const life = track.open[0];

@@ -21,7 +21,8 @@ export function same(vm: Worker, a: Value, b: Value): boolean {
 export const MAX_CALL_DEPTH = 200;
 
 export function arith(verb: string, op: string, a: Value, b: Value): ScriptError {
-  return new ScriptError(`cannot ${verb} ${describe(a)} and ${describe(b)}: "${op}" needs two numbers`);
+  const join = op === '+' && (typeof a === 'string' || typeof b === 'string') ? '; use ".." to join text' : '';
+  return new ScriptError(`cannot ${verb} ${describe(a)} and ${describe(b)}: "${op}" needs two numbers${join}`);
 }
 
 export function divFailure(a: Value, b: Value): ScriptError {

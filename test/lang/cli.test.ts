@@ -513,6 +513,9 @@ describe('pw: usage messages say what was typed', () => {
     [['--save'], '--save needs a file name'],
     [['--until', '-5s'], '--until: bad duration "-5s": must not be negative'],
     [['--fps', 'abc'], '--fps needs a number from 1 to 10000, not "abc"'],
+    [['--fps', '0x10'], '--fps needs a number from 1 to 10000, not "0x10"'],
+    [['--fps', '1e3'], '--fps needs a number from 1 to 10000, not "1e3"'],
+    [['--seed', '0x10'], '--seed needs a whole number of 0 or more, not "0x10"'],
     [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
     [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
   ] as const)('a missing value, a negative duration or a number that is not one is echoed as typed: %j', (args, said) => {
@@ -520,6 +523,14 @@ describe('pw: usage messages say what was typed', () => {
     expect(r.code, args.join(' ')).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(said);
+  });
+
+  it('a symbolic link that leads back to itself is called a loop, not a missing file', () => {
+    symlinkSync('loop.pw', join(dir, 'loop.pw'));
+    const r = pw(['run', 'loop.pw']);
+    expect(r.code).toBe(2);
+    expect(r.stderr).toContain('cannot read "loop.pw": it is a symbolic link that leads back to itself');
+    rmSync(join(dir, 'loop.pw'));
   });
 
   it('--trace - writes the trace to stdout in place of the printed lines', () => {

@@ -3,7 +3,7 @@
 // click on an object that does not exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
@@ -43,11 +43,24 @@ end
 `;
 
 describe('pw lint', () => {
-  it('the demo world lints clean', () => {
+  it('the demo world lints clean, and says so on stderr', () => {
     const r = pw(['lint', 'scripts'], {}, undefined, ROOT);
-    expect(r.stderr).toBe('');
+    expect(r.stderr).toMatch(/^no warnings in \d+ files\n$/);
     expect(r.stdout).toBe('');
     expect(r.code).toBe(0);
+  });
+
+  it('with no files, lints the .pw files of the current folder', () => {
+    const sub = join(dir, 'clean');
+    mkdirSync(sub);
+    const r = pw(['lint'], { 'clean/a.pw': 'on startup\n  print ("a")\nend\n' }, undefined, sub);
+    expect(r.stderr).toBe('no warnings in 1 file\n');
+    expect(r.code).toBe(0);
+    const empty = join(dir, 'empty');
+    mkdirSync(empty);
+    const none = pw(['lint'], {}, undefined, empty);
+    expect(none.code).toBe(2);
+    expect(none.stderr).toContain('pw: no .pw files in the current folder: name the files or folders to lint, as in: pw lint scripts\n');
   });
 
   it('prints each warning with file:line:col, its code and a code frame, and exits 1', () => {

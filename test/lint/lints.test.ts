@@ -59,7 +59,7 @@ describe('lints', () => {
   });
 
   it('lists every code once with what it finds', () => {
-    expect(Object.keys(LINTS)).toEqual(['PW101', 'PW102', 'PW103', 'PW104', 'PW105', 'PW106', 'PW107', 'PW108', 'PW109', 'PW110', 'PW111', 'PW112']);
+    expect(Object.keys(LINTS)).toEqual(['PW101', 'PW102', 'PW103', 'PW104', 'PW105', 'PW106', 'PW107', 'PW108', 'PW109', 'PW110', 'PW111', 'PW112', 'PW113', 'PW114']);
   });
 
   it('the roles table names only builtins that exist', () => {
@@ -114,7 +114,7 @@ describe('lints', () => {
       });
     }
     it('a star in a defpath list', () => {
-      expect(lint(withLine('defpath ("back", ["hatch", "hacth"])'))[0].message).toBe('the star "hacth" is never defined with defstar');
+      expect(lint(withLine('defpath ("back", ["hatch", "hacth"])'))[0].message).toBe('the star "hacth" is never defined with defstar — did you mean "hatch"?');
     });
     it('names built by joining define every name with that start', () => {
       const src = withLine('for i = 1 to 3 defsound ("line" .. i, 100) endfor; playsound ("line2")');

@@ -53,4 +53,12 @@ describe('docs/builtins.md', () => {
     for (const name of ['pauseloop', 'isloop', 'countloops', 'indextoloop']) expect(page).toContain(`### ${name}\n`);
     expect(page).toContain('## Time and loops');
   });
+
+  it('says how a click reaches a handler, where input comes from, and what arrival does to the pose', () => {
+    expect(page).toContain('delivers it as the event `click` to the object clicked');
+    expect(page).toContain('`pw run` takes input only from oracles');
+    for (const name of ['walktostar', 'walkonpath', 'walktoxyz']) {
+      expect(BUILTINS.find((b) => b.name === name)!.doc, name).toContain('arrival resets the pose to "stand"');
+    }
+  });
 });

@@ -19,8 +19,17 @@ describe('pw repl with piped stdin', () => {
     expect(r.status).toBe(0);
   });
 
+  it('a line right after a paste too long to run is not lost, even when the paste ended with its closing line', () => {
+    // the block's closing "end" is the line that passes the limit: the block is over there
+    const body = [...Array.from({ length: 389 }, (_, i) => `  print ("line ${String(i).padStart(3, '0')}")`), '  x = 123456789'].join('\n');
+    expect(`on big\n${body}`.length).toBe(8191);
+    const r = repl(`on big\n${body}\nend\n  print ("after")\nprint ("and this")\n`);
+    expect(r.stderr).toContain('the REPL takes at most 8,192 at once');
+    expect(r.stdout).toBe('after\nand this\n');
+  });
+
   it('reports an error on stderr, runs the lines after it, and exits 1', () => {
-    const r = repl('print (nope)\nprint ("after")\nprint (1 + "a")\nprint ("still")\n');
+    const r = repl('print (nope)\nprint ("after")\na = "a"\nprint (1 + a)\nprint ("still")\n');
     expect(r.stdout).toBe('after\nstill\n');
     expect(r.stderr).toContain('<repl 1>:1:8: error: unknown variable "nope"');
     expect(r.stderr).toContain('runtime error: cannot add 1 (a number) and "a" (a string)');

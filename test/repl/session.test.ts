@@ -68,7 +68,8 @@ describe('evaluating code', () => {
     expect(compile).toHaveLength(1);
     expect(compile[0].kind).toBe('error');
     expect(compile[0].text).toMatch(/^<repl 1>:1:8: error: unknown variable "nope"/);
-    const runtime = r.say('print (1 + "a")');
+    r.say('a = "a"');
+    const runtime = r.say('print (1 + a)');
     expect(runtime[0].kind).toBe('error');
     expect(runtime[0].text).toContain('runtime error: cannot add 1 (a number) and "a" (a string)');
     expect(runtime[0].text).toContain('script call stack:');
@@ -440,5 +441,19 @@ describe(':save and :restore', () => {
     expect(c.say('x').map((e) => e.text)).toEqual(['2']);
     writeFileSync(file, '{"checksum":"0","body":{}}');
     expect(a.say(`:restore ${file}`)[0].text).toMatch(/changed or damaged/);
+  });
+});
+
+describe('walltime () in the REPL', () => {
+  it('is whole milliseconds, as headless prints it, whatever fraction the real clock reads', () => {
+    const r = testRepl(null);
+    r.run(1000);
+    r.wait(0.37);
+    const shown = r.say('print (walltime ())').map((e) => e.text);
+    expect(shown).toHaveLength(1);
+    expect(shown[0]).toMatch(/^\d+$/);
+    r.run(500);
+    r.wait(2.71);
+    expect(r.say('print (walltime ())')[0].text).toMatch(/^\d+$/);
   });
 });

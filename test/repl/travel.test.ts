@@ -137,7 +137,7 @@ describe('going back', () => {
   });
 
   it('an error seen again in the past is shown again but counted once', () => {
-    const r = testRepl('prop p\n  on poke\n    print (1 + "a")\n  end\nendprop\n');
+    const r = testRepl('prop p\n  on poke\n    a = "a"\n    print (1 + a)\n  end\nendprop\n');
     r.say(':pause');
     r.say('makeloop ("prop", "poke", 3, "p")');
     r.say(':step 5');

@@ -48,6 +48,13 @@ describe('pw run --timeline', () => {
     for (const k of ['thread', 'run', 'wait', 'exit', 'arm']) expect(kinds).toContain(k);
     const r = pw(['timeline', 'detail.jsonl', '-o', 'fromtrace.json', '--to', '25s']);
     expect(r.code, r.stderr).toBe(0);
+    expect(r.stderr).toBe('');
+    // a plain trace still draws, and says what it lacks and how to get it
+    expect(pw(['run', SCRIPTS, '--until', '5s', '--trace', 'plain.jsonl']).code).toBe(0);
+    const plain = pw(['timeline', 'plain.jsonl', '-o', 'plain.svg']);
+    expect(plain.code).toBe(0);
+    expect(plain.stderr).toContain('this trace has no thread detail');
+    expect(plain.stderr).toContain('--trace-detail timeline');
     expect(read('fromtrace.json')).toBe(read('direct.json'));
     for (const out of ['pic.svg', 'page.html']) expect(pw(['timeline', 'detail.jsonl', '-o', out, '--from', '5s', '--to', '15s']).code).toBe(0);
     const svg = read('pic.svg');

@@ -286,14 +286,14 @@ describe("the REPL's recent timeline", () => {
     let sizes = 0;
     for (let i = 0; i < 36_000; i++, t += 50) {
       recent.add({ t, ev: 'print', text: `p${i}` });
-      recent.add({ t, ev: 'thread', thread: i, origin: 'calctime', handler: 'calctime' });
+      recent.add({ t, ev: 'thread', thread: i, origin: 'tick of engine', handler: 'tick (set engine)' });
       recent.add({ t, ev: 'run', thread: i });
       recent.add({ t, ev: 'exit', thread: i, how: 'done' });
       if (i % 1000 === 0) sizes = Math.max(sizes, recent.build(t).tracks.reduce((n, tr) => n + tr.spans.length + tr.marks.length, 0));
     }
     const tl = recent.build(t);
     expect(tl.from).toBe(t - 60_000);
-    expect(tl.tracks.map((x) => x.name)).toEqual(['print', 'calctime']);
+    expect(tl.tracks.map((x) => x.name)).toEqual(['print', 'tick of engine']);
     // 4 items a step would be 4800 a minute: the cap of 5000 is never passed by much
     expect(sizes).toBeLessThanOrEqual(5_000 + 4 * 100);
     expect(tl.tracks[0]!.marks[0]!.t).toBeGreaterThanOrEqual(t - 60_000);
@@ -368,5 +368,25 @@ describe('the picture', () => {
   it('labels its ticks in seconds across the window', () => {
     const ticks = [...svg.matchAll(/text-anchor="middle">([^<]+)</g)].map((m) => m[1]);
     expect(ticks).toEqual(['0 s', '0.2 s', '0.4 s', '0.6 s', '0.8 s', '1 s', '1.2 s', '1.4 s', '1.6 s', '1.8 s', '2 s']);
+  });
+});
+
+describe("the boot library's own threads", () => {
+  it('calctime, run by the engine every heartbeat, gets no track of its own', () => {
+    const ev = (t: number, e: Record<string, unknown>): TraceEvent => ({ t, ...e }) as unknown as TraceEvent;
+    const tl = timelineOf([
+      ev(0, { ev: 'thread', thread: 1, origin: 'startup', handler: 'startup' }),
+      ev(0, { ev: 'run', thread: 1 }),
+      ev(0, { ev: 'exit', thread: 1, how: 'done' }),
+      ev(50, { ev: 'thread', thread: 2, origin: 'calctime', handler: 'calctime' }),
+      ev(50, { ev: 'run', thread: 2 }),
+      ev(50, { ev: 'exit', thread: 2, how: 'done' }),
+      ev(100, { ev: 'thread', thread: 3, origin: 'calctime', handler: 'calctime' }),
+      ev(100, { ev: 'run', thread: 3 }),
+      ev(100, { ev: 'wait', thread: 3, for: 'delay', at: 200 }),
+      ev(200, { ev: 'run', thread: 3 }),
+      ev(200, { ev: 'exit', thread: 3, how: 'done' }),
+    ]);
+    expect(tl.tracks.map((t) => t.name)).toEqual(['startup']);
   });
 });
