@@ -3,7 +3,8 @@
 // then post it to the mailbox for the next heartbeat, or read at once.
 import type { Engine } from '../engine/engine.ts';
 import { findObject, findVariable, hostEntry, objectWords, readVariable, type VariableRef } from '../engine/hostinput.ts';
-import { fromScript, MAX_KEYS, sameData, HostValueError } from '../world/hostinput.ts';
+import { MAX_KEYS } from '../world/hostinput.ts';
+import { fromScript, sameData, HostValueError } from '../world/hostdata.ts';
 
 /** A value crossing between the host and a script: numbers, strings, booleans, null (void) and arrays (lists). */
 export type HostValue = number | string | boolean | null | HostValue[];

@@ -6,7 +6,8 @@
 import { objectKey, type HandlerCode, type Program } from '../vm/program.ts';
 import type { Value } from '../vm/value.ts';
 import { closest } from '../errors/suggest.ts';
-import { keyName, MAX_KEYS, toScript, type HostInput } from '../world/hostinput.ts';
+import { keyName, MAX_KEYS, type HostInput } from '../world/hostinput.ts';
+import { checkHostValue, HOST_LIMITS, toScript } from '../world/hostdata.ts';
 import { pressKey, releaseKey } from '../world/keys.ts';
 import type { WorldState } from '../world/state.ts';
 import type { TraceFields } from '../world/context.ts';
@@ -119,13 +120,13 @@ export function hostEntry(program: Program, at: number, spec: HostInputSpec, fn:
     }
     const ref = findVariable(program, oi, variable, fn);
     const name = 'global' in ref ? program.globals[ref.global] : program.objects[ref.object].properties[ref.property];
-    return { at, kind: 'assign', object: shown, variable: name, value: toScript(value, `${fn}'s value for ${shown === '' ? name : `${shown}'s ${name}`}`) };
+    return { at, kind: 'assign', object: shown, variable: name, value: toScript(checkHostValue(value, `${fn}'s value for ${shown === '' ? name : `${shown}'s ${name}`}`, HOST_LIMITS)) };
   }
   if (spec.send) {
     const { kind, name } = objectWords(spec.send.object, fn);
     const h = findEvent(program, findObject(program, kind, name, fn), spec.send.event, fn);
     checkArgCount(program, h, spec.send.args.length, fn);
-    const args = spec.send.args.map((a, i) => toScript(a, `${fn}'s argument ${i + 1}`));
+    const args = spec.send.args.map((a, i) => toScript(checkHostValue(a, `${fn}'s argument ${i + 1}`, HOST_LIMITS)));
     return { at, kind: 'send', objectKind: kind, target: name, event: program.handlers[h].name, args };
   }
   throw new TypeError(`internal: ${fn} is no key, set or send`);

@@ -67,19 +67,13 @@ export class Reporter {
     this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.world.program.sources[d.file]) : `warning: ${shown}`);
   }
 
-  /** The call stack of a thread in a builtin call, innermost at the call (generated code keeps no frame of its own on the thread). */
+  /**
+   * The call stack of a warning: the handler making the builtin call, at that call.
+   * (Its callers are left out: generated code writes a caller's place into the thread
+   * only when the thread suspends or fails, so outer places would differ by engine.)
+   */
   private warningStack(th: Thread): string[] {
-    const frames = framePairs(th);
-    const hi = Math.floor(th.site / SITE_SPAN);
-    const pc = th.site % SITE_SPAN;
-    const n = frames.length;
-    if (n >= 2 && frames[n - 2] === hi) frames[n - 1] = pc;
-    else {
-      // the caller's pc is its resume point, past the call: stackOf names the call itself
-      if (n >= 2) frames[n - 1]++;
-      frames.push(hi, pc);
-    }
-    return this.stackOf(frames, th.origin);
+    return this.stackOf([Math.floor(th.site / SITE_SPAN), th.site % SITE_SPAN], th.origin);
   }
 
   /** A thread stopped at a script error, reported where it stood. */

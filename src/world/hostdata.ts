@@ -3,17 +3,20 @@
 // leaks to the host, nor a host's array into a script). What a script cannot hold —
 // a function, a symbol, a bigint, an object, NaN, an array that holds itself — is
 // refused, naming it.
-import { MAX_NESTING, type Value } from '../vm/value.ts';
+import { MAX_NESTING, MAX_STRING, type Value } from '../vm/value.ts';
 
 export type HostValue = number | string | boolean | null | HostValue[];
 
-/** A value the host gave that a script cannot hold; `problem` says what it is. */
-export class HostValueError extends Error {}
+/** A value the host gave that a script cannot hold; the message names it. */
+export class HostValueError extends TypeError {}
 
 export interface HostLimits {
   maxString: number;
   maxList: number;
 }
+
+/** A world's limits where no engine is at hand to ask (the host's input is checked before it reaches one). */
+export const HOST_LIMITS: HostLimits = { maxString: MAX_STRING, maxList: 1_000_000 };
 
 /** A script value as host data (lists copied); a list that holds itself cannot cross. */
 export function toHost(v: Value, what: string): HostValue {
@@ -44,7 +47,7 @@ function copyIn(v: unknown, what: string, limits: HostLimits, open: Set<unknown>
     case 'undefined':
       return null;
     case 'number':
-      if (v !== v) throw new HostValueError(`${what} is NaN, which a script cannot hold`);
+      if (!Number.isFinite(v)) throw new HostValueError(`${what} is ${String(v)}, which a script cannot hold`);
       return v;
     case 'string':
       if (v.length > limits.maxString) throw new HostValueError(`${what} is a string of ${v.length} characters; a script holds at most ${limits.maxString}`);
@@ -68,13 +71,30 @@ function copyIn(v: unknown, what: string, limits: HostLimits, open: Set<unknown>
   if (v.length > limits.maxList) throw new HostValueError(`${what} is an array of ${v.length} items; a script list holds at most ${limits.maxList}`);
   open.add(v);
   const out: HostValue[] = [];
-  for (let i = 0; i < v.length; i++) out.push(copyIn(v[i], what, limits, open, depth + 1));
+  for (let i = 0; i < v.length; i++) {
+    // (a cycle is named at the array that closes it, not at the item that leads back)
+    if (open.has(v[i])) return refuse(what, 'an array that holds itself');
+    out.push(copyIn(v[i], `item ${i + 1} of ${what}`, limits, open, depth + 1));
+  }
   open.delete(v);
   return out;
 }
 
 function refuse(what: string, thing: string): never {
   throw new HostValueError(`${what} is ${thing}, which a script cannot hold (it holds numbers, strings, booleans, lists as arrays, and void as null)`);
+}
+
+/** A variable's value for the host: as toHost, and undefined for one never assigned. */
+export function fromScript(v: Value | undefined, what: string): HostValue | undefined {
+  return v === undefined ? undefined : toHost(v, what);
+}
+
+/** Whether two pieces of host data are the same. */
+export function sameData(a: HostValue | undefined, b: HostValue | undefined): boolean {
+  if (a === b) return true;
+  if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
+  for (let i = 0; i < a.length; i++) if (!sameData(a[i], b[i])) return false;
+  return true;
 }
 
 /** Checked host data as a script value: arrays become fresh lists. */

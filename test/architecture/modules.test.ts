@@ -56,7 +56,7 @@ const BELOW: Record<string, string[]> = {
   'src/protocol': [],
   'src/node': ['src/compiler'],
   'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/compiler', 'src/engine', 'src/hosts', 'src/node', 'src/project', 'src/explore'],
-  'pocketwatch/node': ['src/api', 'src/time', 'src/compiler', 'src/hosts', 'src/node', 'src/project', 'src/oracle', 'src/explore'],
+  'pocketwatch/node': ['src/api', 'src/time', 'src/engine', 'src/world', 'src/compiler', 'src/hosts', 'src/node', 'src/project', 'src/oracle', 'src/explore'],
   'src/lsp': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/signatures', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/node', 'src/project'],
   'src/dap': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node', 'src/project'],
   'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/signatures', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/project', 'src/oracle'],

@@ -4,15 +4,15 @@
 // its hotspots, saves and loads through localStorage, passes an axe-core check, and
 // throws nothing. The screenshots in docs/game.md are taken here.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
+import type { Browser, Page } from 'puppeteer-core';
+import { launchChromium, serveDist } from '../support/browser.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
 const require = createRequire(import.meta.url);
 
 let server: ChildProcess;
@@ -23,20 +23,8 @@ let loadedAt = 0;
 const problems: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
-  server = spawn(process.execPath, [join(root, 'tools/serve.mjs'), join(root, 'dist/game'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise<string>((resolve, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(chunk));
-      if (m) resolve(m[0]);
-    });
-    server.on('exit', (code) => reject(new Error(`the static server exited (${code})`)));
-  });
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
-  });
+  ({ server, origin } = await serveDist('game'));
+  browser = await launchChromium();
   page = await browser.newPage();
   await page.setViewport({ width: 760, height: 640 });
   page.on('pageerror', (e) => problems.push(`page error: ${String(e)}`));

@@ -4,14 +4,9 @@
 // shows printed lines and the game time moving, marks a syntax error typed into the
 // editor, and never asks anything of another origin.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
-import { spawn, type ChildProcess } from 'node:child_process';
-import { existsSync } from 'node:fs';
-import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-import puppeteer, { type Browser, type Page } from 'puppeteer-core';
-
-const root = fileURLToPath(new URL('../..', import.meta.url));
-const CHROMIUM = '/usr/bin/chromium';
+import type { ChildProcess } from 'node:child_process';
+import type { Browser, Page } from 'puppeteer-core';
+import { launchChromium, serveDist } from '../support/browser.ts';
 
 let server: ChildProcess;
 let browser: Browser;
@@ -21,20 +16,8 @@ const requests: string[] = [];
 const pageErrors: string[] = [];
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) throw new Error(`${CHROMIUM} is missing: apt-get install -y chromium (.ci/run does it)`);
-  server = spawn(process.execPath, [join(root, 'tools/serve.mjs'), join(root, 'dist/playground'), '--port', '0'], { stdio: ['ignore', 'pipe', 'inherit'] });
-  origin = await new Promise<string>((resolve, reject) => {
-    server.stdout!.on('data', (chunk: Buffer) => {
-      const m = /http:\/\/127\.0\.0\.1:\d+/.exec(String(chunk));
-      if (m) resolve(m[0]);
-    });
-    server.on('exit', (code) => reject(new Error(`the static server exited (${code})`)));
-  });
-  browser = await puppeteer.launch({
-    executablePath: CHROMIUM,
-    headless: true,
-    args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run', '--disable-gpu'],
-  });
+  ({ server, origin } = await serveDist('playground'));
+  browser = await launchChromium();
   page = await browser.newPage();
   page.on('request', (r) => requests.push(r.url()));
   page.on('pageerror', (e) => pageErrors.push(String(e)));

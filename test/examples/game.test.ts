@@ -104,7 +104,8 @@ describe('the example game, played on the public API', () => {
 describe('the example game, checked by the pw tools', () => {
   it('is lint clean', () => {
     const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../dist/pw.js', import.meta.url)), 'lint', game], { encoding: 'utf8' });
-    expect(r.stdout + r.stderr).not.toMatch(/warning|error/);
+    expect(r.stdout + r.stderr).not.toMatch(/PW\d+|error/);
+    expect(r.stderr).toMatch(/^no warnings in \d+ files\n$/);
     expect(r.status).toBe(0);
   });
 

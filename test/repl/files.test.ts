@@ -13,7 +13,7 @@ describe('the REPL reads and writes files safely', () => {
     const r = testRepl();
     expect(r.say(`:restore ${dir}`).map((e) => [e.kind, e.text])).toEqual([['error', `cannot read "${dir}": it is a folder`]]);
     const missing = join(dir, 'none.json');
-    expect(r.say(`:restore ${missing}`).map((e) => [e.kind, e.text])).toEqual([['error', `cannot read "${missing}" (ENOENT)`]]);
+    expect(r.say(`:restore ${missing}`).map((e) => [e.kind, e.text])).toEqual([['error', `cannot read "${missing}": no such file or folder`]]);
   });
 
   it(':timeline refuses a loaded script and a folder, and writes a new file whole', () => {
