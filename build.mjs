@@ -44,9 +44,7 @@ const plainWidthForHelp = {
   name: 'plain-width-for-help',
   setup(b) {
     b.onResolve({ filter: /^string-width$/ }, (args) =>
-      /[\\/]node_modules[\\/](cliui|yargs|wrap-ansi)[\\/]/.test(args.importer) && !/[\\/]ink[\\/]/.test(args.importer)
-        ? { path: 'plain-string-width', namespace: 'stub' }
-        : undefined,
+      /[\\/]node_modules[\\/](cliui|yargs|wrap-ansi)[\\/]/.test(args.importer) && !/[\\/]ink[\\/]/.test(args.importer) ? { path: 'plain-string-width', namespace: 'stub' } : undefined,
     );
     b.onLoad({ filter: /^plain-string-width$/, namespace: 'stub' }, () => ({
       // ANSI escapes take no columns; every other code point one
@@ -120,12 +118,9 @@ await build({
 
 // Each published module is evaluated when the REPL first asks for it: a run does not
 // pay for the modules only the REPL uses.
-const coreEntry = [
-  `globalThis[${CORE_KEY}] = {`,
-  ...[...shared].sort().map((rel) => `  get ${JSON.stringify(rel)}() { return require('./${rel}'); },`),
-  '};',
-  "require('./src/cli/main.ts');",
-].join('\n');
+const coreEntry = [`globalThis[${CORE_KEY}] = {`, ...[...shared].sort().map((rel) => `  get ${JSON.stringify(rel)}() { return require('./${rel}'); },`), '};', "require('./src/cli/main.ts');"].join(
+  '\n',
+);
 await build({
   stdin: { contents: coreEntry, resolveDir: root, sourcefile: 'core-entry.js', loader: 'js' },
   outfile: `${fresh}/core.cjs`,
@@ -208,10 +203,7 @@ chmodSync(`${fresh}/pw.js`, 0o755);
 // One run makes the code cache: a small world, so that what most runs compile is in it.
 const warm = mkdtempSync(join(tmpdir(), 'pw-warm-'));
 try {
-  writeFileSync(
-    join(warm, 'warm.pw'),
-    'global n\non startup\n  n = 0\n  makeloop ("scene", "tick", 5)\nend\non tick\n  n = n + 1\n  if n < 3 then\n    print ("tick " .. n)\n  endif\nend\n',
-  );
+  writeFileSync(join(warm, 'warm.pw'), 'global n\non startup\n  n = 0\n  makeloop ("scene", "tick", 5)\nend\non tick\n  n = n + 1\n  if n < 3 then\n    print ("tick " .. n)\n  endif\nend\n');
   const r = spawnSync(process.execPath, [`${fresh}/pw.js`, 'run', join(warm, 'warm.pw'), '--until', '1s'], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`the warm-up run of the new build failed:\n${r.stderr}`);
 } finally {

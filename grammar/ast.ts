@@ -61,17 +61,7 @@ export interface GlobalDecl {
   pos: Pos;
 }
 
-export type Stmt =
-  | IfStmt
-  | WhileStmt
-  | ForStmt
-  | BreakStmt
-  | ContinueStmt
-  | ReturnStmt
-  | GlobalDecl
-  | AssignStmt
-  | IndexAssignStmt
-  | ExprStmt;
+export type Stmt = IfStmt | WhileStmt | ForStmt | BreakStmt | ContinueStmt | ReturnStmt | GlobalDecl | AssignStmt | IndexAssignStmt | ExprStmt;
 
 export interface IfStmt {
   type: 'if';
@@ -136,34 +126,9 @@ export interface ExprStmt {
   pos: Pos;
 }
 
-export type BinaryOp =
-  | 'or'
-  | 'and'
-  | '='
-  | '<>'
-  | '<'
-  | '<='
-  | '>'
-  | '>='
-  | '..'
-  | '+'
-  | '-'
-  | '*'
-  | '/'
-  | 'mod';
+export type BinaryOp = 'or' | 'and' | '=' | '<>' | '<' | '<=' | '>' | '>=' | '..' | '+' | '-' | '*' | '/' | 'mod';
 
-export type Expr =
-  | NumberLit
-  | StringLit
-  | BoolLit
-  | VoidLit
-  | ListLit
-  | NameRef
-  | SelfRef
-  | CallExpr
-  | IndexExpr
-  | UnaryExpr
-  | BinaryExpr;
+export type Expr = NumberLit | StringLit | BoolLit | VoidLit | ListLit | NameRef | SelfRef | CallExpr | IndexExpr | UnaryExpr | BinaryExpr;
 
 export interface NumberLit {
   type: 'number';

@@ -22,39 +22,119 @@ type Toks = IToken[] | undefined;
 type Nodes = CstNode[] | undefined;
 
 interface TopItemCh {
-  objectBlock?: Nodes; handler?: Nodes; propertyDecl?: Nodes; statement?: Nodes;
+  objectBlock?: Nodes;
+  handler?: Nodes;
+  propertyDecl?: Nodes;
+  statement?: Nodes;
 }
 interface ObjectBlockCh {
-  ObjectOpener?: Toks; Identifier?: Toks; handler?: Nodes; propertyDecl?: Nodes;
-  statement?: Nodes; ObjectCloser?: Toks;
+  ObjectOpener?: Toks;
+  Identifier?: Toks;
+  handler?: Nodes;
+  propertyDecl?: Nodes;
+  statement?: Nodes;
+  ObjectCloser?: Toks;
 }
-interface PropertyDeclCh { Property?: Toks; Identifier?: Toks; expression?: Nodes }
-interface HandlerCh { On?: Toks; Noloopcheck?: Toks; Identifier?: Toks; params?: Nodes; block?: Nodes; End?: Toks }
-interface ParamsCh { Identifier?: Toks }
-interface BlockCh { statement?: Nodes; propertyDecl?: Nodes }
+interface PropertyDeclCh {
+  Property?: Toks;
+  Identifier?: Toks;
+  expression?: Nodes;
+}
+interface HandlerCh {
+  On?: Toks;
+  Noloopcheck?: Toks;
+  Identifier?: Toks;
+  params?: Nodes;
+  block?: Nodes;
+  End?: Toks;
+}
+interface ParamsCh {
+  Identifier?: Toks;
+}
+interface BlockCh {
+  statement?: Nodes;
+  propertyDecl?: Nodes;
+}
 interface StatementCh {
-  ifStmt?: Nodes; whileStmt?: Nodes; forStmt?: Nodes; Break?: Toks; Continue?: Toks;
-  returnStmt?: Nodes; globalDecl?: Nodes; expression?: Nodes;
+  ifStmt?: Nodes;
+  whileStmt?: Nodes;
+  forStmt?: Nodes;
+  Break?: Toks;
+  Continue?: Toks;
+  returnStmt?: Nodes;
+  globalDecl?: Nodes;
+  expression?: Nodes;
 }
-interface IfCh { If?: Toks; expression?: Nodes; block?: Nodes; elseifClause?: Nodes; elseClause?: Nodes }
-interface ElseifCh { Elseif?: Toks; expression?: Nodes; block?: Nodes }
-interface ElseCh { Else?: Toks; block?: Nodes }
-interface WhileCh { While?: Toks; expression?: Nodes; block?: Nodes }
+interface IfCh {
+  If?: Toks;
+  expression?: Nodes;
+  block?: Nodes;
+  elseifClause?: Nodes;
+  elseClause?: Nodes;
+}
+interface ElseifCh {
+  Elseif?: Toks;
+  expression?: Nodes;
+  block?: Nodes;
+}
+interface ElseCh {
+  Else?: Toks;
+  block?: Nodes;
+}
+interface WhileCh {
+  While?: Toks;
+  expression?: Nodes;
+  block?: Nodes;
+}
 interface ForCh {
-  For?: Toks; Identifier?: Toks; from?: Nodes; to?: Nodes; step?: Nodes; block?: Nodes;
+  For?: Toks;
+  Identifier?: Toks;
+  from?: Nodes;
+  to?: Nodes;
+  step?: Nodes;
+  block?: Nodes;
 }
-interface ReturnCh { Return?: Toks; expression?: Nodes }
-interface GlobalCh { Global?: Toks; Identifier?: Toks }
+interface ReturnCh {
+  Return?: Toks;
+  expression?: Nodes;
+}
+interface GlobalCh {
+  Global?: Toks;
+  Identifier?: Toks;
+}
 // An expression's children mix all its operands; see gatherOperands.
 interface ExpressionCh {
-  BinOp?: Toks; Not?: Toks; Minus?: Toks; NumberLit?: Toks; StringLit?: Toks;
-  Identifier?: Toks; True?: Toks; False?: Toks; Void?: Toks; Self?: Toks;
-  callArgs?: Nodes; parenExpr?: Nodes; listLit?: Nodes; indexSuffix?: Nodes;
+  BinOp?: Toks;
+  Not?: Toks;
+  Minus?: Toks;
+  NumberLit?: Toks;
+  StringLit?: Toks;
+  Identifier?: Toks;
+  True?: Toks;
+  False?: Toks;
+  Void?: Toks;
+  Self?: Toks;
+  callArgs?: Nodes;
+  parenExpr?: Nodes;
+  listLit?: Nodes;
+  indexSuffix?: Nodes;
 }
-interface CallArgsCh { LParen?: Toks; expression?: Nodes }
-interface ParenCh { LParen?: Toks; expression?: Nodes }
-interface ListCh { LBracket?: Toks; expression?: Nodes }
-interface IndexCh { LBracket?: Toks; expression?: Nodes }
+interface CallArgsCh {
+  LParen?: Toks;
+  expression?: Nodes;
+}
+interface ParenCh {
+  LParen?: Toks;
+  expression?: Nodes;
+}
+interface ListCh {
+  LBracket?: Toks;
+  expression?: Nodes;
+}
+interface IndexCh {
+  LBracket?: Toks;
+  expression?: Nodes;
+}
 
 function ch<C>(node: CstNode): C {
   return node.children as unknown as C;
@@ -170,19 +250,13 @@ export class AstBuilder {
     if (c.objectBlock) out.push(this.objectBlock(c.objectBlock[0]!));
     else if (c.handler) out.push(this.handler(c.handler[0]!));
     else if (c.propertyDecl) {
-      this.problemAt(
-        firstToken(c.propertyDecl[0]!),
-        '"property" declarations go inside a set, actor, prop or flat block',
-      );
+      this.problemAt(firstToken(c.propertyDecl[0]!), '"property" declarations go inside a set, actor, prop or flat block');
     } else if (c.statement) {
       const s = this.statement(c.statement[0]!);
       if (s === null) return;
       if (this.repl || s.type === 'global') out.push(s);
       else {
-        this.problemAt(
-          firstToken(c.statement[0]!),
-          'this statement is outside any handler: put it inside "on NAME … end"',
-        );
+        this.problemAt(firstToken(c.statement[0]!), 'this statement is outside any handler: put it inside "on NAME … end"');
       }
     }
   }
@@ -198,10 +272,7 @@ export class AstBuilder {
     const handlers: A.Handler[] = [];
     for (const h of c.handler ?? []) handlers.push(this.handler(h));
     for (const s of c.statement ?? []) {
-      this.problemAt(
-        firstToken(s),
-        `only property declarations and handlers can go inside a ${kind} block; put statements inside a handler`,
-      );
+      this.problemAt(firstToken(s), `only property declarations and handlers can go inside a ${kind} block; put statements inside a handler`);
     }
     const closer = c.ObjectCloser?.[0];
     return {
@@ -251,10 +322,7 @@ export class AstBuilder {
     if (node === undefined) return [];
     const c = ch<BlockCh>(node);
     for (const p of c.propertyDecl ?? []) {
-      this.problemAt(
-        firstToken(p),
-        '"property" declarations go directly inside a set, actor, prop or flat block, not inside a handler',
-      );
+      this.problemAt(firstToken(p), '"property" declarations go directly inside a set, actor, prop or flat block, not inside a handler');
     }
     const out: A.Stmt[] = [];
     const stmts = c.statement;
@@ -294,9 +362,7 @@ export class AstBuilder {
   ifStmt(node: CstNode): A.IfStmt {
     const c = ch<IfCh>(node);
     const pos = this.pos(c.If?.[0]);
-    const branches: A.IfStmt['branches'] = [
-      { cond: this.expression(c.expression?.[0]), body: this.block(c.block?.[0]), pos },
-    ];
+    const branches: A.IfStmt['branches'] = [{ cond: this.expression(c.expression?.[0]), body: this.block(c.block?.[0]), pos }];
     let elseBody: A.Stmt[] | null = null;
     const elseifs = c.elseifClause ?? [];
     const elses = c.elseClause ?? [];
@@ -307,8 +373,7 @@ export class AstBuilder {
     while (i < elseifs.length || j < elses.length) {
       const elseifTok = i < elseifs.length ? ch<ElseifCh>(elseifs[i]!).Elseif?.[0] : undefined;
       const nextElse = j < elses.length ? ch<ElseCh>(elses[j]!).Else?.[0] : undefined;
-      const takeElseif =
-        i < elseifs.length && (j >= elses.length || (elseifTok?.startOffset ?? 0) < (nextElse?.startOffset ?? 0));
+      const takeElseif = i < elseifs.length && (j >= elses.length || (elseifTok?.startOffset ?? 0) < (nextElse?.startOffset ?? 0));
       if (takeElseif) {
         const e = ch<ElseifCh>(elseifs[i++]!);
         const branch = { cond: this.expression(e.expression?.[0]), body: this.block(e.block?.[0]), pos: this.pos(elseifTok) };
@@ -358,13 +423,7 @@ export class AstBuilder {
     }
     const operands = gatherOperands(c);
     const first = operands[0]!;
-    if (
-      ops !== undefined &&
-      ops[0]!.tokenType === T.Equals &&
-      first.prefixes === null &&
-      first.call === null &&
-      first.atom?.tokenType === T.Identifier
-    ) {
+    if (ops !== undefined && ops[0]!.tokenType === T.Equals && first.prefixes === null && first.call === null && first.atom?.tokenType === T.Identifier) {
       const t = first.atom;
       const spelled = t.image;
       const name = spelled.toLowerCase();
@@ -464,10 +523,7 @@ export class AstBuilder {
   }
 
   chainedComparison(op: IToken): void {
-    this.problemAt(
-      op,
-      `comparisons cannot be chained: "${op.image}" follows another comparison; join them with "and", as in: a < b and b < c`,
-    );
+    this.problemAt(op, `comparisons cannot be chained: "${op.image}" follows another comparison; join them with "and", as in: a < b and b < c`);
   }
 
   where(t: IToken | undefined): string {
@@ -536,12 +592,7 @@ const GROUP = 2;
 const SUFFIX = 3;
 const PREFIX = 4;
 
-function place(
-  list: (IToken | CstNode)[] | undefined,
-  ops: IToken[] | undefined,
-  out: Operand[],
-  role: number,
-): void {
+function place(list: (IToken | CstNode)[] | undefined, ops: IToken[] | undefined, out: Operand[], role: number): void {
   if (list === undefined) return;
   let k = 0;
   for (let i = 0; i < list.length; i++) {
@@ -637,23 +688,13 @@ export function readFlat(b: AstBuilder, first: A.Expr, prefixes: IToken[] | null
  * assign (`isName`: the first operand is a plain name, perhaps indexed); anything else
  * is an expression statement, where `=` compares.
  */
-export function expressionStatement(
-  b: AstBuilder,
-  pos: A.Pos,
-  first: A.Expr,
-  prefixes: IToken[] | null,
-  isName: boolean,
-  tail: FlatTail | null,
-): A.Stmt {
+export function expressionStatement(b: AstBuilder, pos: A.Pos, first: A.Expr, prefixes: IToken[] | null, isName: boolean, tail: FlatTail | null): A.Stmt {
   if (tail === null) {
     const expr = prefixes === null ? first : readFlat(b, first, prefixes, null, 0);
     return { type: 'expr', expr, pos };
   }
   if (isName && prefixes === null && tail.ops[0]!.tokenType === T.Equals) {
-    const value =
-      tail.operands.length === 1 && tail.operands[0]!.prefixes === null
-        ? tail.operands[0]!.expr
-        : readFlat(b, first, prefixes, tail, 1);
+    const value = tail.operands.length === 1 && tail.operands[0]!.prefixes === null ? tail.operands[0]!.expr : readFlat(b, first, prefixes, tail, 1);
     if (first.type === 'name') return { type: 'assign', name: first.name, spelled: first.spelled, value, pos };
     const last = first as A.IndexExpr;
     return { type: 'indexAssign', target: last.target, index: last.index, value, pos };
@@ -733,10 +774,7 @@ function groupStart(group: CstNode): IToken | undefined {
 
 /** The value, name or keyword token of a single-operand expression. */
 function atomOf(c: ExpressionCh): IToken | null {
-  return (
-    c.Identifier?.[0] ?? c.NumberLit?.[0] ?? c.StringLit?.[0] ?? c.True?.[0] ?? c.False?.[0] ??
-    c.Void?.[0] ?? c.Self?.[0] ?? null
-  );
+  return c.Identifier?.[0] ?? c.NumberLit?.[0] ?? c.StringLit?.[0] ?? c.True?.[0] ?? c.False?.[0] ?? c.Void?.[0] ?? c.Self?.[0] ?? null;
 }
 
 /** The earliest real token anywhere under a node (used for error positions). */

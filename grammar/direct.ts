@@ -76,7 +76,12 @@ for (const t of T.allTokens) {
   if (inCategory(t, T.BinOp)) isBinOp[idx(t)] = 1;
   if (inCategory(t, T.ObjectOpener)) isOpener[idx(t)] = 1;
 }
-for (const [open, close] of [[T.SetKw, T.Endset], [T.Actor, T.Endactor], [T.Prop, T.Endprop], [T.Flat, T.Endflat]] as const) {
+for (const [open, close] of [
+  [T.SetKw, T.Endset],
+  [T.Actor, T.Endactor],
+  [T.Prop, T.Endprop],
+  [T.Flat, T.Endflat],
+] as const) {
   closerOf[idx(open)] = idx(close);
 }
 /** tokens an expression can start with */

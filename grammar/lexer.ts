@@ -194,9 +194,7 @@ const lexerMessages: ILexerErrorMessageProvider = {
     const first = chars[0];
     if (first === '.' && length === 1) return 'unexpected "." (to join strings, use "..")';
     if (first === '!' && fullText[startOffset + 1] === '=') return 'unexpected "!" (for "not equal", write "<>")';
-    return length === 1
-      ? `unexpected character "${chars}"`
-      : `unexpected characters "${chars}"`;
+    return length === 1 ? `unexpected character "${chars}"` : `unexpected characters "${chars}"`;
   },
   buildUnableToPopLexerModeMessage() {
     return 'internal lexer error';

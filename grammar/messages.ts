@@ -101,9 +101,7 @@ export const parserMessages: IParserErrorMessageProvider = {
         break;
       case 'callArgs':
         if (expected === T.RParen) {
-          return previous?.tokenType === T.LParen
-            ? 'expected an argument or ")" after "("'
-            : 'expected "," or ")" after the argument';
+          return previous?.tokenType === T.LParen ? 'expected an argument or ")" after "("' : 'expected "," or ")" after the argument';
         }
         break;
       case 'parenExpr':
@@ -111,9 +109,7 @@ export const parserMessages: IParserErrorMessageProvider = {
         break;
       case 'listLit':
         if (expected === T.RBracket) {
-          return previous?.tokenType === T.LBracket
-            ? 'expected a list item or "]" after "["'
-            : 'expected "," or "]" after the list item';
+          return previous?.tokenType === T.LBracket ? 'expected a list item or "]" after "["' : 'expected "," or "]" after the list item';
         }
         break;
       case 'indexSuffix':

@@ -4,9 +4,7 @@
 // keyword, or the end of the file) and the parser says which opener is unclosed.
 import { CstParser, EmbeddedActionsParser, EOF, tokenMatcher } from 'chevrotain';
 import type { CstNode, IToken, TokenType } from 'chevrotain';
-import type {
-  Expr, Handler, IfStmt, IndexExpr, ObjectBlock, Param, ParseResult, Pos, PropertyDecl, Stmt, SyntaxProblem, TopItem,
-} from './ast.ts';
+import type { Expr, Handler, IfStmt, IndexExpr, ObjectBlock, Param, ParseResult, Pos, PropertyDecl, Stmt, SyntaxProblem, TopItem } from './ast.ts';
 import * as T from './lexer.ts';
 import { lex } from './lexer.ts';
 import { junkMessage, parserMessages, strayCloserMessage, type Problem } from './messages.ts';
@@ -16,7 +14,6 @@ import { readDirect } from './direct.ts';
 import { mendHabits } from './habits.ts';
 import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat, takeFrom } from './build-ast.ts';
 import type { FlatTail } from './build-ast.ts';
-
 
 const objectCloserFor = new Map<TokenType, TokenType>([
   [T.SetKw, T.Endset],
@@ -45,7 +42,6 @@ const notBuilt = undefined as never;
 
 /** Arguments of an expression parsed as a whole statement (assignments are found there). */
 const AS_STATEMENT: [boolean] = [true];
-
 
 function defineParser(Base: ParserBase) {
   return class PocketwatchParser extends Base {
@@ -550,9 +546,7 @@ function defineParser(Base: ParserBase) {
         {
           ALT: (): Expr => {
             const t = this.consume(i, T.StringLit);
-            return this.building
-              ? { type: 'string', value: typeof t.payload === 'string' ? t.payload : '', pos: this.b.pos(t) }
-              : notBuilt;
+            return this.building ? { type: 'string', value: typeof t.payload === 'string' ? t.payload : '', pos: this.b.pos(t) } : notBuilt;
           },
         },
         {
@@ -706,7 +700,6 @@ function defineParser(Base: ParserBase) {
       this.CONSUME(T.RBracket);
       return this.building ? { type: 'index', target: notBuilt, index, pos: this.b.pos(t) } : notBuilt;
     });
-
 
     // Chevrotain gives each CST node a null-prototype children object, which V8 keeps
     // in slow dictionary mode; a plain object is much faster to fill and to read. No

@@ -68,12 +68,19 @@ export function createEditor(parent: HTMLElement, files: { name: string; text: s
         keymap.of([...defaultKeymap, ...historyKeymap, indentWithTab]),
         pocketwatchHighlight,
         lintGutter(),
-        linter(
-          (v): LintDiagnostic[] =>
-            problems(name).map((d) => ({ ...lintRange(v.state.doc, d), severity: d.severity, message: d.message, source: d.kind })),
-          { delay: 250, needsRefresh: (u) => u.transactions.some((tr) => tr.effects.some((e) => e.is(problemsChanged))) },
+        linter((v): LintDiagnostic[] => problems(name).map((d) => ({ ...lintRange(v.state.doc, d), severity: d.severity, message: d.message, source: d.kind })), {
+          delay: 250,
+          needsRefresh: (u) => u.transactions.some((tr) => tr.effects.some((e) => e.is(problemsChanged))),
+        }),
+        EditorView.theme(
+          {
+            '&': { color: '#d8dde6', fontSize: '13px' },
+            '.cm-gutters': { background: '#1a1d23', color: '#5c6370', border: 'none' },
+            '.cm-activeLine': { background: '#262a33' },
+            '.cm-cursor': { borderLeftColor: '#e0b15a' },
+          },
+          { dark: true },
         ),
-        EditorView.theme({ '&': { color: '#d8dde6', fontSize: '13px' }, '.cm-gutters': { background: '#1a1d23', color: '#5c6370', border: 'none' }, '.cm-activeLine': { background: '#262a33' }, '.cm-cursor': { borderLeftColor: '#e0b15a' } }, { dark: true }),
       ],
     });
   for (const f of files) states.set(f.name, stateFor(f.name, f.text));

@@ -1,7 +1,21 @@
 // The playground page: the demo world in an editor, run on requestAnimationFrame,
 // drawn on a canvas, heard through Web Audio, with its prints, status line and events.
 import demo from 'demo-world';
-import { clockText, compile, CompileError, DEFAULT_EVENT_KINDS, describeEvent, eventKind, EVENT_KINDS, statusFields, type Diagnostic, type EventKind, type Program, type TraceEvent, type WorldSnapshot } from '../src/api/index.ts';
+import {
+  clockText,
+  compile,
+  CompileError,
+  DEFAULT_EVENT_KINDS,
+  describeEvent,
+  eventKind,
+  EVENT_KINDS,
+  statusFields,
+  type Diagnostic,
+  type EventKind,
+  type Program,
+  type TraceEvent,
+  type WorldSnapshot,
+} from '../src/api/index.ts';
 import { BrowserRunner } from './runner.ts';
 import { createEditor } from './editor.ts';
 import { drawWorld } from './view.ts';
@@ -158,7 +172,18 @@ function render(): void {
   const held = [v.clock.locked > 0 ? 'locked' : '', v.clock.saved > 0 ? 'saved' : ''].filter((s) => s !== '').join('+');
   const clock = runner.paused ? `paused${held ? `, ${held}` : ''}` : held || 'running';
   const walking = v.actors.filter((a) => a.walk !== null).map((a) => a.name);
-  const fields = statusFields({ gameMs: v.gameTime, wallMs: v.wallTime, frame: v.frame, fps: runner.fps(), loops: v.loops.length, crickets: v.crickets.length, walking, threads: v.threads.length, clock, paused: runner.paused });
+  const fields = statusFields({
+    gameMs: v.gameTime,
+    wallMs: v.wallTime,
+    frame: v.frame,
+    fps: runner.fps(),
+    loops: v.loops.length,
+    crickets: v.crickets.length,
+    walking,
+    threads: v.threads.length,
+    clock,
+    paused: runner.paused,
+  });
   $('game-time').textContent = clockText(v.gameTime);
   $('status-rest').textContent = fields
     .filter((f) => f.label !== 'game')

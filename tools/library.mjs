@@ -24,7 +24,13 @@ function dropUnusedImports(text) {
   return text.replace(IMPORT_LINE, (line, _type, names) => {
     const used = names
       .split(',')
-      .map((n) => n.trim().replace(/^type\s+/, '').split(/\s+as\s+/).pop())
+      .map((n) =>
+        n
+          .trim()
+          .replace(/^type\s+/, '')
+          .split(/\s+as\s+/)
+          .pop(),
+      )
       .filter((n) => n && new RegExp(`\\b${n}\\b`).test(rest));
     return used.length > 0 ? line : '';
   });

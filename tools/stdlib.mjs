@@ -9,12 +9,14 @@ const target = `${root}src/compiler/stdlib.ts`;
 
 /** The module's text for the .pw files now in stdlib/, in load order (sorted by name). */
 export function stdlibModule() {
-  const files = readdirSync(`${root}stdlib`).filter((f) => f.toLowerCase().endsWith('.pw')).sort();
+  const files = readdirSync(`${root}stdlib`)
+    .filter((f) => f.toLowerCase().endsWith('.pw'))
+    .sort();
   const entries = files.map((f) => `  { file: ${JSON.stringify(`stdlib/${f}`)}, source: ${JSON.stringify(readFileSync(`${root}stdlib/${f}`, 'utf8'))} },`);
   return [
     '// Generated from stdlib/*.pw by tools/stdlib.mjs (npm run stdlib): edit those files, not this one.',
     '',
-    '/** The boot library, loaded before every world\'s own scripts. */',
+    "/** The boot library, loaded before every world's own scripts. */",
     'export const STDLIB: readonly { file: string; source: string }[] = [',
     ...entries,
     '];',

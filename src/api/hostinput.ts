@@ -56,7 +56,8 @@ export function getVariable(e: Engine, args: unknown[]): HostValue | undefined {
 
 /** @internal */
 export function postSet(e: Engine, args: unknown[]): void {
-  if (args.length !== 2 && args.length !== 3) throw new TypeError(`set () takes a global's name and a value, or an object ("actor guard"), a property's name and a value, not ${args.length} arguments`);
+  if (args.length !== 2 && args.length !== 3)
+    throw new TypeError(`set () takes a global's name and a value, or an object ("actor guard"), a property's name and a value, not ${args.length} arguments`);
   const [object, variable] = args.length === 3 ? [args[0], args[1]] : ['', args[0]];
   if (typeof object !== 'string') throw new TypeError(`set () needs an object as "KIND NAME", not ${JSON.stringify(object) ?? String(object)}`);
   e.post(hostEntry(e.program, e.state.now, { set: { object, variable: variable as string, value: args[args.length - 1] } }, 'set ()'));

@@ -129,7 +129,20 @@ export function inspectWorld(e: Engine): WorldView {
     maxLoops: MAX_LOOPS,
     crickets: st.crickets.map((c) => {
       const mix = cricketMix(c, cam);
-      return { name: c.name, sound: c.sound, set: c.set, x: c.x, z: c.z, radius: c.radius, active: c.set === st.set, volume: mix.volume, pan: mix.pan, countdown: c.countdown, sounding: c.set === st.set && c.busyUntil > now, looping: c.loop };
+      return {
+        name: c.name,
+        sound: c.sound,
+        set: c.set,
+        x: c.x,
+        z: c.z,
+        radius: c.radius,
+        active: c.set === st.set,
+        volume: mix.volume,
+        pan: mix.pan,
+        countdown: c.countdown,
+        sounding: c.set === st.set && c.busyUntil > now,
+        looping: c.loop,
+      };
     }),
     maxCrickets: MAX_CRICKETS,
     actors: Object.values(st.actors).map((a) => ({

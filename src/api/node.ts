@@ -49,7 +49,10 @@ export function readScripts(paths: readonly string[]): SourceFile[] {
 export function loadFiles(paths: readonly string[]): Program {
   const sources = sourcesOf(paths);
   // the host builtins of the game folder's pocketwatch.json
-  return compileSources(sources, reading(() => loadProject(paths).builtins));
+  return compileSources(
+    sources,
+    reading(() => loadProject(paths).builtins),
+  );
 }
 
 /** Input at a game time, as an oracle's `-- input:` lines give it. */

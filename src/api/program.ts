@@ -1,6 +1,6 @@
 // Compiling a world's scripts in memory, the boot library included: the entry to the
 // package core. A program is immutable and can run in any number of worlds.
-import { type SourceText } from '../compiler/sources.ts';
+import type { SourceText } from '../compiler/sources.ts';
 import { hostBuiltins, loadProgram } from '../engine/load.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
@@ -127,5 +127,8 @@ export function compile(files: readonly SourceFile[], options: CompileOptions = 
 export function compileSources(sources: readonly SourceText[], host: readonly HostBuiltin[] = []): Program {
   const loaded = loadProgram(sources, true, { host });
   if (!loaded.program) throw new CompileError(loaded.diagnostics.map((d) => publicDiagnostic(d, formatDiagnostic(d, loaded.sources[d.file]))));
-  return new Program(loaded.program, sources.map((s) => s.file));
+  return new Program(
+    loaded.program,
+    sources.map((s) => s.file),
+  );
 }

@@ -179,7 +179,8 @@ function whole(name: string, v: unknown, min: number, max = Number.MAX_SAFE_INTE
 
 /** Wall ms → units. k × 1000 / fps lands on display frame k's units however the division rounded. */
 function wallUnits(ms: number): number {
-  if (typeof ms !== 'number' || !(ms >= 0 && ms <= TIME_MAX / UNITS_PER_MS)) throw new RangeError(`frame () needs a wall time in ms from 0 to ${Math.floor(TIME_MAX / UNITS_PER_MS)}, not ${String(ms)}`);
+  if (typeof ms !== 'number' || !(ms >= 0 && ms <= TIME_MAX / UNITS_PER_MS))
+    throw new RangeError(`frame () needs a wall time in ms from 0 to ${Math.floor(TIME_MAX / UNITS_PER_MS)}, not ${String(ms)}`);
   return Math.floor(ms * UNITS_PER_MS + 1e-6);
 }
 
@@ -193,7 +194,9 @@ function implementations(program: Program, given: unknown): Record<string, HostF
     const name = key.toLowerCase();
     if (!declared.includes(name)) {
       const guess = closest(name, declared);
-      throw new TypeError(`World option builtins: "${key}" is not a host builtin the program declares${guess ? ` — did you mean "${guess}"?` : declared.length === 0 ? ' (declare it to compile (files, { builtins: { … } }))' : ` (it declares ${declared.join(', ')})`}`);
+      throw new TypeError(
+        `World option builtins: "${key}" is not a host builtin the program declares${guess ? ` — did you mean "${guess}"?` : declared.length === 0 ? ' (declare it to compile (files, { builtins: { … } }))' : ` (it declares ${declared.join(', ')})`}`,
+      );
     }
     if (typeof fn !== 'function') throw new TypeError(`World option builtins: "${key}" should be a function, not ${fn === null ? 'null' : typeof fn}`);
     out[name] = fn as HostFunction;

@@ -14,7 +14,9 @@ function checkSize(e: BuiltinContext, n: number): void {
 
 export const CORE: Builtin[] = [
   {
-    name: 'print', params: ['value'], area: 'core',
+    name: 'print',
+    params: ['value'],
+    area: 'core',
     summary: 'Writes a value and a newline.',
     doc: 'Writes the value and a newline: numbers in shortest form, lists as [1, "a", [2]].',
     fn: (e, _th, s, b) => {
@@ -25,7 +27,9 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'random', params: ['n'], area: 'core',
+    name: 'random',
+    params: ['n'],
+    area: 'core',
     summary: 'A whole number from 0 to n, from the seeded stream.',
     doc: "A whole number from 0 to n inclusive, from the script's seeded stream (--seed).",
     fn: (e, _th, s, b) => {
@@ -39,13 +43,17 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'count', params: ['list'], area: 'core',
+    name: 'count',
+    params: ['list'],
+    area: 'core',
     summary: 'The number of items in a list.',
     doc: 'The number of items in a list.',
     fn: (_e, _th, s, b) => list('count', s[b], 'its argument').length,
   },
   {
-    name: 'item', params: ['list', 'i'], area: 'core',
+    name: 'item',
+    params: ['list', 'i'],
+    area: 'core',
     summary: 'Item i of a list, or void.',
     doc: 'Item i of a list (from 1), or void when there is no such item.',
     fn: (_e, _th, s, b) => {
@@ -55,7 +63,9 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'append', params: ['list', 'value'], area: 'core',
+    name: 'append',
+    params: ['list', 'value'],
+    area: 'core',
     summary: 'Adds a value at the end of a list.',
     doc: 'Adds a value at the end of a list (changing it) and returns the list.',
     fn: (e, _th, s, b) => {
@@ -66,7 +76,9 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'deleteat', params: ['list', 'i'], area: 'core',
+    name: 'deleteat',
+    params: ['list', 'i'],
+    area: 'core',
     summary: 'Removes item i of a list and returns it.',
     doc: 'Removes item i of a list (changing it) and returns the removed value.',
     fn: (_e, _th, s, b) => {
@@ -77,13 +89,17 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'length', params: ['text'], area: 'core',
+    name: 'length',
+    params: ['text'],
+    area: 'core',
     summary: 'The number of characters in a string.',
     doc: 'The number of characters in a string.',
     fn: (_e, _th, s, b) => text('length', s[b], 'its argument').length,
   },
   {
-    name: 'substr', params: ['text', 'start', 'count?'], area: 'core',
+    name: 'substr',
+    params: ['text', 'start', 'count?'],
+    area: 'core',
     summary: 'Part of a string, by start and count.',
     doc: 'Part of a string: count characters (default: the rest) from position start (from 1).',
     fn: (e, _th, s, b, n) => {
@@ -98,7 +114,9 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'contains', params: ['haystack', 'needle'], area: 'core',
+    name: 'contains',
+    params: ['haystack', 'needle'],
+    area: 'core',
     summary: 'Whether a string or a list contains a value.',
     doc: 'Whether a string contains another string, or a list contains a value.',
     fn: (e, _th, s, b) => {
@@ -118,7 +136,9 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'str', params: ['value'], area: 'core',
+    name: 'str',
+    params: ['value'],
+    area: 'core',
     summary: 'The text form of a value.',
     doc: 'The text form of a value, as print writes it.',
     fn: (e, _th, s, b) => {
@@ -132,7 +152,9 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'num', params: ['text'], area: 'core',
+    name: 'num',
+    params: ['text'],
+    area: 'core',
     summary: 'The number a string spells, or void.',
     doc: 'The number a string spells (void when it is not a number, or too large for one: "1e400", as the literal 1e400 is refused); numbers pass through.',
     fn: (_e, _th, s, b) => {
@@ -145,13 +167,17 @@ export const CORE: Builtin[] = [
     },
   },
   {
-    name: 'abs', params: ['x'], area: 'core',
+    name: 'abs',
+    params: ['x'],
+    area: 'core',
     summary: 'The absolute value of a number.',
     doc: 'The absolute value of a number.',
     fn: (_e, _th, s, b) => Math.abs(num('abs', s[b], 'its argument')),
   },
   {
-    name: 'integer', params: ['x'], area: 'core',
+    name: 'integer',
+    params: ['x'],
+    area: 'core',
     summary: 'A number rounded to the nearest whole one.',
     doc: 'A number rounded to the nearest whole number (halves away from zero).',
     fn: (_e, _th, s, b) => {

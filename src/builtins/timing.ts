@@ -42,37 +42,54 @@ function ramp(fnName: string, what: (s: Value[], b: number) => string): Builtin[
 
 export const TIMING: Builtin[] = [
   {
-    name: 'delay', params: ['ticks'], area: 'timing', waits: 'game time',
+    name: 'delay',
+    params: ['ticks'],
+    area: 'timing',
+    waits: 'game time',
     summary: 'Waits n ticks of game time (1/60 s each).',
     doc: 'Suspends the thread for n ticks of game time (1 tick = 1/60 s); delay (0) lets other ready threads run first.',
     fn: (e, th, s, b) => e.sleepUntil(th, e.now + ticks('delay', s[b])),
   },
   {
-    name: 'walldelay', params: ['ticks'], area: 'timing', waits: 'wall-clock time',
+    name: 'walldelay',
+    params: ['ticks'],
+    area: 'timing',
+    waits: 'wall-clock time',
     summary: 'Waits n ticks of wall-clock time, whatever the game clock does.',
     doc: 'Suspends the thread for n ticks of wall-clock time (1 tick = 1/60 s), whatever the game clock does: it ends inside a locktimer or savetimer window too (for modals). walldelay (0) lets other ready threads run first.',
     fn: (e, th, s, b) => e.sleepUntilWall(th, e.state.wallNow + ticks('walldelay', s[b])),
   },
   {
-    name: 'screentoblack', params: ['colour', 'steps'], area: 'timing', waits: 'a fade (wall clock)',
+    name: 'screentoblack',
+    params: ['colour', 'steps'],
+    area: 'timing',
+    waits: 'a fade (wall clock)',
     summary: 'Fades the screen to black over n ticks of wall time, and waits.',
     doc: 'Fades the screen to black over n ticks of wall-clock time (a fade belongs to the screen, so it ends inside a locktimer or savetimer window too); the script waits until the fade is over.',
     fn: ramp('screentoblack', (s, b) => String(s[b])),
   },
   {
-    name: 'blacktoscreen', params: ['colour', 'steps'], area: 'timing', waits: 'a fade (wall clock)',
+    name: 'blacktoscreen',
+    params: ['colour', 'steps'],
+    area: 'timing',
+    waits: 'a fade (wall clock)',
     summary: 'Fades the screen in from black over n ticks of wall time, and waits.',
     doc: 'Fades the screen in from black over n ticks of wall-clock time (it ends inside a locktimer or savetimer window too); the script waits until the fade is over.',
     fn: ramp('blacktoscreen', (s, b) => String(s[b])),
   },
   {
-    name: 'visualeffect', params: ['name', 'steps'], area: 'timing', waits: 'a screen effect (wall clock)',
+    name: 'visualeffect',
+    params: ['name', 'steps'],
+    area: 'timing',
+    waits: 'a screen effect (wall clock)',
     summary: 'Runs a named screen reveal over n ticks of wall time, and waits.',
     doc: 'Runs a named screen reveal over n ticks of wall-clock time (it ends inside a locktimer or savetimer window too); the script waits until it is over.',
     fn: ramp('visualeffect', (s, b) => String(s[b])),
   },
   {
-    name: 'makeloop', params: ['kind', 'event', 'steps', 'target?'], area: 'timing',
+    name: 'makeloop',
+    params: ['kind', 'event', 'steps', 'target?'],
+    area: 'timing',
     summary: 'Arms a one-shot countdown of heartbeats that delivers an event.',
     doc: 'Arms a one-shot countdown of heartbeat steps (50 ms each) that delivers the event once at zero. Re-arming (same kind and event) replaces. At most 32 slots: a 33rd returns false. steps = 1 is served once per display frame.',
     fn: (e, th, s, b, n) => {
@@ -98,7 +115,9 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'stoploop', params: ['kind', 'event'], area: 'timing',
+    name: 'stoploop',
+    params: ['kind', 'event'],
+    area: 'timing',
     summary: 'Removes a loop slot.',
     doc: 'Removes a loop slot; a firing already in progress still finishes. Returns whether there was one.',
     fn: (e, _th, s, b) => {
@@ -110,7 +129,9 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'pauseloop', params: ['kind', 'event', 'flag'], area: 'timing',
+    name: 'pauseloop',
+    params: ['kind', 'event', 'flag'],
+    area: 'timing',
     summary: 'Pauses or resumes a loop countdown.',
     doc: 'Pauses (flag true) or resumes (flag false) a loop countdown. Returns whether there was such a loop.',
     fn: (e, _th, s, b) => {
@@ -121,19 +142,25 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'isloop', params: ['kind', 'event'], area: 'timing',
+    name: 'isloop',
+    params: ['kind', 'event'],
+    area: 'timing',
     summary: 'Whether a loop is armed.',
     doc: 'Whether a loop with this kind and event is armed.',
     fn: (e, _th, s, b) => findLoop(e.state.loops, loopKind('isloop', s[b]), name('isloop', s[b + 1], 'the event')) >= 0,
   },
   {
-    name: 'countloops', params: [], area: 'timing',
+    name: 'countloops',
+    params: [],
+    area: 'timing',
     summary: 'How many loop slots are armed, 0 to 32.',
     doc: 'How many loop slots are armed (0..32).',
     fn: (e) => e.state.loops.length,
   },
   {
-    name: 'indextoloop', params: ['i'], area: 'timing',
+    name: 'indextoloop',
+    params: ['i'],
+    area: 'timing',
     summary: 'Loop slot i as [kind, event, stepsleft], or void.',
     doc: 'Slot i (from 1, in arming order) as [kind, event, stepsleft], or void.',
     fn: (e, _th, s, b) => {
@@ -143,7 +170,10 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'forceupdate', params: [], area: 'timing', waits: 'the next game frame',
+    name: 'forceupdate',
+    params: [],
+    area: 'timing',
+    waits: 'the next game frame',
     summary: 'One pass of the main loop: waits for the next game frame.',
     doc: 'One pass of the main loop: services the world, then waits for the next frame (framerate ticks of wall clock after the last one) and renders it; frame () advances by one.',
     fn: (e, th) => {
@@ -158,7 +188,9 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'framerate', params: ['ticks?'], area: 'timing',
+    name: 'framerate',
+    params: ['ticks?'],
+    area: 'timing',
     summary: 'Gets or sets the ticks per displayed frame.',
     doc: 'Sets the ticks per displayed frame, clamped to 0..60 (default 3 = 20 Hz); with no argument returns it.',
     fn: (e, _th, s, b, n) => {
@@ -169,32 +201,42 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'frame', params: [], area: 'timing',
+    name: 'frame',
+    params: [],
+    area: 'timing',
     summary: 'The displayed-frame counter.',
     doc: 'The displayed-frame counter, paced by the clock (framerate), not by how often the host draws.',
     fn: (e) => e.state.frame.count,
   },
   {
-    name: 'gametime', params: [], area: 'timing',
+    name: 'gametime',
+    params: [],
+    area: 'timing',
     summary: 'Game-clock time in ms.',
     doc: 'Game-clock time in ms (stops while the timer is locked or saved).',
     fn: (e) => unitsToMs(e.now),
   },
   {
-    name: 'walltime', params: [], area: 'timing',
+    name: 'walltime',
+    params: [],
+    area: 'timing',
     summary: 'Wall-clock time in ms.',
     doc: 'Wall-clock time in ms since the world started (it goes on inside locktimer and savetimer windows). On a real clock (the REPL, a live run, a game) it is whole milliseconds.',
     // a real clock's reading has a fraction of a millisecond that is only noise
     fn: (e) => (e.limits.realFrames ? Math.floor(unitsToMs(e.state.wallNow)) : unitsToMs(e.state.wallNow)),
   },
   {
-    name: 'ticks', params: [], area: 'timing',
+    name: 'ticks',
+    params: [],
+    area: 'timing',
     summary: 'Game time in ticks.',
     doc: 'Game time in ticks (1/60 s).',
     fn: (e) => ticksAt(e.now),
   },
   {
-    name: 'locktimer', params: [], area: 'timing',
+    name: 'locktimer',
+    params: [],
+    area: 'timing',
     summary: 'Stops the game clock; unlocking credits the span.',
     doc: 'Stops the game clock; the next update after the outermost unlocktimer credits the whole span (transparent). Nests.',
     fn: (e) => {
@@ -206,7 +248,9 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'unlocktimer', params: [], area: 'timing',
+    name: 'unlocktimer',
+    params: [],
+    area: 'timing',
     summary: 'Ends a locktimer window.',
     doc: 'Ends a locktimer window (only the outermost acts).',
     fn: (e) => {
@@ -216,7 +260,9 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'savetimer', params: [], area: 'timing',
+    name: 'savetimer',
+    params: [],
+    area: 'timing',
     summary: 'Holds the game clock; restoring discards the span.',
     doc: 'Holds the game clock from now; after the outermost restoretimer it goes on from here as if the span never happened (rewind). Nests.',
     fn: (e) => {
@@ -227,7 +273,9 @@ export const TIMING: Builtin[] = [
     },
   },
   {
-    name: 'restoretimer', params: [], area: 'timing',
+    name: 'restoretimer',
+    params: [],
+    area: 'timing',
     summary: 'Ends a savetimer window.',
     doc: 'Ends a savetimer window (only the outermost acts): the span is discarded.',
     fn: (e) => {
@@ -237,4 +285,3 @@ export const TIMING: Builtin[] = [
     },
   },
 ];
-

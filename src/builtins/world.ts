@@ -64,7 +64,10 @@ const leaving = new WeakSet<object>();
 export function gotoSet(e: BuiltinContext, to: string): void {
   const st = e.state;
   if (e.program.objectIndex[objectKey('set', to)] === undefined) {
-    const guess = closest(to, e.program.objects.filter((o) => o.kind === 'set').map((o) => o.name));
+    const guess = closest(
+      to,
+      e.program.objects.filter((o) => o.kind === 'set').map((o) => o.name),
+    );
     throw new ScriptError(`gotoset: there is no set "${to}"${guess ? ` — did you mean "${guess}"?` : ''}`);
   }
   const from = st.set;
@@ -103,22 +106,28 @@ function getSet<T extends keyof ActorState>(fn: string, field: T, check: (v: Val
 export const WORLD: Builtin[] = [
   // ---- sets and camera
   {
-    name: 'gotoset', params: ['set'], area: 'world',
+    name: 'gotoset',
+    params: ['set'],
+    area: 'world',
     summary: 'Leaves the current set and enters another.',
-    doc: "Leaves the current set (its closeset runs, its crickets fall silent) and enters another (its openset runs; its crickets re-arm).",
+    doc: 'Leaves the current set (its closeset runs, its crickets fall silent) and enters another (its openset runs; its crickets re-arm).',
     fn: (e, _th, s, b) => {
       gotoSet(e, name('gotoset', s[b], 'the set'));
       return null;
     },
   },
   {
-    name: 'currentset', params: [], area: 'world',
+    name: 'currentset',
+    params: [],
+    area: 'world',
     summary: 'The name of the current set.',
     doc: 'The name of the set the world is in, or "" before the first gotoset.',
     fn: (e) => e.state.set,
   },
   {
-    name: 'defview', params: ['view', 'facing'], area: 'world',
+    name: 'defview',
+    params: ['view', 'facing'],
+    area: 'world',
     summary: 'Defines a camera view of the current set.',
     doc: 'Defines a camera view of the current set by its facing in degrees (for currentscene and cricket panning).',
     fn: (e, _th, s, b) => {
@@ -127,7 +136,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'placecamera', params: ['x', 'z', 'facing?'], area: 'world',
+    name: 'placecamera',
+    params: ['x', 'z', 'facing?'],
+    area: 'world',
     summary: 'Puts the camera, the listener for crickets, at x, z.',
     doc: 'Puts the camera (the listener for crickets) at x, z, optionally turned to a facing in degrees.',
     fn: (e, _th, s, b, n) => {
@@ -139,7 +150,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'currentscene', params: ['view', 'frames?'], area: 'world',
+    name: 'currentscene',
+    params: ['view', 'frames?'],
+    area: 'world',
     summary: 'Starts a camera turn to a view.',
     doc: 'Starts a camera turn to a view of the set; it advances only on rendered game frames (6 by default). Meanwhile currentview () is "moving".',
     fn: (e, _th, s, b, n) => {
@@ -159,26 +172,64 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'currentview', params: [], area: 'world',
+    name: 'currentview',
+    params: [],
+    area: 'world',
     summary: 'The view the camera shows, or "moving" while it turns.',
     doc: 'The view the camera shows, or "moving" while it turns.',
     fn: (e) => (e.state.camera.turnLeft > 0 ? 'moving' : e.state.camera.view),
   },
   // ---- events
   // (the compiler turns these four into the VM's SEND instruction: the handler runs inside this thread)
-  { name: 'sendtoscene', params: ['event', '...args'], area: 'world', sends: 'scene', summary: "Runs the current set's handler for an event.", doc: "Runs the current set's handler for the event inside this thread (ignored, and traced, if it has none).", fn: compiledSend },
-  { name: 'sendtoactor', params: ['actor', 'event', '...args'], area: 'world', sends: 'actor', summary: "Runs an actor's handler for an event.", doc: "Runs the actor's handler for the event inside this thread (ignored if it has none).", fn: compiledSend },
-  { name: 'sendtoprop', params: ['prop', 'event', '...args'], area: 'world', sends: 'prop', summary: "Runs a prop's handler for an event.", doc: "Runs the prop's handler for the event inside this thread (ignored if it has none).", fn: compiledSend },
-  { name: 'sendtoflat', params: ['flat', 'event', '...args'], area: 'world', sends: 'flat', summary: "Runs a flat's handler for an event.", doc: "Runs the flat's handler for the event inside this thread (ignored if it has none).", fn: compiledSend },
+  {
+    name: 'sendtoscene',
+    params: ['event', '...args'],
+    area: 'world',
+    sends: 'scene',
+    summary: "Runs the current set's handler for an event.",
+    doc: "Runs the current set's handler for the event inside this thread (ignored, and traced, if it has none).",
+    fn: compiledSend,
+  },
+  {
+    name: 'sendtoactor',
+    params: ['actor', 'event', '...args'],
+    area: 'world',
+    sends: 'actor',
+    summary: "Runs an actor's handler for an event.",
+    doc: "Runs the actor's handler for the event inside this thread (ignored if it has none).",
+    fn: compiledSend,
+  },
+  {
+    name: 'sendtoprop',
+    params: ['prop', 'event', '...args'],
+    area: 'world',
+    sends: 'prop',
+    summary: "Runs a prop's handler for an event.",
+    doc: "Runs the prop's handler for the event inside this thread (ignored if it has none).",
+    fn: compiledSend,
+  },
+  {
+    name: 'sendtoflat',
+    params: ['flat', 'event', '...args'],
+    area: 'world',
+    sends: 'flat',
+    summary: "Runs a flat's handler for an event.",
+    doc: "Runs the flat's handler for the event inside this thread (ignored if it has none).",
+    fn: compiledSend,
+  },
   // ---- actors
   {
-    name: 'actorowner', params: ['actor', 'value?'], area: 'world',
+    name: 'actorowner',
+    params: ['actor', 'value?'],
+    area: 'world',
     summary: "Gets or sets an actor's state string.",
     doc: "Gets or sets an actor's state string.",
     fn: getSet('actorowner', 'owner', (v) => text('actorowner', v, 'the value')),
   },
   {
-    name: 'placeactor', params: ['actor', 'x', 'y', 'z', 'facing?'], area: 'world',
+    name: 'placeactor',
+    params: ['actor', 'x', 'y', 'z', 'facing?'],
+    area: 'world',
     summary: 'Puts an actor at x, y, z.',
     doc: 'Puts an actor at x, y, z (ending any walk), optionally with a facing in degrees.',
     fn: (e, _th, s, b, n) => {
@@ -192,7 +243,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'actorpos', params: ['actor'], area: 'world',
+    name: 'actorpos',
+    params: ['actor'],
+    area: 'world',
     summary: "An actor's position as [x, y, z].",
     doc: "An actor's position as [x, y, z].",
     fn: (e, _th, s, b) => {
@@ -201,32 +254,42 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'actorfacing', params: ['actor'], area: 'world',
+    name: 'actorfacing',
+    params: ['actor'],
+    area: 'world',
     summary: "An actor's facing in degrees.",
     doc: "An actor's facing in degrees from +x toward +z.",
     fn: (e, _th, s, b) => actor(e, 'actorfacing', s[b]).facing,
   },
   {
-    name: 'actorspeed', params: ['actor', 'speed?'], area: 'world',
+    name: 'actorspeed',
+    params: ['actor', 'speed?'],
+    area: 'world',
     summary: "Gets or sets an actor's walking speed per heartbeat.",
     doc: 'Gets or sets how far an actor walks per heartbeat step (50 ms), in world units.',
     fn: getSet('actorspeed', 'speed', (v) => positive('actorspeed', v)),
   },
   {
-    name: 'actorturn', params: ['actor', 'degrees?'], area: 'world',
+    name: 'actorturn',
+    params: ['actor', 'degrees?'],
+    area: 'world',
     summary: "Gets or sets an actor's turn per heartbeat, in degrees.",
     doc: 'Gets or sets how many degrees an actor turns per heartbeat step.',
     fn: getSet('actorturn', 'turn', (v) => positive('actorturn', v)),
   },
   {
-    name: 'actorstar', params: ['actor'], area: 'world',
+    name: 'actorstar',
+    params: ['actor'],
+    area: 'world',
     summary: 'The kind of walk, or the star an actor stands on.',
     doc: 'While walking, the kind of walk ("defer" to a star, "walktoxyz", "walkonpath"); after landing, the star\'s name.',
     fn: (e, _th, s, b) => actor(e, 'actorstar', s[b]).star,
   },
   // ---- walks
   {
-    name: 'defstar', params: ['star', 'x', 'y', 'z'], area: 'world',
+    name: 'defstar',
+    params: ['star', 'x', 'y', 'z'],
+    area: 'world',
     summary: 'Defines a named point to walk to.',
     doc: 'Defines a named point that actors can walk to.',
     fn: (e, _th, s, b) => {
@@ -235,7 +298,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'defpath', params: ['path', 'stars'], area: 'world',
+    name: 'defpath',
+    params: ['path', 'stars'],
+    area: 'world',
     summary: 'Defines a named route through stars.',
     doc: 'Defines a named route through stars: defpath ("patrol", ["a", "b", "c"]).',
     fn: (e, _th, s, b) => {
@@ -246,7 +311,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'walktostar', params: ['actor', 'star'], area: 'world',
+    name: 'walktostar',
+    params: ['actor', 'star'],
+    area: 'world',
     summary: 'Starts a walk to a star.',
     doc: 'Starts a walk to a star: turn first, then move, serviced on the heartbeat; arrival resets the pose to "stand" and sends endwalk.',
     fn: (e, _th, s, b) => {
@@ -257,7 +324,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'walktoxyz', params: ['actor', 'x', 'y', 'z'], area: 'world',
+    name: 'walktoxyz',
+    params: ['actor', 'x', 'y', 'z'],
+    area: 'world',
     summary: 'Starts a walk to a point.',
     doc: 'Starts a walk to a point; arrival resets the pose to "stand" and sends endwalk.',
     fn: (e, _th, s, b) => {
@@ -268,7 +337,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'walkonpath', params: ['actor', 'path'], area: 'world',
+    name: 'walkonpath',
+    params: ['actor', 'path'],
+    area: 'world',
     summary: 'Starts a walk along a path.',
     doc: 'Starts a walk along a path defined with defpath; arrival resets the pose to "stand" and sends endwalk, at its last star.',
     fn: (e, _th, s, b) => {
@@ -279,24 +350,36 @@ export const WORLD: Builtin[] = [
         const guess = closest(p, Object.keys(e.state.paths));
         throw new ScriptError(`walkonpath: there is no path "${p}"${guess ? ` — did you mean "${guess}"?` : ' (define it with defpath)'}`);
       }
-      beginWalk(e, a, 'walkonpath', stars.map((n) => ({ ...e.state.stars[n], star: n })), p);
+      beginWalk(
+        e,
+        a,
+        'walkonpath',
+        stars.map((n) => ({ ...e.state.stars[n], star: n })),
+        p,
+      );
       return null;
     },
   },
   {
-    name: 'iswalk', params: ['actor'], area: 'world',
+    name: 'iswalk',
+    params: ['actor'],
+    area: 'world',
     summary: 'Whether an actor is walking.',
     doc: 'Whether the actor is walking.',
     fn: (e, _th, s, b) => actor(e, 'iswalk', s[b]).walk !== null,
   },
   {
-    name: 'walkdest', params: ['actor'], area: 'world',
-    summary: "Where an actor's walk goes, or \"\".",
+    name: 'walkdest',
+    params: ['actor'],
+    area: 'world',
+    summary: 'Where an actor\'s walk goes, or "".',
     doc: 'Where the current walk goes: a star or path name, or "x,y,z"; "" when not walking.',
     fn: (e, _th, s, b) => actor(e, 'walkdest', s[b]).walk?.dest ?? '',
   },
   {
-    name: 'stopwalk', params: ['actor'], area: 'world',
+    name: 'stopwalk',
+    params: ['actor'],
+    area: 'world',
     summary: 'Stops a walk where the actor stands.',
     doc: 'Stops a walk where the actor stands (mid-turn too); no endwalk.',
     fn: (e, _th, s, b) => {
@@ -307,7 +390,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'pausewalk', params: ['actor', 'flag'], area: 'world',
+    name: 'pausewalk',
+    params: ['actor', 'flag'],
+    area: 'world',
     summary: 'Pauses or resumes a walk.',
     doc: 'Pauses (true) or resumes (false) a walk.',
     fn: (e, _th, s, b) => {
@@ -317,7 +402,9 @@ export const WORLD: Builtin[] = [
   },
   // ---- poses
   {
-    name: 'defpose', params: ['pose', 'frames'], area: 'world',
+    name: 'defpose',
+    params: ['pose', 'frames'],
+    area: 'world',
     summary: 'Defines a pose animation of n frames.',
     doc: 'Defines a pose animation of n frames; every actor steps one frame per heartbeat.',
     fn: (e, _th, s, b) => {
@@ -328,7 +415,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'pose', params: ['actor', 'pose?'], area: 'world',
+    name: 'pose',
+    params: ['actor', 'pose?'],
+    area: 'world',
     summary: "Gets or sets an actor's pose.",
     doc: "Gets or sets an actor's pose (setting a new one restarts its animation).",
     fn: (e, _th, s, b, n) => {
@@ -338,14 +427,18 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'poseframe', params: ['actor'], area: 'world',
+    name: 'poseframe',
+    params: ['actor'],
+    area: 'world',
     summary: 'The frame of its pose an actor shows.',
-    doc: "The frame of its pose an actor shows (from 0).",
+    doc: 'The frame of its pose an actor shows (from 0).',
     fn: (e, _th, s, b) => actor(e, 'poseframe', s[b]).poseFrame,
   },
   // ---- sound
   {
-    name: 'defsound', params: ['sound', 'ms'], area: 'world',
+    name: 'defsound',
+    params: ['sound', 'ms'],
+    area: 'world',
     summary: 'Defines a sound and its length in ms.',
     doc: 'Defines a sound and how long it plays, in ms.',
     fn: (e, _th, s, b) => {
@@ -358,7 +451,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'playsound', params: ['sound'], area: 'world',
+    name: 'playsound',
+    params: ['sound'],
+    area: 'world',
     summary: 'Plays a sound in slot 1, or in slot 2 when 1 is busy.',
     doc: 'Plays a sound in slot 1, or in slot 2 when slot 1 is still sounding. Sounds play on the wall clock: they go on inside locktimer and savetimer windows.',
     fn: (e, _th, s, b) => {
@@ -370,7 +465,9 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'voice', params: ['sound'], area: 'world',
+    name: 'voice',
+    params: ['sound'],
+    area: 'world',
     summary: 'Speaks a line on the voice channel.',
     doc: 'Speaks a line on the voice channel, on the wall clock, so a line spoken inside a locktimer or savetimer window ends there too (poll voicedone () to wait for it).',
     fn: (e, _th, s, b) => {
@@ -382,13 +479,18 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'currentsound', params: ['slot'], area: 'world',
+    name: 'currentsound',
+    params: ['slot'],
+    area: 'world',
     summary: 'The sound sounding in slot 1 or 2, or "".',
     doc: 'The sound sounding in slot 1 or 2, or "".',
     fn: (e, _th, s, b) => currentSound(e.state.sound, num('currentsound', s[b], 'the slot'), e.state.wallNow),
   },
   {
-    name: 'voicedone', params: [], area: 'world', waits: 'a display frame (polled)',
+    name: 'voicedone',
+    params: [],
+    area: 'world',
+    waits: 'a display frame (polled)',
     summary: 'Waits a display frame, then tells whether the voice is silent.',
     doc: 'Polled: yields one rendered frame, then tells whether the voice channel is silent (lines end on the wall clock, inside locktimer and savetimer windows too).',
     fn: (e, th) => e.waitDisplayFrame(th, e.builtinIndex('voicedone')),
@@ -396,7 +498,9 @@ export const WORLD: Builtin[] = [
   },
   // ---- crickets
   {
-    name: 'cricket', params: ['name', 'sound', 'x', 'z', 'radius', 'base', 'jitter'], area: 'world',
+    name: 'cricket',
+    params: ['name', 'sound', 'x', 'z', 'radius', 'base', 'jitter'],
+    area: 'world',
     summary: 'Binds a positional ambient one-shot to the current set.',
     doc: 'A positional ambient one-shot bound to the current set: fires into slot 2 every base + random (jitter) heartbeat steps once its last shot ended or was cut off by another sound (jitter 0: seamless; negative: once). At most 16.',
     fn: (e, _th, s, b) => {
@@ -417,13 +521,17 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'soundloop', params: ['cricket'], area: 'world',
+    name: 'soundloop',
+    params: ['cricket'],
+    area: 'world',
     summary: 'Makes a cricket loop its sample in place.',
     doc: 'Makes a cricket loop its sample in place instead of re-firing; a loop cut off by another sound in slot 2 starts over base steps later.',
     fn: (e, _th, s, b) => soundLoop(e.state.crickets, name('soundloop', s[b], 'the cricket')),
   },
   {
-    name: 'stopcricket', params: ['cricket'], area: 'world',
+    name: 'stopcricket',
+    params: ['cricket'],
+    area: 'world',
     summary: 'Removes a cricket.',
     doc: 'Removes a cricket.',
     fn: (e, _th, s, b) => {
@@ -435,14 +543,19 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'countcrickets', params: [], area: 'world',
+    name: 'countcrickets',
+    params: [],
+    area: 'world',
     summary: 'How many crickets exist, 0 to 16.',
     doc: 'How many crickets exist (0..16).',
     fn: (e) => countCrickets(e.state.crickets),
   },
   // ---- input
   {
-    name: 'stilldown', params: [], area: 'world', waits: 'a display frame (polled)',
+    name: 'stilldown',
+    params: [],
+    area: 'world',
+    waits: 'a display frame (polled)',
     summary: 'Waits a display frame, then tells whether the mouse is held.',
     doc: 'Polled: yields one rendered frame, then tells whether the mouse button is held, or was pressed since the last poll (a press too short to fall on a display frame is latched and seen once).',
     fn: (e, th) => e.waitDisplayFrame(th, e.builtinIndex('stilldown')),
@@ -457,7 +570,10 @@ export const WORLD: Builtin[] = [
     },
   },
   {
-    name: 'keydown', params: ['key'], area: 'world', waits: 'a display frame (polled)',
+    name: 'keydown',
+    params: ['key'],
+    area: 'world',
+    waits: 'a display frame (polled)',
     summary: 'Waits a display frame, then tells whether a key is held.',
     doc: 'Polled: yields one rendered frame, then tells whether the host holds the key down (a name such as "space" or "a", in any case), or pressed it since the last poll (a press too short to fall on a display frame is latched and seen once). Each press also reaches the current set as its key event: on key (name).',
     fn: (e, th, s, b) => {

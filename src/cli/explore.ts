@@ -89,7 +89,11 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
   const jobs = parseJobs(a.jobs);
   const sources = readScripts(a.files);
   const inputs: NamedFile[] = sources.map((s) => ({ path: s.file, what: `the script "${s.file}"` }));
-  for (const [flag, path] of [['json', a.json], ['coverage', a.coverage], ['save', a.save]] as const) {
+  for (const [flag, path] of [
+    ['json', a.json],
+    ['coverage', a.coverage],
+    ['save', a.save],
+  ] as const) {
     if (path === undefined) continue;
     if (path === '') throw new UsageError(`--${flag} needs a file name`);
     const clash = overwrites(path, inputs);
@@ -130,8 +134,8 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     throw new UsageError(`--until: ${(err as Error).message}`);
   }
   options.time = time;
-  let search;
-  let shard;
+  let search: ReturnType<typeof searchOptions>['search'];
+  let shard: ReturnType<typeof searchOptions>['shard'];
   try {
     ({ search, shard } = searchOptions(files, options));
   } catch (err) {

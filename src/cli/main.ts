@@ -231,7 +231,12 @@ async function main(argv: string[]): Promise<number> {
           .option('to', { type: 'string', describe: 'end of the window of game time, e.g. 30s (default: the last event)' }),
       async (a) => {
         const { timelineCommand } = await import('./timeline.ts');
-        code = timelineCommand({ trace: a.trace as string, output: a.output, from: a.from === undefined ? undefined : duration('from', a.from), to: a.to === undefined ? undefined : duration('to', a.to) });
+        code = timelineCommand({
+          trace: a.trace as string,
+          output: a.output,
+          from: a.from === undefined ? undefined : duration('from', a.from),
+          to: a.to === undefined ? undefined : duration('to', a.to),
+        });
       },
     )
     .command(
@@ -260,8 +265,7 @@ async function main(argv: string[]): Promise<number> {
 if (!isMainThread) {
   const role = (workerData as { role?: string } | null)?.role;
   void (role === 'pw-dap-world' ? import('../dap/world.ts') : role === 'pocketwatch explore worker' ? import('../oracle/explore-workers.ts') : import('../oracle/parallel.ts'));
-}
-else
+} else
   main(process.argv.slice(2))
     .then((code) => {
       stdout.flush();

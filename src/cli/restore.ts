@@ -30,7 +30,9 @@ export function restoreScripts(snapshot: DecodedSnapshot): SourceText[] {
   const short = (p: string): string => (p.length > 80 ? p.slice(0, 80) + '…' : p);
   for (const p of names) {
     if (!(isFolder(p) || p.toLowerCase().endsWith('.pw')) || !below(p)) {
-      throw new SnapshotError(`it names "${short(p)}" as one of its scripts; a snapshot may name only .pw files and folders below the current folder (name the scripts on the command line to restore it)`);
+      throw new SnapshotError(
+        `it names "${short(p)}" as one of its scripts; a snapshot may name only .pw files and folders below the current folder (name the scripts on the command line to restore it)`,
+      );
     }
   }
   let sources: SourceText[];
@@ -47,7 +49,9 @@ export function restoreScripts(snapshot: DecodedSnapshot): SourceText[] {
   for (const s of sources) {
     const want = recorded.get(s.file);
     if (want === undefined || sha256Hex(s.source) !== want) {
-      throw new SnapshotError(`the script "${short(s.file)}" ${want === undefined ? 'was not among the scripts' : 'has changed since'} the snapshot was saved: name the scripts on the command line to restore it into changed scripts`);
+      throw new SnapshotError(
+        `the script "${short(s.file)}" ${want === undefined ? 'was not among the scripts' : 'has changed since'} the snapshot was saved: name the scripts on the command line to restore it into changed scripts`,
+      );
     }
   }
   return sources;

@@ -37,7 +37,6 @@ export interface RunArgs {
   restore?: string;
 }
 
-
 /** An output that would overwrite a script, the snapshot being restored, or another output — under any name, a hard link included — is bad usage. */
 function checkOutputs(a: RunArgs, scripts: readonly string[]): void {
   const inputs: NamedFile[] = scripts.map((f) => ({ path: f, what: `the script "${f}"` }));
@@ -93,7 +92,10 @@ export async function runCommand(a: RunArgs): Promise<number> {
     if (files.length === 0) throw new UsageError('name the script files to run (or --restore a snapshot)');
     sources = readScripts(files);
   }
-  checkOutputs(a, sources.map((s) => s.file));
+  checkOutputs(
+    a,
+    sources.map((s) => s.file),
+  );
   const loaded = loadLinted(sources, loadProject(files).builtins);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');

@@ -54,7 +54,9 @@ export function timelineCommand(a: TimelineArgs): number {
   const tl = b.build(a.from === undefined ? undefined : unitsToMs(a.from), a.to === undefined ? undefined : unitsToMs(a.to));
   writeTimelineFile(a.output, tl, `Pocketwatch timeline of ${basename(a.trace)}`);
   if (!b.threadDetail) {
-    stderr.line(`pw: note: this trace has no thread detail, so the timeline shows no threads (their runs and waits) and no loop arming; record one with: pw run … --trace ${basename(a.trace)} --trace-detail timeline`);
+    stderr.line(
+      `pw: note: this trace has no thread detail, so the timeline shows no threads (their runs and waits) and no loop arming; record one with: pw run … --trace ${basename(a.trace)} --trace-detail timeline`,
+    );
   }
   return 0;
 }

@@ -209,13 +209,7 @@ function unknownMessage(what: string, spelled: string, guess: string | null | un
  * A compile context over `program`; the caller seals `out` once every handler is
  * compiled. `declared`: see CompileContext (false: the caller calls resolveLater).
  */
-export function compileContext(
-  program: Program,
-  builtins: SignatureTable,
-  diagnostics: Diagnostic[],
-  sourceChars: number,
-  declared = true,
-): CompileContext {
+export function compileContext(program: Program, builtins: SignatureTable, diagnostics: Diagnostic[], sourceChars: number, declared = true): CompileContext {
   const paramCounts = new Array<number>(program.handlers.length);
   for (let i = 0; i < program.handlers.length; i++) paramCounts[i] = program.handlers[i].params;
   const globals = new Map<string, number>();
@@ -224,7 +218,6 @@ export function compileContext(
   const out = new CodeBuffer(Math.ceil(sourceChars / 2.5));
   return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out, declared, later: new Later() };
 }
-
 
 /** Constants are looked up by scanning the table while it is this small, then through a map. */
 const LINEAR_CONSTS = 16;
@@ -257,15 +250,36 @@ export function handlerCompiler(cx: CompileContext): HandlerCompiler {
 
 /** A context with nothing in it, for a compiler between compilations. */
 function idleContext(): CompileContext {
-  return (idle ??= { builtins: [], builtinIndex: new Map(), diagnostics: [], program: emptyProgram(), paramCounts: [], globalIndex: new Map(), out: new CodeBuffer(16), declared: true, later: new Later() });
+  return (idle ??= {
+    builtins: [],
+    builtinIndex: new Map(),
+    diagnostics: [],
+    program: emptyProgram(),
+    paramCounts: [],
+    globalIndex: new Map(),
+    out: new CodeBuffer(16),
+    declared: true,
+    later: new Later(),
+  });
 }
 
 /** A handler record; compileFiles makes one per declared handler before any is compiled. */
 export function newHandlerCode(name: string, spelled: string, object: number, params: number, file: string, pos: A.Pos, noLoopCheck: boolean): HandlerCode {
   return {
-    name, spelled, object, params, registers: 1,
-    code: NO_CODE, consts: [], lines: NO_CODE, cols: NO_CODE,
-    file, line: pos.line, col: pos.col, localNames: [], noLoopCheck,
+    name,
+    spelled,
+    object,
+    params,
+    registers: 1,
+    code: NO_CODE,
+    consts: [],
+    lines: NO_CODE,
+    cols: NO_CODE,
+    file,
+    line: pos.line,
+    col: pos.col,
+    localNames: [],
+    noLoopCheck,
   };
 }
 

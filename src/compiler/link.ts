@@ -230,7 +230,10 @@ class Linker {
     if (same) return;
     const number = new Map<string, number>();
     for (let i = 0; i < order.length; i++) number.set(order[i], i);
-    this.cx.out.mapOperands('g', Int32Array.from(globals, (g) => number.get(g)!));
+    this.cx.out.mapOperands(
+      'g',
+      Int32Array.from(globals, (g) => number.get(g)!),
+    );
     for (let i = 0; i < order.length; i++) globals[i] = order[i];
   }
 
@@ -402,13 +405,7 @@ export interface SnippetFrame {
  * Compile REPL statements as a one-off handler `(repl)` that returns the last expression's value.
  * In a `frame`, names resolve as they would there, and a name it does not know stays the snippet's own.
  */
-export function compileSnippet(
-  file: A.ScriptFile,
-  stmts: A.Stmt[],
-  builtins: BuiltinTable,
-  program: Program,
-  frame?: SnippetFrame,
-): { program: Program; handler: number } {
+export function compileSnippet(file: A.ScriptFile, stmts: A.Stmt[], builtins: BuiltinTable, program: Program, frame?: SnippetFrame): { program: Program; handler: number } {
   const p = extend(program);
   const diagnostics: Diagnostic[] = [];
   const cx = compileContext(p, builtins, diagnostics, file.source.length);

@@ -80,7 +80,8 @@ class PocketwatchDebugSession extends DebugSession {
     if (m.type !== 'request') return this.note(`a message of type ${JSON.stringify(m.type)} was ignored: the adapter takes requests`);
     const seq = Number.isInteger(m.seq) ? (m.seq as number) : 0;
     if (typeof m.command !== 'string' || m.command === '') return this.refuse({ seq, command: String(m.command ?? ''), type: 'request' }, 'a request needs a command');
-    if (m.arguments !== undefined && (m.arguments === null || typeof m.arguments !== 'object' || Array.isArray(m.arguments))) return this.refuse(m as unknown as DebugProtocol.Request, `the arguments of "${m.command}" must be an object`);
+    if (m.arguments !== undefined && (m.arguments === null || typeof m.arguments !== 'object' || Array.isArray(m.arguments)))
+      return this.refuse(m as unknown as DebugProtocol.Request, `the arguments of "${m.command}" must be an object`);
     if (!Number.isInteger(m.seq)) return this.refuse(m as unknown as DebugProtocol.Request, 'a request needs a whole number as its seq');
     this.dispatchRequest(m as unknown as DebugProtocol.Request);
   }

@@ -193,7 +193,9 @@ export class Breakpoints {
     this.functionSet = [];
     const out = wanted.map((w): DebugProtocol.Breakpoint => {
       const id = this.nextId++;
-      const name = String(w.name ?? '').trim().toLowerCase();
+      const name = String(w.name ?? '')
+        .trim()
+        .toLowerCase();
       const dot = name.lastIndexOf('.');
       const object = dot >= 0 ? name.slice(0, dot).trim() : null;
       const handler = dot >= 0 ? name.slice(dot + 1).trim() : name;

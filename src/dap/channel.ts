@@ -16,9 +16,7 @@ export interface WorldRequest {
 }
 
 /** What the world sends back: a response to a request, or an event. */
-export type WorldMessage =
-  | { type: 'response'; seq: number; command: string; success: boolean; body?: unknown; message?: string }
-  | { type: 'event'; event: string; body?: unknown };
+export type WorldMessage = { type: 'response'; seq: number; command: string; success: boolean; body?: unknown; message?: string } | { type: 'event'; event: string; body?: unknown };
 
 /** The adapter's side: post a request, then bump the counter the world may be waiting on. */
 export function post(port: MessagePort, signal: Int32Array, request: WorldRequest): void {

@@ -150,7 +150,9 @@ export class Run {
   private makeEngine(): Engine {
     const o = this.opts;
     const options = { seed: o.seed, loopGuard: o.loopGuard, jit: o.noDebug };
-    const e = o.live ? new Engine(this.program, builtinsFor(this.program), this.host.engineHost, { ...options, realFrames: true }) : createHeadlessEngine(this.program, this.host.engineHost, { ...options, keepGoing: o.keepGoing });
+    const e = o.live
+      ? new Engine(this.program, builtinsFor(this.program), this.host.engineHost, { ...options, realFrames: true })
+      : createHeadlessEngine(this.program, this.host.engineHost, { ...options, keepGoing: o.keepGoing });
     // as pw run: no host implements the host's builtins, and a waiting one is answered with void
     e.hostCalls.service = { implementations: {}, answerVoid: true, scripted: new Set() };
     e.stopOnError = !o.keepGoing;
@@ -193,13 +195,17 @@ export class Run {
     else {
       const o = this.opts;
       const e = this.engine;
-      continueHeadless(e, {
-        until: o.until,
-        untilWall: o.untilWall,
-        fps: o.fps,
-        keepGoing: o.keepGoing,
-        beforeFrame: (n) => this.between(n, n > k && record ? displayTime(n - 1, o.fps) : -1),
-      }, k);
+      continueHeadless(
+        e,
+        {
+          until: o.until,
+          untilWall: o.untilWall,
+          fps: o.fps,
+          keepGoing: o.keepGoing,
+          beforeFrame: (n) => this.between(n, n > k && record ? displayTime(n - 1, o.fps) : -1),
+        },
+        k,
+      );
     }
   }
 

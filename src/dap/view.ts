@@ -27,7 +27,12 @@ let bootGlobals: ReadonlySet<string> | null = null;
 
 /** The globals the boot library declares: its workings, which a world's author rarely wants to see. */
 function libraryGlobals(): ReadonlySet<string> {
-  bootGlobals ??= new Set(compileFiles(STDLIB.map((s) => parseFile(s.source, s.file).ast), BUILTIN_TABLE).program.globals);
+  bootGlobals ??= new Set(
+    compileFiles(
+      STDLIB.map((s) => parseFile(s.source, s.file).ast),
+      BUILTIN_TABLE,
+    ).program.globals,
+  );
   return bootGlobals;
 }
 
@@ -157,7 +162,10 @@ export class Variables {
     }
     // the boot library's own globals (pw_calls, pw_seconds) in a scope of their own, fetched only when opened
     const boot = libraryGlobals();
-    const globals = (library: boolean): Produce => () => p.globals.flatMap((name, i) => (boot.has(name) === library ? [this.value(name, e.globals[i], name)] : []));
+    const globals =
+      (library: boolean): Produce =>
+      () =>
+        p.globals.flatMap((name, i) => (boot.has(name) === library ? [this.value(name, e.globals[i], name)] : []));
     out.push({ name: 'Globals', expensive: false, variablesReference: this.ref(globals(false)) });
     if (p.globals.some((name) => boot.has(name))) out.push({ name: BOOT_SCOPE, expensive: true, variablesReference: this.ref(globals(true)) });
     out.push({ name: 'World', expensive: false, variablesReference: this.ref(() => this.world(e)) });
@@ -185,8 +193,24 @@ export class Variables {
       ),
       this.data('crickets', Object.fromEntries(w.crickets.map((k) => [k.name, k])), `${w.crickets.filter((k) => k.active).length} of ${MAX_CRICKETS} in this set`),
       this.data('actors', Object.fromEntries(w.actors.map((a) => [a.name, a])), `${w.actors.length} (${w.actors.filter((a) => a.walk !== null).length} walking)`),
-      this.data('sounds', { 'slot 1': sound(w.sounds[1]), 'slot 2': sound(w.sounds[2]), voice: sound(w.sounds.voice) }, [w.sounds[1], w.sounds[2], w.sounds.voice].filter((s) => s !== null).map((s) => s!.name).join(', ') || '(silent)'),
-      this.data('threads', Object.fromEntries(e.liveThreads().sort((a, b) => a.id - b.id).map((th) => [`${th.id} ${th.origin}`, describeWait(e, th)])), `${e.threadCount} alive`),
+      this.data(
+        'sounds',
+        { 'slot 1': sound(w.sounds[1]), 'slot 2': sound(w.sounds[2]), voice: sound(w.sounds.voice) },
+        [w.sounds[1], w.sounds[2], w.sounds.voice]
+          .filter((s) => s !== null)
+          .map((s) => s!.name)
+          .join(', ') || '(silent)',
+      ),
+      this.data(
+        'threads',
+        Object.fromEntries(
+          e
+            .liveThreads()
+            .sort((a, b) => a.id - b.id)
+            .map((th) => [`${th.id} ${th.origin}`, describeWait(e, th)]),
+        ),
+        `${e.threadCount} alive`,
+      ),
     ];
   }
 }

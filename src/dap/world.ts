@@ -341,7 +341,7 @@ export class WorldSession {
     if (this.state !== 'new') throw new Refused('a program is launched already');
     const opts = launchOptions(a);
     const scripts = readScripts(opts.program);
-    let hostBuiltins;
+    let hostBuiltins: ReturnType<typeof loadProject>['builtins'];
     try {
       hostBuiltins = loadProject(opts.program).builtins;
     } catch (err) {
@@ -357,7 +357,10 @@ export class WorldSession {
     const program = loaded.program;
     if (opts.trace !== null) {
       // a trace written over a script (by any name, a link included) would wipe the script
-      const script = overwrites(opts.trace, scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })));
+      const script = overwrites(
+        opts.trace,
+        scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })),
+      );
       if (script !== undefined) throw new Refused(`the trace "${opts.trace}" would overwrite ${script}`);
       // (a FIFO would block the world's thread, and every request behind it, until something reads it)
       checkOutputPlace(opts.trace, 'trace');

@@ -263,7 +263,11 @@ export class Engine implements BuiltinContext, VmContext {
   endRun(): void {
     if (!this.tracing) return;
     const s = this.state.sound;
-    const channels: [SlotName, SoundSlot | null][] = [[1, s.slots[0]], [2, s.slots[1]], ['voice', s.voice]];
+    const channels: [SlotName, SoundSlot | null][] = [
+      [1, s.slots[0]],
+      [2, s.slots[1]],
+      ['voice', s.voice],
+    ];
     for (const [slot, entry] of channels) if (entry !== null && entry.end > this.state.wallNow) this.trace({ ev: 'soundend', slot, sound: entry.name, cut: 'run ended' });
   }
 
@@ -494,5 +498,3 @@ export class Engine implements BuiltinContext, VmContext {
     this.onSpawn?.(th);
   }
 }
-
-

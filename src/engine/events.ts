@@ -102,7 +102,10 @@ export class Delivery {
   private sendTo(kind: string, target: string, event: string): number {
     const p = this.host.program;
     if (p.objectIndex[objectKey(kind as never, target)] === undefined) {
-      const guess = closest(target, p.objects.filter((o) => o.kind === kind).map((o) => o.name));
+      const guess = closest(
+        target,
+        p.objects.filter((o) => o.kind === kind).map((o) => o.name),
+      );
       throw new ScriptError(`there is no ${kind} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
     }
     return this.handlerFor(kind, target, event);

@@ -57,7 +57,7 @@ export class HostCalls {
 
   /** A script's call to host builtin `h` (builtin number `index`). */
   call(index: number, h: HostBuiltin, th: Thread, args: Value[]): Value | typeof SUSPEND {
-    const impl = Object.prototype.hasOwnProperty.call(this.service.implementations, h.name) ? this.service.implementations[h.name] : undefined;
+    const impl = Object.hasOwn(this.service.implementations, h.name) ? this.service.implementations[h.name] : undefined;
     const given: HostValue[] = [];
     for (let i = 0; i < args.length; i++) {
       const v = args[i];
@@ -112,7 +112,6 @@ export class HostCalls {
     return SUSPEND;
   }
 
-
   /** The host answers `request` (world.answer): checked now, delivered at the next heartbeat. Throws naming what is wrong. */
   answer(request: unknown, value: unknown): void {
     const checked = this.checkAnswer(request, value);
@@ -124,7 +123,9 @@ export class HostCalls {
     const st = this.host.state;
     if (typeof request !== 'number' || !Number.isInteger(request) || request < 1 || request >= st.requests.next) {
       const made = st.requests.next - 1;
-      throw new RangeError(`answer (): there is no request ${typeof request === 'string' ? JSON.stringify(request) : String(request)}${made === 0 ? ': no host builtin has been called yet' : `: the requests so far are numbered 1 to ${made}`}`);
+      throw new RangeError(
+        `answer (): there is no request ${typeof request === 'string' ? JSON.stringify(request) : String(request)}${made === 0 ? ': no host builtin has been called yet' : `: the requests so far are numbered 1 to ${made}`}`,
+      );
     }
     const p = this.waiting(request);
     if (p === undefined || p.answered !== undefined || st.mailbox.some((ev) => ev.kind === 'answer' && ev.request === request)) {
@@ -139,7 +140,8 @@ export class HostCalls {
     if (p === undefined || p.answered !== undefined) return;
     const th = this.host.threads.live.byId(p.thread)!;
     p.answered = { value: ev.value };
-    if (this.host.tracing) this.host.trace(ev.auto ? { ev: 'answer', request: ev.request, builtin: p.builtin, value: ev.value, auto: true } : { ev: 'answer', request: ev.request, builtin: p.builtin, value: ev.value });
+    if (this.host.tracing)
+      this.host.trace(ev.auto ? { ev: 'answer', request: ev.request, builtin: p.builtin, value: ev.value, auto: true } : { ev: 'answer', request: ev.request, builtin: p.builtin, value: ev.value });
     this.host.threads.makeReady(th, TIME_PASSED);
   }
 

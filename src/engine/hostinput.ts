@@ -32,7 +32,10 @@ export function objectWords(object: unknown, fn: string): { kind: ObjectKind; na
 export function findObject(program: Program, kind: ObjectKind, name: string, fn: string): number {
   const oi = program.objectIndex[objectKey(kind as never, name)];
   if (oi !== undefined) return oi;
-  const guess = closest(name, program.objects.filter((o) => o.kind === kind).map((o) => o.name));
+  const guess = closest(
+    name,
+    program.objects.filter((o) => o.kind === kind).map((o) => o.name),
+  );
   if (guess) throw new UnknownName(`${fn}: there is no ${kind} "${name}" — did you mean "${kind} ${guess}"?`);
   const other = program.objects.find((o) => o.name === name);
   if (other) throw new UnknownName(`${fn}: there is no ${kind} "${name}" — did you mean "${other.kind} ${other.name}"?`);

@@ -92,7 +92,14 @@ const keys: ActionKind = {
     for (const name of facts.keys) {
       if (held[name]?.down) out.push({ kind: 'key', label: `key up ${name}`, input: (at) => [{ at, key: { down: false, name } }] });
       else {
-        out.push({ kind: 'key', label: `key press ${name}`, input: (at) => [{ at, key: { down: true, name } }, { at, key: { down: false, name } }] });
+        out.push({
+          kind: 'key',
+          label: `key press ${name}`,
+          input: (at) => [
+            { at, key: { down: true, name } },
+            { at, key: { down: false, name } },
+          ],
+        });
         out.push({ kind: 'key', label: `key down ${name}`, input: (at) => [{ at, key: { down: true, name } }] });
       }
     }

@@ -67,4 +67,3 @@ export interface ExploreOptions {
   /** Count what ran (coverage). Default true. */
   coverage?: boolean;
 }
-

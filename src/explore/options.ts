@@ -65,4 +65,3 @@ export function searchOptions(files: readonly string[], o: ExploreOptions = {}):
     shard,
   };
 }
-

@@ -229,12 +229,17 @@ export function humanReport(r: ExploreReport): string {
   }
   if (r.warp !== undefined) {
     if (r.warp === null) out.push('warp: no path found that runs that line');
-    else out.push(`warp: ${r.warp.path.length === 0 ? 'from the start' : r.warp.path.map((s) => `${s.t} ms ${s.input}`).join(', ')}; the world at ${r.warp.t} ms${r.warp.input ? `, then ${r.warp.input.input}` : ''}`);
+    else
+      out.push(
+        `warp: ${r.warp.path.length === 0 ? 'from the start' : r.warp.path.map((s) => `${s.t} ms ${s.input}`).join(', ')}; the world at ${r.warp.t} ms${r.warp.input ? `, then ${r.warp.input.input}` : ''}`,
+      );
   }
   const h = r.coverage.handlers;
   const total = h.reached.length + h.unreached.length;
   const n = r.findings.length;
-  out.push(`${r.states} state${r.states === 1 ? '' : 's'} explored${r.stoppedByTime ? ' (stopped by --time before the state budget)' : ''}; ${n === 0 ? 'no findings' : `${n} finding${n === 1 ? '' : 's'}`}`);
+  out.push(
+    `${r.states} state${r.states === 1 ? '' : 's'} explored${r.stoppedByTime ? ' (stopped by --time before the state budget)' : ''}; ${n === 0 ? 'no findings' : `${n} finding${n === 1 ? '' : 's'}`}`,
+  );
   const lines = unreachedLines(r.coverage);
   out.push(`${h.unreached.length} of ${total} handlers, ${lines} line${lines === 1 ? '' : 's'} never ran`);
   for (const u of h.unreached) out.push(`  never ran: ${u}`);

@@ -22,7 +22,11 @@ export interface SaveProblem {
 
 function runOn(program: Program, options: WorldOptions, fork: Fork, world: { state: Fork['state']; threads: Fork['threads'] }): string[] {
   const events: string[] = [];
-  const e = createHeadlessEngine(program, { print: () => {}, diagnostic: () => {}, trace: (ev: TraceEvent) => events.push(traceLine(ev)) }, { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, jit: false });
+  const e = createHeadlessEngine(
+    program,
+    { print: () => {}, diagnostic: () => {}, trace: (ev: TraceEvent) => events.push(traceLine(ev)) },
+    { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, jit: false },
+  );
   e.adopt(world.state, world.threads);
   continueHeadless(e, { until: fork.state.now + RUN_ON, fps: options.fps, savedAfter: true }, fork.frame);
   return events;
@@ -37,7 +41,7 @@ export function checkSaveRestore(program: Program, options: WorldOptions, fork: 
   } catch (err) {
     return { kind: 'save', message: `the world cannot be saved here: ${(err as Error).message}` };
   }
-  let restored;
+  let restored: ReturnType<typeof readSnapshot>;
   try {
     restored = readSnapshot(text, program);
   } catch (err) {

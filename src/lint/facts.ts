@@ -185,8 +185,16 @@ export function fileFacts(ast: A.ScriptFile, part?: { lines: number[]; lastLine:
   // the line a last item runs to: not the empty "line" after a final line break
   const lastLine = part?.lastLine ?? (lines.length > 1 && lines[lines.length - 1] === source.length ? lines.length - 1 : lines.length);
   const handlerFact = (h: A.Handler, object: ObjectFact | null, endLine: number): HandlerFact => ({
-    name: h.name, spelled: h.spelled, params: h.params, file: ast.file, span: nameSpan(h.namePos, h.spelled),
-    line: h.pos.line, col: h.pos.col, endLine: Math.max(endLine, h.pos.line), object, ast: h,
+    name: h.name,
+    spelled: h.spelled,
+    params: h.params,
+    file: ast.file,
+    span: nameSpan(h.namePos, h.spelled),
+    line: h.pos.line,
+    col: h.pos.col,
+    endLine: Math.max(endLine, h.pos.line),
+    object,
+    ast: h,
   });
 
   const walk = new FactWalker(f, strLen);
@@ -205,9 +213,15 @@ export function fileFacts(ast: A.ScriptFile, part?: { lines: number[]; lastLine:
       const rest = source.slice(at, at + 200);
       const nameCol = item.pos.col + item.kind.length + rest.length - rest.trimStart().length;
       const o: ObjectFact = {
-        kind: item.kind, name: item.name, spelled: item.spelled, file: ast.file,
-        span: { line: item.pos.line, col: nameCol, length: item.spelled.length }, line: item.pos.line, endLine: Math.max(item.endPos.line, item.pos.line),
-        properties: [], handlers: [],
+        kind: item.kind,
+        name: item.name,
+        spelled: item.spelled,
+        file: ast.file,
+        span: { line: item.pos.line, col: nameCol, length: item.spelled.length },
+        line: item.pos.line,
+        endLine: Math.max(item.endPos.line, item.pos.line),
+        properties: [],
+        handlers: [],
       };
       f.objects.push(o);
       for (const p of item.properties) {
@@ -330,7 +344,8 @@ class FactWalker {
           this.event(call, i, role.kind ?? null, role.to);
           break;
         case 'name':
-          if (a.type === 'string') f.names.push({ what: role.kind, kind: null, name: a.value.toLowerCase(), span: this.stringSpan(a), self: false, define: role.define === true, call, arg: i, target: null });
+          if (a.type === 'string')
+            f.names.push({ what: role.kind, kind: null, name: a.value.toLowerCase(), span: this.stringSpan(a), self: false, define: role.define === true, call, arg: i, target: null });
           else if (role.define) f.openDefs.push({ kind: role.kind, prefix: prefixOf(a), span: { line: a.pos.line, col: a.pos.col, length: 1 } });
           break;
         case 'names':

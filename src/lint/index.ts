@@ -6,7 +6,7 @@ import { fileFacts } from './facts.ts';
 import { lint } from './lints.ts';
 import { UseLog } from './uses.ts';
 import { WorldFacts } from './world.ts';
-import { type LoadResult, type SourceText } from '../compiler/sources.ts';
+import type { LoadResult, SourceText } from '../compiler/sources.ts';
 import { loadProgram } from '../engine/load.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
 

@@ -105,7 +105,12 @@ function names(world: WorldFacts, f: FileFacts, out: Diagnostic[]): void {
     if (n.what === 'object') {
       if (world.object(n.kind!, n.name)) continue;
       const other = [...world.objects.values()].find((o) => o.name === n.name);
-      const hint = other ? ` (${other.spelled} is ${other.kind === 'actor' ? 'an' : 'a'} ${other.kind})` : didYouMean(n.name, world.objectsByKind.get(n.kind!)!.map((o) => o.name));
+      const hint = other
+        ? ` (${other.spelled} is ${other.kind === 'actor' ? 'an' : 'a'} ${other.kind})`
+        : didYouMean(
+            n.name,
+            world.objectsByKind.get(n.kind!)!.map((o) => o.name),
+          );
       out.push(warning(f.file, n.span, 'PW102', `there is no ${n.kind} "${n.name}"${hint}`));
     } else if (n.what === 'event') {
       // an event to an object that does not exist is reported as the object, and one of a loop of no kind as the kind (PW113)
@@ -141,7 +146,14 @@ function sentArgs(n: NameArg, handlers: HandlerFact[], f: FileFacts, out: Diagno
   const h = handlers[0];
   const to = h.object ? `${h.object.kind} ${h.object.spelled}'s ` : '';
   const more = given > h.params.length;
-  out.push(warning(f.file, n.call.span, 'PW111', `${n.call.name} sends ${count(given)} with "${n.name}", but ${to}${signature(h)} takes ${count(h.params.length)}${more ? ': sending more is a runtime error' : ': the rest are void'}`));
+  out.push(
+    warning(
+      f.file,
+      n.call.span,
+      'PW111',
+      `${n.call.name} sends ${count(given)} with "${n.name}", but ${to}${signature(h)} takes ${count(h.params.length)}${more ? ': sending more is a runtime error' : ': the rest are void'}`,
+    ),
+  );
 }
 
 /** PW112: an engine event's handler declaring parameters the engine never fills (they are void when the engine delivers it). */

@@ -35,7 +35,10 @@ const ticks: ArgRole = { role: 'time', unit: 'ticks' };
 const wait: ArgRole = { role: 'time', unit: 'ticks', min: 0 };
 const steps: ArgRole = { role: 'time', unit: 'steps' };
 const loopEvent: ArgRole[] = [{ role: 'loopkind' }, { role: 'event' }];
-const sendTo = (kind: ObjectKind): ArgRole[] => [{ role: 'object', kind }, { role: 'event', to: 0, kind }];
+const sendTo = (kind: ObjectKind): ArgRole[] => [
+  { role: 'object', kind },
+  { role: 'event', to: 0, kind },
+];
 
 /** Builtin name → the role of each argument (null: a plain value). */
 export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = {
@@ -51,7 +54,10 @@ export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = 
   framerate: [ticks],
   gotoset: [{ role: 'object', kind: 'set' }],
   defview: [{ role: 'name', kind: 'view', define: true }],
-  currentscene: [{ role: 'name', kind: 'view' }, { role: 'time', unit: 'frames' }],
+  currentscene: [
+    { role: 'name', kind: 'view' },
+    { role: 'time', unit: 'frames' },
+  ],
   sendtoscene: [{ role: 'event', kind: 'set' }],
   sendtoactor: sendTo('actor'),
   sendtoprop: sendTo('prop'),
@@ -64,7 +70,10 @@ export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = 
   actorturn: [actor, { role: 'time', unit: 'turn' }],
   actorstar: [actor],
   defstar: [{ role: 'name', kind: 'star', define: true }],
-  defpath: [{ role: 'name', kind: 'path', define: true }, { role: 'names', kind: 'star' }],
+  defpath: [
+    { role: 'name', kind: 'path', define: true },
+    { role: 'names', kind: 'star' },
+  ],
   walktostar: [actor, { role: 'name', kind: 'star' }],
   walktoxyz: [actor],
   walkonpath: [actor, { role: 'name', kind: 'path' }],
@@ -75,7 +84,10 @@ export const ARG_ROLES: Readonly<Record<string, readonly (ArgRole | null)[]>> = 
   defpose: [{ role: 'name', kind: 'pose', define: true }],
   pose: [actor, { role: 'name', kind: 'pose' }],
   poseframe: [actor],
-  defsound: [{ role: 'name', kind: 'sound', define: true }, { role: 'time', unit: 'ms', min: 0 }],
+  defsound: [
+    { role: 'name', kind: 'sound', define: true },
+    { role: 'time', unit: 'ms', min: 0 },
+  ],
   playsound: [{ role: 'name', kind: 'sound' }],
   voice: [{ role: 'name', kind: 'sound' }],
   cricket: [{ role: 'name', kind: 'cricket', define: true }, { role: 'name', kind: 'sound' }, null, null, null, steps, steps],

@@ -10,7 +10,12 @@ const NAME_KINDS: readonly NameKind[] = ['star', 'path', 'sound', 'pose', 'view'
 export class WorldFacts {
   /** `o:kind:name` → the object (the first, if defined twice) */
   readonly objects = new Map<string, ObjectFact>();
-  readonly objectsByKind = new Map<ObjectKind, ObjectFact[]>([['set', []], ['actor', []], ['prop', []], ['flat', []]]);
+  readonly objectsByKind = new Map<ObjectKind, ObjectFact[]>([
+    ['set', []],
+    ['actor', []],
+    ['prop', []],
+    ['flat', []],
+  ]);
   readonly globalHandlers = new Map<string, HandlerFact>();
   readonly handlers = new Map<string, HandlerFact>();
   /** literal definitions of each kind of name, by name */

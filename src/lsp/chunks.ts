@@ -83,7 +83,16 @@ export function parseChunked(text: string, file: string, previous: Chunk[] | nul
     for (const i of c.items) items.push(i);
     for (const e of c.errors) errors.push(e);
   }
-  return { ast: { file, source: text, items }, errors, facts: joinFacts(file, text, chunks.map((c) => c.facts)), chunks };
+  return {
+    ast: { file, source: text, items },
+    errors,
+    facts: joinFacts(
+      file,
+      text,
+      chunks.map((c) => c.facts),
+    ),
+    chunks,
+  };
 }
 
 /**
@@ -112,7 +121,17 @@ function parseWhole(text: string, file: string, starts: number[]): ChunkedParse 
     chunks.push({ text: text.slice(from, to), line, items: mine, errors: [], facts });
   }
   if (i < items.length) return null;
-  return { ast: r.ast, errors: [], facts: joinFacts(file, text, chunks.map((c) => c.facts), lines), chunks };
+  return {
+    ast: r.ast,
+    errors: [],
+    facts: joinFacts(
+      file,
+      text,
+      chunks.map((c) => c.facts),
+      lines,
+    ),
+    chunks,
+  };
 }
 
 /** The facts of a whole file from those of its chunks (their places are already the file's). */

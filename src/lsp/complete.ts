@@ -169,7 +169,8 @@ function eventsFor(ix: SymbolIndex | null, o: ObjectFact | null): Item[] {
   for (const f of ix?.an.world.files ?? []) {
     for (const n of f.names) {
       if (n.what !== 'event' || out.has(n.name)) continue;
-      if ((n.kind === null || n.kind === o.kind) && (n.target === null || n.target === o.name)) out.set(n.name, { label: n.name, kind: 'event', detail: `sent by ${n.call.spelled} at ${f.file}:${n.span.line}` });
+      if ((n.kind === null || n.kind === o.kind) && (n.target === null || n.target === o.name))
+        out.set(n.name, { label: n.name, kind: 'event', detail: `sent by ${n.call.spelled} at ${f.file}:${n.span.line}` });
     }
   }
   for (const h of o.handlers) out.delete(h.name);
@@ -198,7 +199,8 @@ function stringItems(ix: SymbolIndex, cx: CallContext, here: ObjectFact | null):
       }
       if (role.to !== undefined && target === null && cx.args[role.to]?.length === 1 && is(cx.args[role.to][0], T.Self)) target = here?.name ?? null;
       const out = new Map<string, Item>();
-      for (const o of world.addressed(kind, target)) for (const h of o.handlers) if (!out.has(h.name)) out.set(h.name, { label: h.name, kind: 'event', detail: `${handlerSignature(h)} — ${o.kind} ${o.spelled}` });
+      for (const o of world.addressed(kind, target))
+        for (const h of o.handlers) if (!out.has(h.name)) out.set(h.name, { label: h.name, kind: 'event', detail: `${handlerSignature(h)} — ${o.kind} ${o.spelled}` });
       return [...out.values()];
     }
     case 'name':
@@ -235,4 +237,3 @@ export function signatureAt(ix: SymbolIndex | null, file: string, line: number, 
   const active = rest >= 0 && cx.arg >= rest ? rest : Math.min(cx.arg, Math.max(0, b.params.length - 1));
   return { label: signature(b), params: b.params.slice(), active, doc: builtinDoc(b) };
 }
-

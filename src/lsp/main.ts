@@ -5,12 +5,22 @@ import { fileURLToPath, pathToFileURL } from 'node:url';
 import { isAbsolute } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import {
-  CodeActionKind, CompletionItemKind, createConnection, DiagnosticSeverity, DidChangeWatchedFilesNotification, FileChangeType, MarkupKind, ProposedFeatures,
-  ResponseError, StreamMessageWriter, SymbolKind, TextDocuments, TextDocumentSyncKind, TextEdit,
+  CodeActionKind,
+  CompletionItemKind,
+  createConnection,
+  DiagnosticSeverity,
+  DidChangeWatchedFilesNotification,
+  FileChangeType,
+  MarkupKind,
+  ProposedFeatures,
+  ResponseError,
+  StreamMessageWriter,
+  SymbolKind,
+  TextDocuments,
+  TextDocumentSyncKind,
+  TextEdit,
 } from 'vscode-languageserver/node';
-import type {
-  CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, DocumentSymbol, InitializeParams, InitializeResult, Location, Position, Range,
-} from 'vscode-languageserver/node';
+import type { CodeAction, CompletionItem, Connection, Diagnostic as LspDiagnostic, DocumentSymbol, InitializeParams, InitializeResult, Location, Position, Range } from 'vscode-languageserver/node';
 import { TextDocument } from 'vscode-languageserver-textdocument';
 import type { Diagnostic } from '../errors/diagnostic.ts';
 import { tokenLengthAt, type Span } from '../lint/facts.ts';
@@ -105,106 +115,126 @@ export class Server {
       }
       this.schedule();
     });
-    c.onHover(checked('onHover', true, (p) => {
-      const at = this.at(p.textDocument.uri, p.position);
-      if (!at) return null;
-      const h = hover(indexOf(at.an), at.file, at.line, at.col);
-      return h && { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(h.span) };
-    }));
-    c.onCompletion(checked('onCompletion', true, (p) => {
-      const at = this.at(p.textDocument.uri, p.position, true);
-      const doc = this.documents.get(p.textDocument.uri);
-      if (!at || !doc) return [];
-      const prefix = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
-      const r = complete(indexOf(at.an), at.file, at.line, prefix);
-      const from: Position = { line: p.position.line, character: p.position.character - r.typed.length };
-      return r.items.map((i): CompletionItem => ({
-        label: i.label,
-        kind: ITEM_KINDS[i.kind],
-        detail: i.detail,
-        documentation: i.doc ? { kind: MarkupKind.Markdown, value: i.doc } : undefined,
-        sortText: ITEM_ORDER[i.kind] + i.label,
-        textEdit: r.inString ? TextEdit.replace({ start: from, end: p.position }, i.label) : undefined,
-      }));
-    }));
-    c.onSignatureHelp(checked('onSignatureHelp', true, (p) => {
-      const at = this.at(p.textDocument.uri, p.position, true);
-      const doc = this.documents.get(p.textDocument.uri);
-      if (!at || !doc) return null;
-      const prefix = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
-      const s = signatureAt(indexOf(at.an), at.file, at.line, prefix);
-      if (!s) return null;
-      return {
-        signatures: [{ label: s.label, documentation: { kind: MarkupKind.Markdown, value: s.doc }, parameters: s.params.map((label) => ({ label })) }],
-        activeSignature: 0,
-        activeParameter: s.active,
-      };
-    }));
-    c.onDefinition(checked('onDefinition', true, (p) => {
-      const at = this.at(p.textDocument.uri, p.position);
-      return at ? definition(indexOf(at.an), at.file, at.line, at.col).map((pl) => this.location(at.an, pl)) : [];
-    }));
-    c.onReferences(checked('onReferences', true, (p) => {
-      const at = this.at(p.textDocument.uri, p.position);
-      return at ? references(indexOf(at.an), at.file, at.line, at.col, p.context?.includeDeclaration !== false).map((pl) => this.location(at.an, pl)) : [];
-    }));
-    c.onPrepareRename(checked('onPrepareRename', true, (p) => {
-      const at = this.at(p.textDocument.uri, p.position);
-      const t = at && renameTarget(indexOf(at.an), at.file, at.line, at.col);
-      return t ? range(t.span) : null;
-    }));
-    c.onRenameRequest(checked('onRenameRequest', true, (p) => {
-      if (typeof p.newName !== 'string') throw new ResponseError(-32602, 'rename needs newName, a string');
-      const at = this.at(p.textDocument.uri, p.position);
-      if (!at) return null;
-      try {
-        const edits = rename(indexOf(at.an), at.file, at.line, at.col, p.newName);
-        const changes: Record<string, TextEdit[]> = {};
-        for (const [file, spans] of edits) changes[this.uriOf(at.an, file)] = spans.map((s) => TextEdit.replace(range(s), p.newName));
-        return { changes };
-      } catch (err) {
-        if (err instanceof RenameError) throw new ResponseError(-32602, err.message);
-        throw err;
-      }
-    }));
-    // a "did you mean" is offered as a quick fix
-    c.onCodeAction(checked('onCodeAction', false, (p) => {
-      const doc = this.documents.get(p.textDocument.uri);
-      if (!doc) return [];
-      const out: CodeAction[] = [];
-      if (!Array.isArray(p.context?.diagnostics)) throw new ResponseError(-32602, 'codeAction needs context.diagnostics, a list');
-      for (const d of p.context.diagnostics) {
-        if (d === null || typeof d !== 'object') continue;
-        const message = typeof d.message === 'string' ? d.message : d.message?.value;
-        const guess = typeof message === 'string' ? /did you mean "([^"]+)"\?/.exec(message)?.[1] : undefined;
-        if (d.source !== 'pocketwatch' || guess === undefined) continue;
-        const text = doc.getText(d.range);
-        // inside a string, only the name between the quotes changes
-        const quoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"');
-        const r = quoted ? { start: { line: d.range.start.line, character: d.range.start.character + 1 }, end: { line: d.range.end.line, character: d.range.end.character - 1 } } : d.range;
-        out.push({ title: `Change to "${guess}"`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [p.textDocument.uri]: [TextEdit.replace(r, guess)] } } });
-      }
-      return out;
-    }));
-    c.onDocumentSymbol(checked('onDocumentSymbol', false, (p) => {
-      const an = this.fresh();
-      const e = an.entries.get(this.project.fileName(pathOf(p.textDocument.uri))) ?? this.entryByPath(an, pathOf(p.textDocument.uri));
-      if (!e?.facts) return [];
-      const f = e.facts;
-      const toSymbol = (o: OutlineItem): DocumentSymbol => {
-        const endLine = Math.max(o.to, o.from);
-        const endText = f.source.slice(f.lines[endLine - 1], endLine < f.lines.length ? f.lines[endLine] : f.source.length).replace(/\r?\n$|\r$/, '');
+    c.onHover(
+      checked('onHover', true, (p) => {
+        const at = this.at(p.textDocument.uri, p.position);
+        if (!at) return null;
+        const h = hover(indexOf(at.an), at.file, at.line, at.col);
+        return h && { contents: { kind: MarkupKind.Markdown, value: h.markdown }, range: range(h.span) };
+      }),
+    );
+    c.onCompletion(
+      checked('onCompletion', true, (p) => {
+        const at = this.at(p.textDocument.uri, p.position, true);
+        const doc = this.documents.get(p.textDocument.uri);
+        if (!at || !doc) return [];
+        const prefix = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
+        const r = complete(indexOf(at.an), at.file, at.line, prefix);
+        const from: Position = { line: p.position.line, character: p.position.character - r.typed.length };
+        return r.items.map(
+          (i): CompletionItem => ({
+            label: i.label,
+            kind: ITEM_KINDS[i.kind],
+            detail: i.detail,
+            documentation: i.doc ? { kind: MarkupKind.Markdown, value: i.doc } : undefined,
+            sortText: ITEM_ORDER[i.kind] + i.label,
+            textEdit: r.inString ? TextEdit.replace({ start: from, end: p.position }, i.label) : undefined,
+          }),
+        );
+      }),
+    );
+    c.onSignatureHelp(
+      checked('onSignatureHelp', true, (p) => {
+        const at = this.at(p.textDocument.uri, p.position, true);
+        const doc = this.documents.get(p.textDocument.uri);
+        if (!at || !doc) return null;
+        const prefix = doc.getText({ start: { line: p.position.line, character: 0 }, end: p.position });
+        const s = signatureAt(indexOf(at.an), at.file, at.line, prefix);
+        if (!s) return null;
         return {
-          name: o.name,
-          detail: o.detail,
-          kind: SYMBOL_KINDS[o.kind],
-          range: { start: { line: o.from - 1, character: 0 }, end: { line: endLine - 1, character: endText.length } },
-          selectionRange: range(o.span),
-          children: o.children.map(toSymbol),
+          signatures: [{ label: s.label, documentation: { kind: MarkupKind.Markdown, value: s.doc }, parameters: s.params.map((label) => ({ label })) }],
+          activeSignature: 0,
+          activeParameter: s.active,
         };
-      };
-      return outline(f).map(toSymbol);
-    }));
+      }),
+    );
+    c.onDefinition(
+      checked('onDefinition', true, (p) => {
+        const at = this.at(p.textDocument.uri, p.position);
+        return at ? definition(indexOf(at.an), at.file, at.line, at.col).map((pl) => this.location(at.an, pl)) : [];
+      }),
+    );
+    c.onReferences(
+      checked('onReferences', true, (p) => {
+        const at = this.at(p.textDocument.uri, p.position);
+        return at ? references(indexOf(at.an), at.file, at.line, at.col, p.context?.includeDeclaration !== false).map((pl) => this.location(at.an, pl)) : [];
+      }),
+    );
+    c.onPrepareRename(
+      checked('onPrepareRename', true, (p) => {
+        const at = this.at(p.textDocument.uri, p.position);
+        const t = at && renameTarget(indexOf(at.an), at.file, at.line, at.col);
+        return t ? range(t.span) : null;
+      }),
+    );
+    c.onRenameRequest(
+      checked('onRenameRequest', true, (p) => {
+        if (typeof p.newName !== 'string') throw new ResponseError(-32602, 'rename needs newName, a string');
+        const at = this.at(p.textDocument.uri, p.position);
+        if (!at) return null;
+        try {
+          const edits = rename(indexOf(at.an), at.file, at.line, at.col, p.newName);
+          const changes: Record<string, TextEdit[]> = {};
+          for (const [file, spans] of edits) changes[this.uriOf(at.an, file)] = spans.map((s) => TextEdit.replace(range(s), p.newName));
+          return { changes };
+        } catch (err) {
+          if (err instanceof RenameError) throw new ResponseError(-32602, err.message);
+          throw err;
+        }
+      }),
+    );
+    // a "did you mean" is offered as a quick fix
+    c.onCodeAction(
+      checked('onCodeAction', false, (p) => {
+        const doc = this.documents.get(p.textDocument.uri);
+        if (!doc) return [];
+        const out: CodeAction[] = [];
+        if (!Array.isArray(p.context?.diagnostics)) throw new ResponseError(-32602, 'codeAction needs context.diagnostics, a list');
+        for (const d of p.context.diagnostics) {
+          if (d === null || typeof d !== 'object') continue;
+          const message = typeof d.message === 'string' ? d.message : d.message?.value;
+          const guess = typeof message === 'string' ? /did you mean "([^"]+)"\?/.exec(message)?.[1] : undefined;
+          if (d.source !== 'pocketwatch' || guess === undefined) continue;
+          const text = doc.getText(d.range);
+          // inside a string, only the name between the quotes changes
+          const quoted = text.length >= 2 && text.startsWith('"') && text.endsWith('"');
+          const r = quoted ? { start: { line: d.range.start.line, character: d.range.start.character + 1 }, end: { line: d.range.end.line, character: d.range.end.character - 1 } } : d.range;
+          out.push({ title: `Change to "${guess}"`, kind: CodeActionKind.QuickFix, diagnostics: [d], isPreferred: true, edit: { changes: { [p.textDocument.uri]: [TextEdit.replace(r, guess)] } } });
+        }
+        return out;
+      }),
+    );
+    c.onDocumentSymbol(
+      checked('onDocumentSymbol', false, (p) => {
+        const an = this.fresh();
+        const e = an.entries.get(this.project.fileName(pathOf(p.textDocument.uri))) ?? this.entryByPath(an, pathOf(p.textDocument.uri));
+        if (!e?.facts) return [];
+        const f = e.facts;
+        const toSymbol = (o: OutlineItem): DocumentSymbol => {
+          const endLine = Math.max(o.to, o.from);
+          const endText = f.source.slice(f.lines[endLine - 1], endLine < f.lines.length ? f.lines[endLine] : f.source.length).replace(/\r?\n$|\r$/, '');
+          return {
+            name: o.name,
+            detail: o.detail,
+            kind: SYMBOL_KINDS[o.kind],
+            range: { start: { line: o.from - 1, character: 0 }, end: { line: endLine - 1, character: endText.length } },
+            selectionRange: range(o.span),
+            children: o.children.map(toSymbol),
+          };
+        };
+        return outline(f).map(toSymbol);
+      }),
+    );
     // a document notification of the wrong shape is refused on its own: it never reaches the documents
     this.documents.listen(documentSync(c, (text) => this.connection.console.warn(`pocketwatch: ${text}`)));
   }
@@ -218,7 +248,10 @@ export class Server {
     const key = JSON.stringify([roots.filter((r) => isAbsolute(r)), scripts]);
     // an initialize sent again for the same folders keeps the scan made (the whole disk can be one)
     if (key !== this.projectKey) {
-      this.project = new Project(roots.filter((r) => isAbsolute(r)), scripts);
+      this.project = new Project(
+        roots.filter((r) => isAbsolute(r)),
+        scripts,
+      );
       this.projectKey = key;
       this.published.clear();
       for (const doc of this.documents.all()) this.project.setText(pathOf(doc.uri), doc.getText());

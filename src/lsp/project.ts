@@ -133,7 +133,10 @@ export class Project {
     for (const d of dirents) {
       const n = d.name;
       if (this.entries.size >= MAX_FILES || ++this.looked > MAX_LOOKED_AT || this.scannedBytes > MAX_SCANNED_BYTES) {
-        if (!this.scanCut) this.notes.push(`the workspace is read only this far: ${MAX_FILES} scripts, ${MAX_LOOKED_AT} files and folders looked at, or ${MAX_SCANNED_BYTES / 1024 / 1024} MB of scripts (stopped in ${path})`);
+        if (!this.scanCut)
+          this.notes.push(
+            `the workspace is read only this far: ${MAX_FILES} scripts, ${MAX_LOOKED_AT} files and folders looked at, or ${MAX_SCANNED_BYTES / 1024 / 1024} MB of scripts (stopped in ${path})`,
+          );
         this.scanCut = true;
         return;
       }
@@ -240,7 +243,12 @@ export class Project {
     const diagnostics = new Map<string, Diagnostic[]>();
     for (const e of ordered) diagnostics.set(e.file, e.syntax.slice());
     try {
-      compileFiles(ordered.map((e) => e.ast!), this.builtins, undefined, { uses });
+      compileFiles(
+        ordered.map((e) => e.ast!),
+        this.builtins,
+        undefined,
+        { uses },
+      );
     } catch (err) {
       if (!(err instanceof CompileErrors)) {
         this.notes.push(`the compiler failed: ${(err as Error).message}`);

@@ -83,7 +83,14 @@ export class SymbolIndex {
     for (const n of near(f.names, (x) => x.span)) {
       if (skip(n.span)) continue;
       if (n.what === 'object') add(n.span, [objectKeyOf(n.kind!, n.name)], 'object', null, !n.self, n.self);
-      else if (n.what === 'event') add(n.span, world.eventHandlers(n).map((h) => handlerKey(h.file, h.line, h.col)), 'event', null, true);
+      else if (n.what === 'event')
+        add(
+          n.span,
+          world.eventHandlers(n).map((h) => handlerKey(h.file, h.line, h.col)),
+          'event',
+          null,
+          true,
+        );
       else add(n.span, [namedKey(n.what, n.name)], n.what, n.define ? 'decl' : null, true);
     }
     for (const l of out) l?.sort((a, b) => a.span.col - b.span.col);
@@ -147,7 +154,9 @@ export class SymbolIndex {
       return p ? [decl(p.object.file, p.span, 'property')] : [];
     }
     if (kind === 'n') {
-      return (world.defined.get(a as NameKind)?.get(key.slice(key.indexOf(':', 2) + 1)) ?? []).map((n) => decl(n.call.where.handler?.file ?? n.call.where.object?.file ?? '', n.span, n.what as OccWhat));
+      return (world.defined.get(a as NameKind)?.get(key.slice(key.indexOf(':', 2) + 1)) ?? []).map((n) =>
+        decl(n.call.where.handler?.file ?? n.call.where.object?.file ?? '', n.span, n.what as OccWhat),
+      );
     }
     if (kind === 'g') {
       for (const f of world.files) for (const g of f.globals) if (g.name === a) return [decl(f.file, g.span, 'global')];

@@ -63,9 +63,7 @@ export function timeText(unit: TimeUnit, r: Range, builtin: string): string {
   switch (unit) {
     case 'ticks':
       if (builtin === 'framerate') {
-        return r.lo === 0 && r.hi === 0
-          ? '0 ticks a frame: a frame as often as the host draws'
-          : `${span(r)} ${plural('tick')} a frame = a frame every ${span(r, (n) => n * msPerTick)} ms`;
+        return r.lo === 0 && r.hi === 0 ? '0 ticks a frame: a frame as often as the host draws' : `${span(r)} ${plural('tick')} a frame = a frame every ${span(r, (n) => n * msPerTick)} ms`;
       }
       return `${span(r)} ${plural('tick')} = ${span(r, (n) => n * msPerTick)} ms`;
     case 'steps': {

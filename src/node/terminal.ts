@@ -7,7 +7,10 @@ export class Sink {
   private size = 0;
   /** The error that stopped the writes (a full disk, say); the run goes on, and the command reports it at the end. */
   failure: NodeJS.ErrnoException | null = null;
-  constructor(private readonly fd: number, private readonly owned = false) {}
+  constructor(
+    private readonly fd: number,
+    private readonly owned = false,
+  ) {}
 
   write(text: string): void {
     this.chunks.push(text);

@@ -96,7 +96,7 @@ export function oracleSources(o: Oracle, oracleFile: string): SourceText[] {
 /** Runs an oracle headless with its own settings; throws OracleProblem when it cannot run. */
 export function runOracle(o: Oracle, oracleFile: string): OracleRun {
   const sources = oracleSources(o, oracleFile);
-  let host;
+  let host: ReturnType<typeof loadProject>['builtins'];
   try {
     host = loadProject([oracleFile]).builtins;
   } catch (err) {
@@ -136,7 +136,10 @@ export function runOracle(o: Oracle, oracleFile: string): OracleRun {
   // an answer to a request the run never made would be dropped without a word
   const made = r.engine.state.requests.next - 1;
   for (const i of s.input) {
-    if (i.answer !== undefined && i.answer.request > made) throw new OracleProblem(`-- answer: ${i.at} ${i.answer.request}: the run made no request ${i.answer.request} (${made === 0 ? 'it called no waiting host builtin' : `its requests are numbered 1 to ${made}`})`);
+    if (i.answer !== undefined && i.answer.request > made)
+      throw new OracleProblem(
+        `-- answer: ${i.at} ${i.answer.request}: the run made no request ${i.answer.request} (${made === 0 ? 'it called no waiting host builtin' : `its requests are numbered 1 to ${made}`})`,
+      );
   }
   return { events, diagnostics, exit: r.exit };
 }
@@ -147,7 +150,10 @@ function checkClicks(input: readonly TimedInput[], program: Program): void {
     if (i.click === undefined) continue;
     const [kind, name] = i.click.toLowerCase().split(/\s+/);
     if (program.objectIndex[objectKey(kind as ObjectKind, name)] !== undefined) continue;
-    const guess = closest(name, program.objects.filter((x) => x.kind === kind).map((x) => x.name));
+    const guess = closest(
+      name,
+      program.objects.filter((x) => x.kind === kind).map((x) => x.name),
+    );
     throw new OracleProblem(`-- click: ${i.at} ${i.click}: there is no ${kind} "${name}"${guess ? ` — did you mean "${guess}"?` : ''}`);
   }
 }
@@ -288,4 +294,3 @@ export function findOracles(paths: readonly string[]): string[] {
     return true;
   });
 }
-

@@ -205,12 +205,16 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
       return;
     case 'answer': {
       const a = parseAnswer(value, line);
-      if (s.input.some((i) => i.answer?.request === a.answer!.request)) throw new OracleFormatError(`request ${a.answer!.request} is answered by an earlier line already: a request gets one answer`, line);
+      if (s.input.some((i) => i.answer?.request === a.answer!.request))
+        throw new OracleFormatError(`request ${a.answer!.request} is answered by an earlier line already: a request gets one answer`, line);
       s.input.push(a);
       return;
     }
     case 'kinds': {
-      const kinds = value.split(/[\s,]+/).filter((k) => k !== '').map((k) => k.toLowerCase());
+      const kinds = value
+        .split(/[\s,]+/)
+        .filter((k) => k !== '')
+        .map((k) => k.toLowerCase());
       if (kinds.length === 0) throw new OracleFormatError('kinds needs at least one event kind, as in "-- kinds: print loop"', line);
       for (const k of kinds) {
         if (!isTraceKind(k)) {
@@ -227,7 +231,7 @@ function applySetting(s: OracleSettings, key: Key, value: string, line: number):
 /** `-- answer: T REQUEST JSON`: the host's answer to a waiting host builtin's request, at game time T. */
 function parseAnswer(value: string, line: number): TimedInput {
   const m = /^(\S+)\s+(\S+)\s*(.*)$/.exec(value);
-  const usage = 'as in "-- answer: 1200 1 \"yes\"" (a time, the request number, the answer as JSON)';
+  const usage = 'as in "-- answer: 1200 1 "yes"" (a time, the request number, the answer as JSON)';
   if (!m || m[3] === '') throw new OracleFormatError(`answer needs a time, a request number and a value, ${usage}, not "${value}"`, line);
   const at = parseInputTime(m[1], line);
   if (!/^[1-9]\d*$/.test(m[2]) || !Number.isSafeInteger(Number(m[2]))) throw new OracleFormatError(`answer needs a request number (1, 2, …), not "${m[2]}", ${usage}`, line);
@@ -240,7 +244,11 @@ function parseAnswer(value: string, line: number): TimedInput {
   try {
     checkHostValue(answer, 'the answer', { maxString: MAX_STRING, maxList: 1_000_000 });
   } catch (err) {
-    if (err instanceof HostValueError) throw new OracleFormatError(err.message.replace(/which a script cannot hold.*$/, 'which a script cannot hold: answer with a number, a string, true or false, a list as [..], or null for void'), line);
+    if (err instanceof HostValueError)
+      throw new OracleFormatError(
+        err.message.replace(/which a script cannot hold.*$/, 'which a script cannot hold: answer with a number, a string, true or false, a list as [..], or null for void'),
+        line,
+      );
     throw err;
   }
   return { at, answer: { request: Number(m[2]), value: answer as HostValue } };
@@ -274,8 +282,7 @@ export function parseOracle(text: string, opts: { ignoreExpected?: boolean } = {
     if (!(KEYS as readonly string[]).includes(key)) {
       const guess = closest(key, KEYS);
       throw new OracleFormatError(
-        `"${m[1]}" is not an oracle setting${guess ? ` — did you mean "${guess}"?` : ''} (settings: ${KEYS.join(', ')}; ` +
-          'a header comment that is not a setting must not start with "word:")',
+        `"${m[1]}" is not an oracle setting${guess ? ` — did you mean "${guess}"?` : ''} (settings: ${KEYS.join(', ')}; ` + 'a header comment that is not a setting must not start with "word:")',
         i + 1,
       );
     }

@@ -19,7 +19,11 @@ export function parseHostInput(key: 'key' | 'set' | 'send', rest: string): HostI
     case 'set': {
       const obj = /^(set|actor|prop|flat)\s+(\S+)\s+(\S+)\s+(\S.*)$/i.exec(rest);
       const glob = /^(\S+)\s+(\S.*)$/.exec(rest);
-      const parts = obj ? { object: `${obj[1].toLowerCase()} ${obj[2].toLowerCase()}`, variable: obj[3].toLowerCase(), json: obj[4] } : glob ? { object: '', variable: glob[1].toLowerCase(), json: glob[2] } : null;
+      const parts = obj
+        ? { object: `${obj[1].toLowerCase()} ${obj[2].toLowerCase()}`, variable: obj[3].toLowerCase(), json: obj[4] }
+        : glob
+          ? { object: '', variable: glob[1].toLowerCase(), json: glob[2] }
+          : null;
       if (!parts) return `set needs a time, [KIND NAME] VARIABLE and a JSON value, as in "-- set: 1s gold 5" or "-- set: 1s actor keeper mood "cross"", not "${rest}"`;
       const values = jsonValues(parts.json);
       if (typeof values === 'string') return `set: ${values}`;

@@ -48,7 +48,14 @@ export class Framing {
       if (at < 0) {
         // keep what may be the start of a header cut in two
         const keep = Math.min(this.data.length, HEADER.length - 1);
-        if (this.data.length - keep > 0 && this.data.subarray(0, this.data.length - keep).toString().trim() !== '') this.problem('bytes that are not a message were skipped');
+        if (
+          this.data.length - keep > 0 &&
+          this.data
+            .subarray(0, this.data.length - keep)
+            .toString()
+            .trim() !== ''
+        )
+          this.problem('bytes that are not a message were skipped');
         this.data = this.data.subarray(this.data.length - keep);
         return;
       }

@@ -11,7 +11,12 @@ import { stamp } from './events.ts';
 export function table(rows: string[][]): string[] {
   const widths: number[] = [];
   for (const r of rows) r.forEach((c, i) => (widths[i] = Math.max(widths[i] ?? 0, c.length)));
-  return rows.map((r) => r.map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i]))).join('  ').trimEnd());
+  return rows.map((r) =>
+    r
+      .map((c, i) => (i === r.length - 1 ? c : c.padEnd(widths[i])))
+      .join('  ')
+      .trimEnd(),
+  );
 }
 
 function n3(x: number): string {

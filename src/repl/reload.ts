@@ -101,14 +101,16 @@ export function withoutLeftovers(p: Program): Program {
   return { ...p, handlers: p.handlers.map((h, i) => (left(h, i) ? { ...h, name: `(replaced) ${h.name}` } : h)) };
 }
 
-
 /** The handlers an author wrote, by stable name, with the digest of their code. */
 function authored(p: Program): Map<string, string> {
   const out = new Map<string, string>();
   handlerNaming(p).names.forEach((name, i) => {
     // (typed statements, property initialisers and leftovers are not the author's handlers)
     if (name.slice(name.lastIndexOf('/') + 1).startsWith('(')) return;
-    out.set(name, handlerDigest(p, i, (b) => builtinsFor(p)[b]?.name ?? `#${b}`));
+    out.set(
+      name,
+      handlerDigest(p, i, (b) => builtinsFor(p)[b]?.name ?? `#${b}`),
+    );
   });
   return out;
 }

@@ -218,7 +218,9 @@ export class ReplSession {
     const group = this.lines.push(line);
     if (group === null) return;
     if (group.tooLong !== undefined) {
-      return this.replError(`this entry is ${group.tooLong.toLocaleString('en-US')} characters long and the REPL takes at most ${MAX_ENTRY_CHARS.toLocaleString('en-US')} at once: nothing of it ran. Put long code in a file and :load it.`);
+      return this.replError(
+        `this entry is ${group.tooLong.toLocaleString('en-US')} characters long and the REPL takes at most ${MAX_ENTRY_CHARS.toLocaleString('en-US')} at once: nothing of it ran. Put long code in a file and :load it.`,
+      );
     }
     this.submit(group.text, group.parsed);
   }
@@ -761,7 +763,10 @@ export class ReplSession {
       case 'exit':
         return this.quit();
       default: {
-        const guess = closest(name, COMMANDS.map((c) => c.name));
+        const guess = closest(
+          name,
+          COMMANDS.map((c) => c.name),
+        );
         return this.replError(`unknown command :${name}${guess ? ` — did you mean :${guess}?` : ''} (:help lists the commands)`);
       }
     }
@@ -840,8 +845,10 @@ export class ReplSession {
     }
     const i = h.findFirst((m) => m.game >= units);
     const oldest = h.moment(h.first);
-    if (i < 0) return this.replError(`the world has not been at game time ${stamp(unitsToMs(units))}: the latest moment is at ${stamp(unitsToMs(h.moment(h.last).game))} (:step or :resume get it there)`);
-    if (i === h.first && oldest.game > units && h.first > 0) return this.replError(`game time ${stamp(unitsToMs(units))} is older than the history keeps: the oldest moment kept is at ${stamp(unitsToMs(oldest.game))}`);
+    if (i < 0)
+      return this.replError(`the world has not been at game time ${stamp(unitsToMs(units))}: the latest moment is at ${stamp(unitsToMs(h.moment(h.last).game))} (:step or :resume get it there)`);
+    if (i === h.first && oldest.game > units && h.first > 0)
+      return this.replError(`game time ${stamp(unitsToMs(units))} is older than the history keeps: the oldest moment kept is at ${stamp(unitsToMs(oldest.game))}`);
     this.holdStill();
     this.replay('silent', () => h.goto(i));
     this.info(h.inPast ? `at ${this.pastNote()}` : `at the latest moment, game time ${stamp(unitsToMs(this.engine.state.clock.game))}`);
@@ -858,7 +865,10 @@ export class ReplSession {
     if (args.length !== 1) return this.replError(':save needs a file name, e.g. :save world.json');
     const path = args[0];
     const e = this.engine;
-    const clash = overwrites(path, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
+    const clash = overwrites(
+      path,
+      this.files.map((f) => ({ path: f, what: `the script "${f}"` })),
+    );
     if (clash) return this.replError(`:save ${path} would overwrite ${clash}`);
     try {
       writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, this.hostInfo()));
@@ -869,7 +879,10 @@ export class ReplSession {
     const typed = [...new Set(this.typedAtPrompt)];
     if (typed.length > 0) {
       const shown = typed.length > 8 ? [...typed.slice(0, 8), `${typed.length - 8} more`] : typed;
-      this.emit({ kind: 'warning', text: `the snapshot needs what was defined at the prompt (${shown.join(', ')}), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.` });
+      this.emit({
+        kind: 'warning',
+        text: `the snapshot needs what was defined at the prompt (${shown.join(', ')}), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.`,
+      });
     }
   }
 
@@ -980,7 +993,10 @@ export class ReplSession {
     if (!format) return this.replError(`:timeline "${file}": ${FORMAT_HINT}`);
     const now = unitsToMs(this.engine.now);
     const tl = this.recent.build(now);
-    const clash = overwrites(file, this.files.map((f) => ({ path: f, what: `the script "${f}"` })));
+    const clash = overwrites(
+      file,
+      this.files.map((f) => ({ path: f, what: `the script "${f}"` })),
+    );
     if (clash) return this.replError(`:timeline ${file} would overwrite ${clash}`);
     try {
       writeWhole(file, 'timeline', () => renderTimeline(tl, format, `Pocketwatch timeline, game time ${stamp(tl.from)} to ${stamp(tl.to)}`));
@@ -1000,7 +1016,10 @@ export class ReplSession {
     if (wanted && !kinds.includes(wanted)) return this.replError(`:click: the kind must be set, actor, prop or flat, not "${wanted}"`);
     const matches = e.program.objects.filter((o) => o.name === target && (wanted === null || o.kind === wanted));
     if (matches.length === 0) {
-      const guess = closest(target, e.program.objects.filter((o) => wanted === null || o.kind === wanted).map((o) => o.name));
+      const guess = closest(
+        target,
+        e.program.objects.filter((o) => wanted === null || o.kind === wanted).map((o) => o.name),
+      );
       return this.replError(`there is no ${wanted ?? 'object'} "${target}"${guess ? ` — did you mean "${guess}"?` : ''}`);
     }
     if (matches.length > 1) return this.replError(`"${target}" names more than one object: say which, e.g. :click ${matches[0].kind} ${target}`);
@@ -1058,7 +1077,10 @@ export class ReplSession {
 
   private setFilter(args: string[]): void {
     if (args.length === 0) return this.info(`showing ${[...this.filter].join(' ') || 'no world events'} (kinds: ${WORLD_KINDS.join(' ')}; errors always show)`);
-    const next = parseFilter(args.map((a) => a.toLowerCase()), this.filter);
+    const next = parseFilter(
+      args.map((a) => a.toLowerCase()),
+      this.filter,
+    );
     if (typeof next === 'string') return this.replError(next);
     this.filter = next;
     this.info(`showing ${[...next].join(' ') || 'no world events'}${this.traceOn ? '' : ' (trace is off: :trace on shows them)'}`);

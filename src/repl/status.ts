@@ -26,11 +26,12 @@ export function statusInfo(w: LiveWorld, pastMs: number | null = null): StatusIn
     fps: w.fps(),
     loops: st.loops.length,
     crickets: countCrickets(st.crickets),
-    walking: Object.values(st.actors).filter((a) => a.walk !== null).map((a) => a.name),
+    walking: Object.values(st.actors)
+      .filter((a) => a.walk !== null)
+      .map((a) => a.name),
     threads: e.threadCount,
     clock: held === null ? scriptState : scriptState === 'running' ? held : `${held}, ${scriptState}`,
     paused: w.paused || pastMs !== null,
     pastMs,
   };
 }
-

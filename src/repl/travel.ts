@@ -110,7 +110,9 @@ export function historyText(h: History<Capture>): string[] {
   const at = h.moment(h.cursor);
   const mb = (b: number): string => `${(b / 1048576).toFixed(1)} MB`;
   const out: string[] = [];
-  out.push(`kept: moments ${h.first}–${h.last}, game time ${stamp(unitsToMs(first.game))} to ${stamp(unitsToMs(last.game))} (heartbeats ${first.steps}–${last.steps}); ${h.checkpoints.length} checkpoint${h.checkpoints.length === 1 ? '' : 's'}, ${mb(h.bytes)} of ${mb(h.budget)}`);
+  out.push(
+    `kept: moments ${h.first}–${h.last}, game time ${stamp(unitsToMs(first.game))} to ${stamp(unitsToMs(last.game))} (heartbeats ${first.steps}–${last.steps}); ${h.checkpoints.length} checkpoint${h.checkpoints.length === 1 ? '' : 's'}, ${mb(h.bytes)} of ${mb(h.budget)}`,
+  );
   out.push(
     h.inPast
       ? `now: moment ${h.cursor}, game time ${stamp(unitsToMs(at.game))}, in the past: ${last.steps - at.steps} heartbeats before the latest moment (:step replays them, :goto now comes back, new input goes on from here and drops them)`

@@ -74,7 +74,14 @@ const LogBatch = React.memo(function LogBatch({ batch }: { batch: Batch }): Reac
 // one plain Text, redrawn ten times a second, so it is cheap to lay out; a narrow
 // terminal breaks it between fields, never inside one
 function StatusLine({ fields, paused, past, width }: { fields: StatusField[]; paused: boolean; past: boolean; width: number }): React.ReactElement {
-  return <Text color={past ? 'magenta' : paused ? 'yellow' : 'cyan'}>{packFields(fields.map((f) => `${f.label} ${f.value}`), width)}</Text>;
+  return (
+    <Text color={past ? 'magenta' : paused ? 'yellow' : 'cyan'}>
+      {packFields(
+        fields.map((f) => `${f.label} ${f.value}`),
+        width,
+      )}
+    </Text>
+  );
 }
 
 export function packFields(parts: string[], width: number): string {

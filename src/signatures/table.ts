@@ -110,14 +110,17 @@ const PARAMS_MAX = 100;
  */
 export function checkHostBuiltins(decls: unknown, ours: SignatureTable, where: (name: string | null, field?: string) => string): HostBuiltin[] {
   if (decls === undefined || decls === null) return [];
-  if (typeof decls !== 'object' || Array.isArray(decls)) throw new DeclarationError(`${where(null)}: builtins should be an object of declarations, { say: { params: ['who', 'text'], doc: '…', waits: true } }, not ${kindOf(decls)}`);
+  if (typeof decls !== 'object' || Array.isArray(decls))
+    throw new DeclarationError(`${where(null)}: builtins should be an object of declarations, { say: { params: ['who', 'text'], doc: '…', waits: true } }, not ${kindOf(decls)}`);
   const out: HostBuiltin[] = [];
   const seen = new Set<string>();
   for (const spelled of Object.keys(decls)) {
     const name = spelled.toLowerCase();
     const at = (field?: string): string => where(spelled, field);
-    if (!NAME_RE.test(name) || name.length > NAME_MAX) throw new DeclarationError(`${at()}: "${spelled.slice(0, 60)}" is not a name a script can call (letters, digits and _, not starting with a digit)`);
-    if (ours.index.has(name)) throw new DeclarationError(`${at()}: "${spelled}" is the name of a Pocketwatch builtin (${signature(ours.list[ours.index.get(name)!])}); give the host builtin another name`);
+    if (!NAME_RE.test(name) || name.length > NAME_MAX)
+      throw new DeclarationError(`${at()}: "${spelled.slice(0, 60)}" is not a name a script can call (letters, digits and _, not starting with a digit)`);
+    if (ours.index.has(name))
+      throw new DeclarationError(`${at()}: "${spelled}" is the name of a Pocketwatch builtin (${signature(ours.list[ours.index.get(name)!])}); give the host builtin another name`);
     if (seen.has(name)) throw new DeclarationError(`${at()}: "${spelled}" is declared twice (names are not case-sensitive)`);
     seen.add(name);
     const d = (decls as Record<string, unknown>)[spelled];

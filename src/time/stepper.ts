@@ -45,18 +45,14 @@ function describe(value: unknown): string {
 }
 
 /** Validates and normalises a configuration; throws RangeError naming the bad value. */
-export function validateStepperConfig(
-  config: Partial<StepperConfig> & { step: number },
-): StepperConfig {
+export function validateStepperConfig(config: Partial<StepperConfig> & { step: number }): StepperConfig {
   const { step, wrap, gap } = config;
   const maxCatchUp = config.maxCatchUp ?? DEFAULT_MAX_CATCH_UP;
   if (typeof step !== 'number' || !Number.isFinite(step) || step <= 0) {
     throw new RangeError(`stepper: step must be a finite number > 0, got ${describe(step)}`);
   }
   if (typeof maxCatchUp !== 'number' || !Number.isInteger(maxCatchUp) || maxCatchUp < 1) {
-    throw new RangeError(
-      `stepper: maxCatchUp must be an integer >= 1, got ${describe(maxCatchUp)}`,
-    );
+    throw new RangeError(`stepper: maxCatchUp must be an integer >= 1, got ${describe(maxCatchUp)}`);
   }
   const out: StepperConfig = { step, maxCatchUp };
   if (wrap !== undefined) {

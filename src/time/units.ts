@@ -96,4 +96,3 @@ export function formatUnits(u: number): string {
   const secText = `${pad2(s)}.${msPart}s`;
   return h > 0 ? `${sign}${h}h ${pad2(m)}m ${secText}` : `${sign}${m}m ${secText}`;
 }
-

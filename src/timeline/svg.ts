@@ -77,7 +77,9 @@ function argsText(args: Args): string {
 }
 
 function markArgs(args: Args): string {
-  const parts = Object.entries(args).filter(([, v]) => v !== undefined && v !== '').map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
+  const parts = Object.entries(args)
+    .filter(([, v]) => v !== undefined && v !== '')
+    .map(([k, v]) => `${k} ${typeof v === 'string' ? v : JSON.stringify(v)}`);
   return parts.length > 0 ? ` (${parts.join(', ')})` : '';
 }
 
@@ -158,7 +160,9 @@ export function timelineSvg(tl: Timeline, title = 'Pocketwatch timeline'): strin
     for (const m of tr.marks) {
       if (m.kind !== 'dropped') continue;
       const x = n(X(m.t));
-      dropped.push(`<g><title>${escapeXml(`${m.name}\nat ${seconds(m.t)}: the world fell behind, and the heartbeat steps beyond the catch-up cap were skipped`)}</title><line x1="${x}" y1="${n(axisY)}" x2="${x}" y2="${n(bottom)}" stroke="${STYLES.dropped.fill}" stroke-width="1.5" stroke-dasharray="4 3"/></g>`);
+      dropped.push(
+        `<g><title>${escapeXml(`${m.name}\nat ${seconds(m.t)}: the world fell behind, and the heartbeat steps beyond the catch-up cap were skipped`)}</title><line x1="${x}" y1="${n(axisY)}" x2="${x}" y2="${n(bottom)}" stroke="${STYLES.dropped.fill}" stroke-width="1.5" stroke-dasharray="4 3"/></g>`,
+      );
     }
   }
 

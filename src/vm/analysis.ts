@@ -167,4 +167,3 @@ function successors(code: Int32Array, pc: number): number[] {
   if (op !== Op.JMP && op !== Op.LOOP) out.push(nextPc(code, pc));
   return out;
 }
-

@@ -52,4 +52,3 @@ export function firstFrame(callee: HandlerCode, args: readonly Value[]): (Value 
   for (let i = 0; i < callee.registers; i++) stack[i] = i < callee.params ? (i < args.length ? args[i] : null) : undefined;
   return stack;
 }
-

@@ -34,7 +34,8 @@ function interpreterGen(op: Op): Gen {
     jump: (i) => `{ pc = ${word(i)}; continue; }`,
     at: () => '',
     fail: (error) => `throw ${error};`,
-    backEdge: (i) => `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.spinCheck('', `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
+    backEdge: (i) =>
+      `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.spinCheck('', `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
     vm: 'e',
     globals: () => 'e.globals',
     props: () => 'e.props[h.object]',

@@ -449,7 +449,9 @@ function plainGen(site: Site): Gen {
     jump: g.jumpTo,
     call: () => `{ P = ${pc}; ${plainCall(site, String(w(1)), args(w(2), w(3)), w(0), false)} }`,
     callNative: () => {
-      const fill = args(w(2), w(3)).map((r, j) => `A[${j}] = ${r};`).join(' ');
+      const fill = args(w(2), w(3))
+        .map((r, j) => `A[${j}] = ${r};`)
+        .join(' ');
       return `{ P = ${pc}; th.site = ${site.hi * SITE_SPAN + pc}; const A = e.scratch; ${fill} r${w(0)} = B[${w(1)}].fn(N, th, A, 0, ${w(3)}); }`;
     },
     send: () => {
@@ -478,4 +480,3 @@ function makeEntry(code: Code, hi: number): Resumable {
   code.entry[hi] = fn;
   return fn;
 }
-

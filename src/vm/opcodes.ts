@@ -68,12 +68,49 @@ export interface OpInfo {
 }
 
 export const enum Op {
-  CONST, MOVE, CHECK, GETG, SETG, GETP, SETP, SELF,
-  ADD, SUB, MUL, DIV, MOD, CAT, EQ, NE, LT, LE, GT, GE,
-  NEG, NOT, TRUTH, LIST, INDEX, SETINDEX,
-  JMP, JMPF, JMPT, LOOP, FORPREP, FORLOOP,
-  CALL, CALLB, SEND, RET, RETV,
-  ADDK, LTJ, LEJ, EQKJ, GTJ, GEJ,
+  CONST,
+  MOVE,
+  CHECK,
+  GETG,
+  SETG,
+  GETP,
+  SETP,
+  SELF,
+  ADD,
+  SUB,
+  MUL,
+  DIV,
+  MOD,
+  CAT,
+  EQ,
+  NE,
+  LT,
+  LE,
+  GT,
+  GE,
+  NEG,
+  NOT,
+  TRUTH,
+  LIST,
+  INDEX,
+  SETINDEX,
+  JMP,
+  JMPF,
+  JMPT,
+  LOOP,
+  FORPREP,
+  FORLOOP,
+  CALL,
+  CALLB,
+  SEND,
+  RET,
+  RETV,
+  ADDK,
+  LTJ,
+  LEJ,
+  EQKJ,
+  GTJ,
+  GEJ,
 }
 
 export const OPS: OpInfo[] = [];
@@ -91,56 +128,101 @@ function value(op: Op, name: string, operands: string, doc: string, run: (g: Gen
 
 value(Op.CONST, 'const', 'rk', 'r[a] = k[b]', (g) => `${g.r(0)} = ${g.k(1)};`);
 value(Op.MOVE, 'move', 'rr', 'r[a] = r[b]', (g) => `${g.r(0)} = ${g.r(1)};`);
-def(Op.CHECK, 'check', 'rk', 'error if local r[a] (named k[b]) was never assigned', (g) =>
-  `if (${g.r(0)} === undefined) ${g.fail(`OPS.unassigned(${g.k(1)})`)}`);
-value(Op.GETG, 'getg', 'rg', 'r[a] = global g[b]', (g) =>
-  `{ const v = ${g.globals()}[${g.n(1)}]; if (v === undefined) ${g.fail(`OPS.unassignedGlobal(${g.vm}.program, ${g.n(1)})`)} ${g.r(0)} = v; }`);
+def(Op.CHECK, 'check', 'rk', 'error if local r[a] (named k[b]) was never assigned', (g) => `if (${g.r(0)} === undefined) ${g.fail(`OPS.unassigned(${g.k(1)})`)}`);
+value(Op.GETG, 'getg', 'rg', 'r[a] = global g[b]', (g) => `{ const v = ${g.globals()}[${g.n(1)}]; if (v === undefined) ${g.fail(`OPS.unassignedGlobal(${g.vm}.program, ${g.n(1)})`)} ${g.r(0)} = v; }`);
 def(Op.SETG, 'setg', 'gr', 'global g[a] = r[b]', (g) => `${g.globals()}[${g.n(0)}] = ${g.r(1)};`);
-value(Op.GETP, 'getp', 'rp', 'r[a] = property p[b] of this object', (g) =>
-  `{ const v = ${g.props()}[${g.n(1)}]; if (v === undefined) ${g.fail(`OPS.unassignedProperty(${g.vm}.program, ${g.object()}, ${g.n(1)})`)} ${g.r(0)} = v; }`);
+value(
+  Op.GETP,
+  'getp',
+  'rp',
+  'r[a] = property p[b] of this object',
+  (g) => `{ const v = ${g.props()}[${g.n(1)}]; if (v === undefined) ${g.fail(`OPS.unassignedProperty(${g.vm}.program, ${g.object()}, ${g.n(1)})`)} ${g.r(0)} = v; }`,
+);
 def(Op.SETP, 'setp', 'pr', 'property p[a] = r[b]', (g) => `${g.props()}[${g.n(0)}] = ${g.r(1)};`);
 value(Op.SELF, 'self', 'r', "r[a] = this object's name", (g) => `${g.r(0)} = ${g.self()};`);
 
 // ---- arithmetic and comparison: numbers inline, everything else through OPS
 
 function arith(op: Op, name: string, sym: string, verb: string): void {
-  value(op, name, 'rrr', `r[a] = r[b] ${sym} r[c]`, (g) =>
-    `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number') ${g.r(0)} = x ${sym} y; else ${g.fail(`OPS.arith('${verb}', '${sym}', x, y)`)} }`);
+  value(
+    op,
+    name,
+    'rrr',
+    `r[a] = r[b] ${sym} r[c]`,
+    (g) => `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number') ${g.r(0)} = x ${sym} y; else ${g.fail(`OPS.arith('${verb}', '${sym}', x, y)`)} }`,
+  );
 }
 arith(Op.ADD, 'add', '+', 'add');
 arith(Op.SUB, 'sub', '-', 'subtract');
 arith(Op.MUL, 'mul', '*', 'multiply');
-value(Op.ADDK, 'addk', 'rrk', 'r[a] = r[b] + k[c] (a number constant)', (g) =>
-  `{ const x = ${g.r(1)}; if (typeof x === 'number') ${g.r(0)} = x + ${g.k(2)}; else ${g.fail(`OPS.arith('add', '+', x, ${g.k(2)})`)} }`);
-value(Op.DIV, 'div', 'rrr', 'r[a] = r[b] / r[c] (dividing by zero is an error)', (g) =>
-  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number' && y !== 0) ${g.r(0)} = x / y; else ${g.fail('OPS.divFailure(x, y)')} }`);
-value(Op.MOD, 'mod', 'rrr', 'r[a] = r[b] mod r[c] (floored: the sign of the divisor)', (g) =>
-  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number' && y > 0 && x >= 0) ${g.r(0)} = x % y; else { ${g.at()} ${g.r(0)} = OPS.mod(x, y); } }`);
+value(
+  Op.ADDK,
+  'addk',
+  'rrk',
+  'r[a] = r[b] + k[c] (a number constant)',
+  (g) => `{ const x = ${g.r(1)}; if (typeof x === 'number') ${g.r(0)} = x + ${g.k(2)}; else ${g.fail(`OPS.arith('add', '+', x, ${g.k(2)})`)} }`,
+);
+value(
+  Op.DIV,
+  'div',
+  'rrr',
+  'r[a] = r[b] / r[c] (dividing by zero is an error)',
+  (g) => `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number' && y !== 0) ${g.r(0)} = x / y; else ${g.fail('OPS.divFailure(x, y)')} }`,
+);
+value(
+  Op.MOD,
+  'mod',
+  'rrr',
+  'r[a] = r[b] mod r[c] (floored: the sign of the divisor)',
+  (g) => `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number' && y > 0 && x >= 0) ${g.r(0)} = x % y; else { ${g.at()} ${g.r(0)} = OPS.mod(x, y); } }`,
+);
 value(Op.CAT, 'cat', 'rrr', 'r[a] = r[b] .. r[c]', (g) => `${g.at()} ${g.r(0)} = OPS.cat(${g.vm}, ${g.r(1)}, ${g.r(2)});`);
-value(Op.EQ, 'eq', 'rrr', 'r[a] = r[b] = r[c]', (g) =>
-  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = true; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = OPS.same(${g.vm}, x, y); } else ${g.r(0)} = false; }`);
-value(Op.NE, 'ne', 'rrr', 'r[a] = r[b] <> r[c]', (g) =>
-  `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = false; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = !OPS.same(${g.vm}, x, y); } else ${g.r(0)} = true; }`);
+value(
+  Op.EQ,
+  'eq',
+  'rrr',
+  'r[a] = r[b] = r[c]',
+  (g) =>
+    `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = true; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = OPS.same(${g.vm}, x, y); } else ${g.r(0)} = false; }`,
+);
+value(
+  Op.NE,
+  'ne',
+  'rrr',
+  'r[a] = r[b] <> r[c]',
+  (g) =>
+    `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (x === y) ${g.r(0)} = false; else if (typeof x === 'object' && x !== null) { ${g.at()} ${g.r(0)} = !OPS.same(${g.vm}, x, y); } else ${g.r(0)} = true; }`,
+);
 
 function comparison(op: Op, name: string, sym: '<' | '<=' | '>' | '>='): void {
-  value(op, name, 'rrr', `r[a] = r[b] ${sym} r[c]`, (g) =>
-    `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number') ${g.r(0)} = x ${sym} y; else { ${g.at()} ${g.r(0)} = OPS.compare(x, y, '${sym}'); } }`);
+  value(
+    op,
+    name,
+    'rrr',
+    `r[a] = r[b] ${sym} r[c]`,
+    (g) => `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number') ${g.r(0)} = x ${sym} y; else { ${g.at()} ${g.r(0)} = OPS.compare(x, y, '${sym}'); } }`,
+  );
 }
 comparison(Op.LT, 'lt', '<');
 comparison(Op.LE, 'le', '<=');
 comparison(Op.GT, 'gt', '>');
 comparison(Op.GE, 'ge', '>=');
 
-value(Op.NEG, 'neg', 'rr', 'r[a] = -r[b]', (g) =>
-  `{ const x = ${g.r(1)}; if (typeof x === 'number') ${g.r(0)} = -x; else ${g.fail('OPS.negFailure(x)')} }`);
+value(Op.NEG, 'neg', 'rr', 'r[a] = -r[b]', (g) => `{ const x = ${g.r(1)}; if (typeof x === 'number') ${g.r(0)} = -x; else ${g.fail('OPS.negFailure(x)')} }`);
 value(Op.NOT, 'not', 'rr', 'r[a] = not r[b]', (g) => `${g.r(0)} = !OPS.truthy(${g.r(1)});`);
 value(Op.TRUTH, 'truth', 'rr', 'r[a] = r[b] is truthy', (g) => `${g.r(0)} = OPS.truthy(${g.r(1)});`);
 
 // ---- lists
 
 value(Op.LIST, 'list', 'rrn', 'r[a] = [r[b] … r[b+c-1]]', (g) => `${g.r(0)} = ${g.list(1, 2)}; ${g.at()} ${g.vm}.grew(32 + 8 * ${g.n(2)});`, [1, 2]);
-value(Op.INDEX, 'index', 'rrr', 'r[a] = r[b][r[c]] (from 1)', (g) =>
-  `{ const t = ${g.r(1)}, i = ${g.r(2)}; if (Array.isArray(t) && typeof i === 'number' && i >= 1 && i <= t.length && (i | 0) === i) ${g.r(0)} = t[i - 1]; else { ${g.at()} ${g.r(0)} = OPS.indexValue(t, i); } }`);
+value(
+  Op.INDEX,
+  'index',
+  'rrr',
+  'r[a] = r[b][r[c]] (from 1)',
+  (g) =>
+    `{ const t = ${g.r(1)}, i = ${g.r(2)}; if (Array.isArray(t) && typeof i === 'number' && i >= 1 && i <= t.length && (i | 0) === i) ${g.r(0)} = t[i - 1]; else { ${g.at()} ${g.r(0)} = OPS.indexValue(t, i); } }`,
+);
 def(Op.SETINDEX, 'setindex', 'rrr', 'r[a][r[b]] = r[c]', (g) => `${g.at()} OPS.setIndex(${g.r(0)}, ${g.r(1)}, ${g.r(2)});`);
 
 // ---- control
@@ -150,8 +232,15 @@ def(Op.JMPF, 'jmpf', 'rj', 'jump if r[a] is falsy', (g) => `if (!OPS.truthy(${g.
 def(Op.JMPT, 'jmpt', 'rj', 'jump if r[a] is truthy', (g) => `if (OPS.truthy(${g.r(0)})) ${g.jump(1)}`, 'jump');
 
 function compareJump(op: Op, name: string, sym: '<' | '<=' | '>' | '>='): void {
-  def(op, name, 'rrj', `jump to j unless r[a] ${sym} r[b]`, (g) =>
-    `{ const x = ${g.r(0)}, y = ${g.r(1)}; let ok; if (typeof x === 'number' && typeof y === 'number') ok = x ${sym} y; else { ${g.at()} ok = OPS.compare(x, y, '${sym}'); } if (!ok) ${g.jump(2)} }`, 'jump');
+  def(
+    op,
+    name,
+    'rrj',
+    `jump to j unless r[a] ${sym} r[b]`,
+    (g) =>
+      `{ const x = ${g.r(0)}, y = ${g.r(1)}; let ok; if (typeof x === 'number' && typeof y === 'number') ok = x ${sym} y; else { ${g.at()} ok = OPS.compare(x, y, '${sym}'); } if (!ok) ${g.jump(2)} }`,
+    'jump',
+  );
 }
 compareJump(Op.LTJ, 'ltj', '<');
 compareJump(Op.LEJ, 'lej', '<=');
@@ -160,16 +249,41 @@ compareJump(Op.GEJ, 'gej', '>=');
 def(Op.EQKJ, 'eqkj', 'rkj', 'jump to j unless r[a] = k[b] (a number or string constant)', (g) => `if (${g.r(0)} !== ${g.k(1)}) ${g.jump(2)}`, 'jump');
 
 def(Op.LOOP, 'loop', 'j', 'jump back: one loop iteration (the runaway guard counts it)', (g) => `${g.backEdge(0)} ${g.jump(0)}`, 'jump');
-def(Op.FORPREP, 'forprep', 'rj', 'check r[a], r[a+1], r[a+2] (from, to, step); skip to j if the loop runs zero times', (g) =>
-  `${g.at()} if (!OPS.forPrep(${g.r(0)}, ${g.r(0, 1)}, ${g.r(0, 2)})) ${g.jump(1)}`, 'jump', false, [0, 'fixed3']);
-def(Op.FORLOOP, 'forloop', 'rjr', 'r[a] += step; while still in range jump back to j (one loop iteration); r[c] is the loop variable', (g) =>
-  `{ const st = ${g.r(0, 2)}, i = ${g.r(0)} + st; if (st > 0 ? i <= ${g.r(0, 1)} : i >= ${g.r(0, 1)}) { ${g.r(0)} = i; ${g.backEdge(1)} ${g.jump(1)} } }`, 'jump', false, [0, 'fixed3']);
+def(
+  Op.FORPREP,
+  'forprep',
+  'rj',
+  'check r[a], r[a+1], r[a+2] (from, to, step); skip to j if the loop runs zero times',
+  (g) => `${g.at()} if (!OPS.forPrep(${g.r(0)}, ${g.r(0, 1)}, ${g.r(0, 2)})) ${g.jump(1)}`,
+  'jump',
+  false,
+  [0, 'fixed3'],
+);
+def(
+  Op.FORLOOP,
+  'forloop',
+  'rjr',
+  'r[a] += step; while still in range jump back to j (one loop iteration); r[c] is the loop variable',
+  (g) => `{ const st = ${g.r(0, 2)}, i = ${g.r(0)} + st; if (st > 0 ? i <= ${g.r(0, 1)} : i >= ${g.r(0, 1)}) { ${g.r(0)} = i; ${g.backEdge(1)} ${g.jump(1)} } }`,
+  'jump',
+  false,
+  [0, 'fixed3'],
+);
 
 // ---- calls
 
 def(Op.CALL, 'call', 'rhrn', 'r[a] = handler h (r[c] … r[c+d-1])', (g) => g.call(), 'call', true, [2, 3]);
 def(Op.CALLB, 'callb', 'rbrn', 'r[a] = builtin b (r[c] … r[c+d-1]); may suspend the thread', (g) => g.callNative(), 'call', true, [2, 3]);
-def(Op.SEND, 'send', 'rnrnKK', 'r[a] = the handler of object kind b (0 scene, 1 actor, 2 prop, 3 flat) named r[c] (not for a scene) for event r[c+1] (r[c] for a scene), run with the rest of r[c] … r[c+d-1]; e, f: the name and event when they are constants', (g) => g.send(), 'call', true, [2, 3]);
+def(
+  Op.SEND,
+  'send',
+  'rnrnKK',
+  'r[a] = the handler of object kind b (0 scene, 1 actor, 2 prop, 3 flat) named r[c] (not for a scene) for event r[c+1] (r[c] for a scene), run with the rest of r[c] … r[c+d-1]; e, f: the name and event when they are constants',
+  (g) => g.send(),
+  'call',
+  true,
+  [2, 3],
+);
 def(Op.RET, 'ret', 'r', 'return r[a]', (g) => g.ret(g.r(0)), 'return');
 def(Op.RETV, 'retv', '', 'return void', (g) => g.ret('null'), 'return');
 

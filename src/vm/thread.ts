@@ -79,7 +79,31 @@ export const SITE_SPAN = 2 ** 21;
 /** A thread that will run handler hi from its start, its registers at base 0. */
 export function newThread(id: number, origin: string, hi: number, stack: (Value | undefined)[]): Thread {
   // The hot fields first: those read and written on every wake share the object's first cache lines.
-  return { hi, pc: 0, base: 0, dst: -1, frames: [], stack, wait: null, wakeAt: 0, sleepSeq: 0, resumeWith: -1, resumeDst: -1, backEdges: 0, since: 0, done: false, calls: 0, depth: 1, site: -1, slot: -1, id, origin, result: null, error: null, errorFrames: null };
+  return {
+    hi,
+    pc: 0,
+    base: 0,
+    dst: -1,
+    frames: [],
+    stack,
+    wait: null,
+    wakeAt: 0,
+    sleepSeq: 0,
+    resumeWith: -1,
+    resumeDst: -1,
+    backEdges: 0,
+    since: 0,
+    done: false,
+    calls: 0,
+    depth: 1,
+    site: -1,
+    slot: -1,
+    id,
+    origin,
+    result: null,
+    error: null,
+    errorFrames: null,
+  };
 }
 
 /** Every frame, outermost first, FRAME_WORDS numbers each (for error stacks, snapshots and the REPL). */

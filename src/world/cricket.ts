@@ -55,10 +55,7 @@ function wholeSteps(n: number): number {
 
 // Adds a cricket, or replaces the one of the same name in its table position with a
 // fresh one. False when the table already holds 16 and this is a new name.
-export function addCricket(
-  list: CricketState[],
-  c: Omit<CricketState, 'countdown' | 'busyUntil' | 'loop'>,
-): boolean {
+export function addCricket(list: CricketState[], c: Omit<CricketState, 'countdown' | 'busyUntil' | 'loop'>): boolean {
   const fresh: CricketState = {
     name: c.name,
     sound: c.sound,

@@ -60,29 +60,13 @@ function sounding(slot: SoundSlot | null, now: number): slot is SoundSlot {
   return slot !== null && slot.start <= now && now < slot.end;
 }
 
-function makeSlot(
-  table: SoundTable,
-  name: string,
-  now: number,
-  volume: number,
-  pan: number,
-  source: string,
-  loop: boolean,
-): SoundSlot {
+function makeSlot(table: SoundTable, name: string, now: number, volume: number, pan: number, source: string, loop: boolean): SoundSlot {
   const end = loop ? SOUND_FOREVER : now + soundDuration(table, name);
   return { name, start: now, end, volume, pan, source };
 }
 
 // playsound: slot 1, unless slot 1 is still sounding, then slot 2 (displacing it).
-export function playSound(
-  s: SoundState,
-  table: SoundTable,
-  name: string,
-  now: number,
-  volume = 1,
-  pan = 0,
-  source = 'script',
-): PlayResult {
+export function playSound(s: SoundState, table: SoundTable, name: string, now: number, volume = 1, pan = 0, source = 'script'): PlayResult {
   const index = sounding(s.slots[0], now) ? 1 : 0;
   return place(s, index, makeSlot(table, name, now, volume, pan, source, false));
 }
@@ -94,29 +78,12 @@ function place(s: SoundState, index: 0 | 1, slot: SoundSlot): PlayResult {
 }
 
 // An overlapping play (crickets): always slot 2. `loop` keeps it sounding until stopped.
-export function playOverlap(
-  s: SoundState,
-  table: SoundTable,
-  name: string,
-  now: number,
-  volume = 1,
-  pan = 0,
-  source = 'script',
-  loop = false,
-): PlayResult {
+export function playOverlap(s: SoundState, table: SoundTable, name: string, now: number, volume = 1, pan = 0, source = 'script', loop = false): PlayResult {
   return place(s, 1, makeSlot(table, name, now, volume, pan, source, loop));
 }
 
 // The voice channel: a new line replaces the one speaking.
-export function playVoice(
-  s: SoundState,
-  table: SoundTable,
-  name: string,
-  now: number,
-  volume = 1,
-  pan = 0,
-  source = 'script',
-): { end: number; replaced: SoundSlot | null } {
+export function playVoice(s: SoundState, table: SoundTable, name: string, now: number, volume = 1, pan = 0, source = 'script'): { end: number; replaced: SoundSlot | null } {
   const replaced = s.voice;
   s.voice = makeSlot(table, name, now, volume, pan, source, false);
   return { end: s.voice.end, replaced };
@@ -160,4 +127,3 @@ export function stopSound(s: SoundState, slot: SlotName, now: number): SoundEnd 
   else s.slots[slot - 1] = null;
   return { slot, name: entry.name, end: Math.min(entry.end, now) };
 }
-

@@ -105,7 +105,6 @@ export interface WorldState {
   requests: { next: number; pending: HostRequest[] };
 }
 
-
 /** A world before anything has happened in it. */
 export function createWorldState(seed: number, maxCatchUp: number, program: Program): WorldState {
   return {

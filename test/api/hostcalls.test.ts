@@ -86,7 +86,15 @@ describe('a returning host builtin', () => {
     const got: unknown[] = [];
     const q = program('on startup\n  l = [1, [2]]\n  give (l)\n  print (l)\nend\n');
     const { out, host } = recorder();
-    const w = new World(q, { host, builtins: { give: (what: never) => { got.push(what); (what as unknown as unknown[]).push(9); } } });
+    const w = new World(q, {
+      host,
+      builtins: {
+        give: (what: never) => {
+          got.push(what);
+          (what as unknown as unknown[]).push(9);
+        },
+      },
+    });
     drive(w, 100);
     expect(got).toEqual([[1, [2], 9]]);
     expect(out.prints).toEqual(['[1, [2]]']);
@@ -134,7 +142,14 @@ describe('a host function that throws', () => {
 
   it('is a script runtime error at the call site, with the host message and the call stack', () => {
     const { out, host } = recorder();
-    const w = new World(p, { host, builtins: { bonus: () => { throw new Error('the bonus table is empty'); } } });
+    const w = new World(p, {
+      host,
+      builtins: {
+        bonus: () => {
+          throw new Error('the bonus table is empty');
+        },
+      },
+    });
     drive(w, 100);
     expect(out.prints).toEqual([]);
     const d = out.diagnostics[0];
@@ -147,7 +162,15 @@ describe('a host function that throws', () => {
   it('is the same for a waiting one, whose request then waits for nothing', () => {
     const q = program('on startup\n  a = say ("vlad", "hi")\nend\n');
     const { out, host } = recorder();
-    const w = new World(q, { host, keepGoing: true, builtins: { say: () => { throw new TypeError('no stage'); } } });
+    const w = new World(q, {
+      host,
+      keepGoing: true,
+      builtins: {
+        say: () => {
+          throw new TypeError('no stage');
+        },
+      },
+    });
     drive(w, 200);
     expect(out.diagnostics.map((d) => [d.message, d.line])).toEqual([['host builtin say failed: no stage', 2]]);
     expect(w.pending()).toEqual([]);
@@ -158,7 +181,15 @@ describe('a host function that throws', () => {
   it('lets the world go on with keepGoing', () => {
     const q = program('on startup\n  x = bonus ()\nend\non startup\n  delay (2)\n  print ("still here")\nend\n');
     const { out, host } = recorder();
-    const w = new World(q, { host, keepGoing: true, builtins: { bonus: () => { throw new Error('no'); } } });
+    const w = new World(q, {
+      host,
+      keepGoing: true,
+      builtins: {
+        bonus: () => {
+          throw new Error('no');
+        },
+      },
+    });
     drive(w, 500);
     expect(out.diagnostics).toHaveLength(1);
     expect(out.prints).toEqual(['still here']);
@@ -167,15 +198,16 @@ describe('a host function that throws', () => {
 });
 
 describe('a waiting host builtin', () => {
-  const text = [
-    'on startup',
-    '  print ("asks at " .. ticks ())',
-    '  a = say ("vlad", "A room for the night?")',
-    '  print ("got " .. a .. " at " .. ticks ())',
-    '  b = say ("inn", "Two silver.")',
-    '  print ("got " .. b .. " at " .. ticks ())',
-    'end',
-  ].join('\n') + '\n';
+  const text =
+    [
+      'on startup',
+      '  print ("asks at " .. ticks ())',
+      '  a = say ("vlad", "A room for the night?")',
+      '  print ("got " .. a .. " at " .. ticks ())',
+      '  b = say ("inn", "Two silver.")',
+      '  print ("got " .. b .. " at " .. ticks ())',
+      'end',
+    ].join('\n') + '\n';
   const p = program(text);
 
   it('gets request numbers from 1 in call order, and the thread waits for world.answer', () => {
@@ -220,21 +252,22 @@ describe('a waiting host builtin', () => {
 });
 
 describe('a world saved while a thread waits on the host', () => {
-  const text = [
-    'on startup',
-    '  n = 0',
-    '  a = say ("vlad", "A room?")',
-    '  print ("got " .. a .. " at " .. ticks ())',
-    '  b = say ("inn", ["two", 2])',
-    '  print ("got " .. b .. " at " .. ticks ())',
-    'end',
-    'on startup',
-    '  for i = 1 to 4',
-    '    delay (5)',
-    '    print ("tick " .. i)',
-    '  endfor',
-    'end',
-  ].join('\n') + '\n';
+  const text =
+    [
+      'on startup',
+      '  n = 0',
+      '  a = say ("vlad", "A room?")',
+      '  print ("got " .. a .. " at " .. ticks ())',
+      '  b = say ("inn", ["two", 2])',
+      '  print ("got " .. b .. " at " .. ticks ())',
+      'end',
+      'on startup',
+      '  for i = 1 to 4',
+      '    delay (5)',
+      '    print ("tick " .. i)',
+      '  endfor',
+      'end',
+    ].join('\n') + '\n';
   const p = program(text);
   /** The host answers each request 20 frames after it came, with the text's length. */
   function play(w: World, asked: Map<number, number>, from: number, to: number): void {
@@ -280,11 +313,41 @@ describe('a world saved while a thread waits on the host', () => {
       const body = JSON.stringify(s.body);
       return `{"checksum":"${sha256(body)}","body":${body}}`;
     };
-    expect(() => World.restore(p, tamper((x) => void (x.requests.next = 1)))).toThrow(/request 1 .* is not below the next request number, 1/);
-    expect(() => World.restore(p, tamper((x) => void (x.requests.pending[0].builtin = 'bonus')))).toThrow(/calls host builtin bonus, which does not wait/);
-    expect(() => World.restore(p, tamper((x) => void (x.requests.pending[0].thread = 3)))).toThrow(/thread 3 does not wait on the host/);
-    expect(() => World.restore(p, tamper((x) => void (x.requests.pending = [])))).toThrow(/thread 2 waits on the host, but no request of it is pending/);
-    expect(() => World.restore(p, tamper((x) => void (x.requests.pending[0].args = [{ a: 1 }, 'x'])))).toThrow(/requests\.pending\[0\]\.args\[0\]/);
-    expect(() => World.restore(p, tamper((x) => void (x.requests.pending[0].request = 0)))).toThrow(/requests\.pending\[0\]\.request should be a whole number/);
+    expect(() =>
+      World.restore(
+        p,
+        tamper((x) => void (x.requests.next = 1)),
+      ),
+    ).toThrow(/request 1 .* is not below the next request number, 1/);
+    expect(() =>
+      World.restore(
+        p,
+        tamper((x) => void (x.requests.pending[0].builtin = 'bonus')),
+      ),
+    ).toThrow(/calls host builtin bonus, which does not wait/);
+    expect(() =>
+      World.restore(
+        p,
+        tamper((x) => void (x.requests.pending[0].thread = 3)),
+      ),
+    ).toThrow(/thread 3 does not wait on the host/);
+    expect(() =>
+      World.restore(
+        p,
+        tamper((x) => void (x.requests.pending = [])),
+      ),
+    ).toThrow(/thread 2 waits on the host, but no request of it is pending/);
+    expect(() =>
+      World.restore(
+        p,
+        tamper((x) => void (x.requests.pending[0].args = [{ a: 1 }, 'x'])),
+      ),
+    ).toThrow(/requests\.pending\[0\]\.args\[0\]/);
+    expect(() =>
+      World.restore(
+        p,
+        tamper((x) => void (x.requests.pending[0].request = 0)),
+      ),
+    ).toThrow(/requests\.pending\[0\]\.request should be a whole number/);
   });
 });

@@ -206,7 +206,10 @@ describe('keys from the host', () => {
     const seen = prints.map((l) => l.endsWith('true'));
     expect(seen.filter((x) => x).length).toBeGreaterThanOrEqual(2);
     // the short press is one frame of true; the held one is true while held
-    const runs = seen.join('').split('false').filter((r) => r !== '');
+    const runs = seen
+      .join('')
+      .split('false')
+      .filter((r) => r !== '');
     expect(runs.length).toBe(2);
     expect(runs[0]).toBe('true');
   });

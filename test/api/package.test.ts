@@ -51,14 +51,26 @@ describe('the packed tarball in a project of its own', () => {
 
   beforeAll(() => {
     mkdirSync(app);
-    const tgz = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', join(app, '..')], { cwd: root, encoding: 'utf8' }).trim().split('\n').pop()!;
+    const tgz = execFileSync('npm', ['pack', '--ignore-scripts', '--silent', '--pack-destination', join(app, '..')], { cwd: root, encoding: 'utf8' })
+      .trim()
+      .split('\n')
+      .pop()!;
     // a lockfile naming the tarball and, for its dependencies, what this checkout
     // installed: npm ci then needs nothing that is not in the cache
     const lock = JSON.parse(readFileSync(join(root, 'package-lock.json'), 'utf8'));
     const self = lock.packages[''];
     const packages: Record<string, unknown> = {
       '': { name: 'app', dependencies: { pocketwatch: `file:../${tgz}` } },
-      'node_modules/pocketwatch': { version: self.version, resolved: `file:../${tgz}`, license: self.license, dependencies: self.dependencies, bin: self.bin, peerDependencies: self.peerDependencies, peerDependenciesMeta: self.peerDependenciesMeta, engines: self.engines },
+      'node_modules/pocketwatch': {
+        version: self.version,
+        resolved: `file:../${tgz}`,
+        license: self.license,
+        dependencies: self.dependencies,
+        bin: self.bin,
+        peerDependencies: self.peerDependencies,
+        peerDependenciesMeta: self.peerDependenciesMeta,
+        engines: self.engines,
+      },
     };
     for (const [k, v] of Object.entries(lock.packages as Record<string, { dev?: boolean; devOptional?: boolean }>)) {
       if (k.startsWith('node_modules/') && !v.dev && !v.devOptional) packages[k] = v;
@@ -103,7 +115,10 @@ describe('the packed tarball in a project of its own', () => {
   });
 
   it('loads files and checks oracles through pocketwatch/node', () => {
-    writeFileSync(join(app, 'node.mjs'), "import { loadFiles, runHeadless } from 'pocketwatch/node';\nconst r = runHeadless(loadFiles(['faucet.pw']), { host: { print: (t) => console.log(t) } });\nprocess.exitCode = r.exit;\n");
+    writeFileSync(
+      join(app, 'node.mjs'),
+      "import { loadFiles, runHeadless } from 'pocketwatch/node';\nconst r = runHeadless(loadFiles(['faucet.pw']), { host: { print: (t) => console.log(t) } });\nprocess.exitCode = r.exit;\n",
+    );
     const r = node(['node.mjs'], app);
     expect(r.status, r.stderr).toBe(0);
     expect(r.stdout).toBe(node(['game.mjs'], app).stdout);
@@ -140,7 +155,13 @@ describe('the packed tarball in a project of its own', () => {
         '',
       ].join('\n'),
     );
-    writeFileSync(join(app, 'tsconfig.json'), JSON.stringify({ compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022'], noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [] }, files: ['consumer.ts'] }));
+    writeFileSync(
+      join(app, 'tsconfig.json'),
+      JSON.stringify({
+        compilerOptions: { strict: true, module: 'NodeNext', moduleResolution: 'NodeNext', target: 'ES2022', lib: ['ES2022'], noEmit: true, skipLibCheck: false, skipDefaultLibCheck: true, types: [] },
+        files: ['consumer.ts'],
+      }),
+    );
     const r = node([join(root, 'node_modules/typescript/bin/tsc'), '-p', 'tsconfig.json'], app);
     expect(r.stdout + r.stderr).toBe('');
     expect(r.status).toBe(0);

@@ -64,7 +64,14 @@ describe('a host callback that throws', () => {
     it(`says which callback threw: ${callback}`, () => {
       const p = compile([{ name: 'b.pw', text: 'on startup\n  defsound ("tick", 50)\n  playsound ("tick")\n  x = 1 / 0\nend\n' }]);
       const thrown = 'not an Error';
-      const w = new World(p, { keepGoing: true, host: { [callback]: () => { throw thrown; } } });
+      const w = new World(p, {
+        keepGoing: true,
+        host: {
+          [callback]: () => {
+            throw thrown;
+          },
+        },
+      });
       const e = caught(() => w.frame(10)) as HostCallbackError;
       expect(e).toBeInstanceOf(HostCallbackError);
       expect(e.callback).toBe(callback);

@@ -153,16 +153,7 @@ describe('World driven frame by frame', () => {
   });
 
   it('takes clicks and the mouse through the mailbox, at the next heartbeat', () => {
-    const text = [
-      'prop faucet',
-      '  on click',
-      '    print ("click at " .. gametime () .. ", down " .. stilldown ())',
-      '  end',
-      'endprop',
-      'on startup',
-      '  delay (600)',
-      'end',
-    ].join('\n');
+    const text = ['prop faucet', '  on click', '    print ("click at " .. gametime () .. ", down " .. stilldown ())', '  end', 'endprop', 'on startup', '  delay (600)', 'end'].join('\n');
     const { out, host } = recorder();
     const w = new World(compile([{ name: 'f.pw', text }]), { host });
     drive(w, 60, 1010);

@@ -29,7 +29,7 @@ const LAYERS: string[][] = [
 
 /** What each module may import from (besides itself). */
 const BELOW: Record<string, string[]> = {
-  'grammar': [],
+  grammar: [],
   'src/errors': ['grammar'],
   'src/time': ['src/errors'],
   'src/trace': [],
@@ -58,16 +58,68 @@ const BELOW: Record<string, string[]> = {
   'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/compiler', 'src/engine', 'src/hosts', 'src/node', 'src/project', 'src/explore'],
   'pocketwatch/node': ['src/api', 'src/time', 'src/engine', 'src/world', 'src/compiler', 'src/hosts', 'src/node', 'src/project', 'src/oracle', 'src/explore'],
   'src/lsp': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/signatures', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/node', 'src/project'],
-  'src/dap': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/node', 'src/project'],
-  'src/repl': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/signatures', 'src/compiler', 'src/lint', 'src/engine', 'src/api', 'src/hosts', 'src/timeline', 'src/node', 'src/project', 'src/oracle'],
+  'src/dap': [
+    'src/protocol',
+    'grammar',
+    'src/errors',
+    'src/time',
+    'src/trace',
+    'src/vm',
+    'src/world',
+    'src/builtins',
+    'src/compiler',
+    'src/lint',
+    'src/engine',
+    'src/api',
+    'src/hosts',
+    'src/node',
+    'src/project',
+  ],
+  'src/repl': [
+    'grammar',
+    'src/errors',
+    'src/time',
+    'src/trace',
+    'src/vm',
+    'src/world',
+    'src/builtins',
+    'src/signatures',
+    'src/compiler',
+    'src/lint',
+    'src/engine',
+    'src/api',
+    'src/hosts',
+    'src/timeline',
+    'src/node',
+    'src/project',
+    'src/oracle',
+  ],
   // the command line: it starts the other faces
-  'src/cli': ['src/errors', 'src/time', 'src/trace', 'src/hash', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/hosts', 'src/timeline', 'src/explore', 'src/node', 'src/project', 'src/oracle', 'src/repl', 'src/lsp', 'src/dap'],
+  'src/cli': [
+    'src/errors',
+    'src/time',
+    'src/trace',
+    'src/hash',
+    'src/builtins',
+    'src/compiler',
+    'src/lint',
+    'src/engine',
+    'src/hosts',
+    'src/timeline',
+    'src/explore',
+    'src/node',
+    'src/project',
+    'src/oracle',
+    'src/repl',
+    'src/lsp',
+    'src/dap',
+  ],
   // the page: the public package only
-  'playground': ['src/api'],
+  playground: ['src/api'],
   // the example game: the package by its name (`pocketwatch`) and nothing of the source tree
-  'examples': [],
-  'tools': [],
-  'editors': ['grammar', 'src/builtins', 'src/lsp'],
+  examples: [],
+  tools: [],
+  editors: ['grammar', 'src/builtins', 'src/lsp'],
 };
 
 /** The module a file belongs to: its folder, but for the package's Node entry points. */
@@ -101,7 +153,6 @@ describe('the module map', () => {
     expect(compilerImports).toEqual([]);
   });
 
-
   it('lists every folder of the code in one layer', () => {
     const folders = [
       'grammar',
@@ -114,9 +165,18 @@ describe('the module map', () => {
         .filter((d) => d.isDirectory())
         .map((d) => `src/${d.name}`),
     ];
-    expect(folders.filter((f) => !(f in BELOW)), 'folders missing from BELOW').toEqual([]);
-    expect(folders.filter((f) => LAYERS.filter((l) => l.includes(f)).length !== 1), 'folders not in exactly one layer').toEqual([]);
-    expect(Object.keys(BELOW).filter((f) => !folders.includes(f)), 'listed folders that are gone').toEqual([]);
+    expect(
+      folders.filter((f) => !(f in BELOW)),
+      'folders missing from BELOW',
+    ).toEqual([]);
+    expect(
+      folders.filter((f) => LAYERS.filter((l) => l.includes(f)).length !== 1),
+      'folders not in exactly one layer',
+    ).toEqual([]);
+    expect(
+      Object.keys(BELOW).filter((f) => !folders.includes(f)),
+      'listed folders that are gone',
+    ).toEqual([]);
   });
 
   it('allows no arrow pointing up a layer', () => {

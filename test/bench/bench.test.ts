@@ -9,7 +9,12 @@ const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = (name: string) => readFileSync(new URL(`./micro/${name}`, import.meta.url), 'utf8');
 
 describe('benchmark scripts (tiny sizes)', () => {
-  for (const [name, n] of [['fib', 12], ['loop', 1000], ['string', 1234], ['delay0', 777]] as const) {
+  for (const [name, n] of [
+    ['fib', 12],
+    ['loop', 1000],
+    ['string', 1234],
+    ['delay0', 777],
+  ] as const) {
     it(`${name} (${n}) agrees with plain JavaScript`, async () => {
       const js = await import(`./micro/${name}.mjs`);
       const go = micro(root, script(`${name}.pw`)).prepare(n);

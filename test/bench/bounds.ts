@@ -18,9 +18,19 @@ interface Case {
 const CASES: Case[] = [
   { figure: 'a list holding itself twice, printed', source: 'on startup\n  l = [1]\n  append (l, l)\n  append (l, l)\n  print (l)\nend', exit: 0, boundMs: 5000 },
   { figure: 'an openset that re-enters its own set', source: 'set room\n on openset\n  gotoset ("room")\n end\nendset\non startup\n  gotoset ("room")\nend', exit: 1, boundMs: 5000 },
-  { figure: 'branching recursion without loops (2^40 calls) stopped by the guard', source: 'on f (n)\n  if n > 0 then\n    f (n - 1)\n    f (n - 1)\n  endif\nend\non startup\n  f (40)\nend', exit: 1, boundMs: 5000 },
+  {
+    figure: 'branching recursion without loops (2^40 calls) stopped by the guard',
+    source: 'on f (n)\n  if n > 0 then\n    f (n - 1)\n    f (n - 1)\n  endif\nend\non startup\n  f (40)\nend',
+    exit: 1,
+    boundMs: 5000,
+  },
   { figure: 'str () of a list fed back until the string limit', source: 'on startup\n  l = []\n  while true\n    l = [str (l)]\n  endwhile\nend', opts: { maxString: 5000 }, exit: 1, boundMs: 2000 },
-  { figure: 'comparing lists that share sublists (2^40 unfolded)', source: 'on startup\n  l = [1]\n  m = [1]\n  for i = 1 to 40\n    l = [l, l]\n    m = [m, m]\n  endfor\n  print (l = m)\n  print (contains ([l], m))\nend', exit: 0, boundMs: 2000 },
+  {
+    figure: 'comparing lists that share sublists (2^40 unfolded)',
+    source: 'on startup\n  l = [1]\n  m = [1]\n  for i = 1 to 40\n    l = [l, l]\n    m = [m, m]\n  endfor\n  print (l = m)\n  print (contains ([l], m))\nend',
+    exit: 0,
+    boundMs: 2000,
+  },
   { figure: 'while true endwhile stopped by the runaway guard', source: 'on startup\n  while true endwhile\nend', exit: 1, boundMs: 1000 },
 ];
 

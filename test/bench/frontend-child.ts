@@ -17,14 +17,25 @@ const heap = (): number => getHeapStatistics().used_heap_size;
 const gc = (globalThis as unknown as { gc: () => void }).gc;
 
 export function main(root: string, bytes: number, runs: number) {
-  const stdlib = readdirSync(join(root, 'stdlib')).filter((f) => f.endsWith('.pw')).sort()
+  const stdlib = readdirSync(join(root, 'stdlib'))
+    .filter((f) => f.endsWith('.pw'))
+    .sort()
     .map((f) => ({ file: 'stdlib/' + f, source: readFileSync(join(root, 'stdlib', f), 'utf8') }));
   const text = generateScript(bytes);
   const size = Buffer.byteLength(text, 'utf8');
   const sources = [...stdlib, { file: 'generated.pw', source: text }];
-  const parse: number[] = [], compile: number[] = [], total: number[] = [], raw: number[] = [], both: number[] = [], kept: number[] = [], bases: number[] = [], parseCpu: number[] = [], compileCpu: number[] = [];
+  const parse: number[] = [],
+    compile: number[] = [],
+    total: number[] = [],
+    raw: number[] = [],
+    both: number[] = [],
+    kept: number[] = [],
+    bases: number[] = [],
+    parseCpu: number[] = [],
+    compileCpu: number[] = [];
   for (let i = 0; i < runs + 1; i++) {
-    gc(); gc();
+    gc();
+    gc();
     const base = heap();
     const r = once(sources, i);
     bases.push(base);
@@ -55,10 +66,12 @@ function once(sources: { file: string; source: string }[], i: number) {
   const c2 = process.cpuUsage();
   const after = heap();
   writeSync(1, 'end ' + i + '\n');
-  gc(); gc();
+  gc();
+  gc();
   const held = heap();
   files.length = 0;
-  gc(); gc();
+  gc();
+  gc();
   const prog = heap();
   if (program.handlers.length < 10) throw new Error('too few handlers');
   const cpu = (a: NodeJS.CpuUsage, b: NodeJS.CpuUsage): number => (b.user - a.user + b.system - a.system) / 1000;

@@ -54,10 +54,7 @@ async function parseBench(mb, runs) {
   try {
     const entry = await buildChild(work);
     const driver = join(work, 'drive.mjs');
-    writeFileSync(
-      driver,
-      `import { main } from ${JSON.stringify(entry)};\nprocess.stdout.write(JSON.stringify(main(${JSON.stringify(root)}, ${Math.round(mb * (1 << 20))}, ${runs})));\n`,
-    );
+    writeFileSync(driver, `import { main } from ${JSON.stringify(entry)};\nprocess.stdout.write(JSON.stringify(main(${JSON.stringify(root)}, ${Math.round(mb * (1 << 20))}, ${runs})));\n`);
     const extra = process.env.PW_FRONTEND_NODE_ARGS ? process.env.PW_FRONTEND_NODE_ARGS.split(' ') : [];
     const p = spawnSync(process.execPath, ['--expose-gc', '--trace-gc', '--max-old-space-size=8192', ...extra, driver], {
       cwd: root,
@@ -107,7 +104,9 @@ async function parseBench(mb, runs) {
     console.log(`  of which GC pauses on the main thread: ${median(r.pauses).toFixed(0)} ms`);
     // process CPU time counts V8's helper threads (concurrent marking) too
     const cpuTotal = median(r.parseCpu.map((x, i) => x + r.compileCpu[i]));
-    console.log(`  CPU time of the process: parse ${median(r.parseCpu).toFixed(0)} ms, compile ${median(r.compileCpu).toFixed(0)} ms, total ${cpuTotal.toFixed(0)} ms = ${(MB / (cpuTotal / 1000)).toFixed(2)} MB/s`);
+    console.log(
+      `  CPU time of the process: parse ${median(r.parseCpu).toFixed(0)} ms, compile ${median(r.compileCpu).toFixed(0)} ms, total ${cpuTotal.toFixed(0)} ms = ${(MB / (cpuTotal / 1000)).toFixed(2)} MB/s`,
+    );
     const per = (xs) => `${(median(xs) / r.size).toFixed(1)} B/byte (${(median(xs) / 1e6).toFixed(0)} MB)`;
     console.log(`  heap: peak growth ${per(r.peaks)}; uncollected at the end ${per(r.raw)}; live AST + program ${per(r.both)}; program alone ${per(r.kept)}`);
     return { mbps: MB / (t / 1000) };
@@ -151,7 +150,9 @@ function coldBench(runs) {
   const p = wall(pw);
   const n = wall(bare);
   console.log(`cold start, median of ${runs} interleaved runs: pw run ${hello} ${p.toFixed(1)} ms, node -e '' ${n.toFixed(1)} ms = ${(p / n).toFixed(2)}× bare node`);
-  console.log(`  wall min–max: pw ${Math.min(...pw.map((x) => x.wall)).toFixed(1)}–${Math.max(...pw.map((x) => x.wall)).toFixed(1)} ms; node ${Math.min(...bare.map((x) => x.wall)).toFixed(1)}–${Math.max(...bare.map((x) => x.wall)).toFixed(1)} ms`);
+  console.log(
+    `  wall min–max: pw ${Math.min(...pw.map((x) => x.wall)).toFixed(1)}–${Math.max(...pw.map((x) => x.wall)).toFixed(1)} ms; node ${Math.min(...bare.map((x) => x.wall)).toFixed(1)}–${Math.max(...bare.map((x) => x.wall)).toFixed(1)} ms`,
+  );
   console.log(`  CPU time (user + system): pw ${cpu(pw).toFixed(0)} ms, node ${cpu(bare).toFixed(0)} ms = ${(cpu(pw) / cpu(bare)).toFixed(2)}×`);
   return p / n;
 }

@@ -9,7 +9,7 @@
 // else in test/bench/: when the engine's interface changes, that one section is adapted.
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
-import { type SourceText } from '../../src/node/load.ts';
+import type { SourceText } from '../../src/node/load.ts';
 import { loadProgram } from '../../src/engine/load.ts';
 import { Engine, type EngineHost } from '../../src/engine/engine.ts';
 import { BUILTINS } from '../../src/builtins/index.ts';

@@ -74,7 +74,13 @@ const MICRO = [
   { id: 'loop', title: 'while loop, 5 000 000', size: 5_000_000, expect: 3 * ((1666666 * 1666667) / 2), engines: ALL },
   { id: 'string', title: 'string append, 200 000', size: 200_000, expect: digitsUpTo(200_000), engines: ALL },
   // host-driven: the host resumes the coroutine; native Lua has no host to drive it
-  { id: 'resume', title: 'host-driven resumes × 1 000 000', size: 1_000_000, engines: ['pocketwatch', 'js', 'quickjs', 'wasmoon', 'fengari'], scaled: { quickjs: 250_000, wasmoon: 250_000, fengari: 100_000 } },
+  {
+    id: 'resume',
+    title: 'host-driven resumes × 1 000 000',
+    size: 1_000_000,
+    engines: ['pocketwatch', 'js', 'quickjs', 'wasmoon', 'fengari'],
+    scaled: { quickjs: 250_000, wasmoon: 250_000, fengari: 100_000 },
+  },
   { id: 'delay0', title: '`delay (0)` / yield in a script loop × 1 000 000', size: 1_000_000, engines: ALL, scaled: { quickjs: 250_000, wasmoon: 100_000, fengari: 50_000 } },
   { id: 'send', title: 'event delivery: `sendtoprop` to a handler that returns × 1 000 000', size: 1_000_000, engines: ['pocketwatch'] },
   { id: 'call', title: 'plain handler call × 1 000 000', size: 1_000_000, engines: ['pocketwatch'] },
@@ -388,7 +394,10 @@ if (selected('check/oracles')) {
     const parallel = [];
     let reference = null;
     for (let i = 0; i < runs.cli; i++) {
-      for (const [jobs, into] of [['1', serial], ['0', parallel]]) {
+      for (const [jobs, into] of [
+        ['1', serial],
+        ['0', parallel],
+      ]) {
         const r = timed(process.execPath, pw('--jobs', jobs), `pw check --jobs ${jobs}`);
         if (!summary.test(r.stdout)) wrong(`pw check --jobs ${jobs}`, r.stdout.split('\n').at(-2), `${count} passed`);
         reference ??= untimed(r.stdout);
@@ -398,7 +407,10 @@ if (selected('check/oracles')) {
     }
     // the two halves a pair of CI machines would run: together, every oracle once
     const halves = ['1/2', '2/2'].map((s) => timed(process.execPath, pw('--shard', s, '--jobs', '0'), `pw check --shard ${s}`));
-    const lines = (text) => untimed(text).split('\n').filter((l) => /^(PASS|FAIL) /.test(l));
+    const lines = (text) =>
+      untimed(text)
+        .split('\n')
+        .filter((l) => /^(PASS|FAIL) /.test(l));
     if (lines(halves[0].stdout).concat(lines(halves[1].stdout)).join('\n') !== lines(reference).join('\n')) wrong('pw check --shard 1/2 and 2/2', 'slices', 'every oracle once, in order');
     const s = stats(serial);
     const p = stats(parallel);
@@ -424,7 +436,10 @@ if (selected('explore')) {
   let reference = null;
   let counted = 0;
   for (let i = 0; i < runsOfExplore; i++) {
-    for (const [jobs, into] of [['1', serial], ['0', parallel]]) {
+    for (const [jobs, into] of [
+      ['1', serial],
+      ['0', parallel],
+    ]) {
       const json = join(work, `explore-${jobs}.json`);
       const r = timed(process.execPath, pw(jobs, json), `pw explore scripts --jobs ${jobs}`, { timeout: 600_000 });
       const text = readFileSync(json, 'utf8');
@@ -508,7 +523,9 @@ const MICRO_TARGETS = [
 const out = [];
 const cpu = cpus()[0]?.model ?? 'unknown CPU';
 const took = Number(process.hrtime.bigint() - commandStarted) / 1e9;
-out.push(`Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; the command took ${took < 90 ? `${took.toFixed(0)} s` : `${(took / 60).toFixed(1)} min`}${quick ? ' — quick mode: few runs, short budgets, rough figures' : ''}`);
+out.push(
+  `Machine: ${cpus().length} cores, ${cpu}, Node ${process.version}; load average ${loadBefore.toFixed(2)} before, ${loadavg()[0].toFixed(2)} after; the command took ${took < 90 ? `${took.toFixed(0)} s` : `${(took / 60).toFixed(1)} min`}${quick ? ' — quick mode: few runs, short budgets, rough figures' : ''}`,
+);
 if (missing.size > 0) out.push(`Not installed, left out: ${[...missing].map((e) => ENGINE_NAMES[e]).join(', ')}.`);
 out.push('');
 
@@ -552,7 +569,9 @@ if (summary.length > 0) {
 }
 
 if (Object.keys(micro).length > 0) {
-  out.push(`Micro-benchmarks: median of ${runs.micro} timed runs after 1 warm-up, each engine × benchmark in its own process, timing only the work inside it: the process's CPU time (process.cpuUsage in Node, os.clock in Lua), and for the engines in Node wall time too. Ratio = Pocketwatch's median CPU time / the peer's (< 1: Pocketwatch is faster).`);
+  out.push(
+    `Micro-benchmarks: median of ${runs.micro} timed runs after 1 warm-up, each engine × benchmark in its own process, timing only the work inside it: the process's CPU time (process.cpuUsage in Node, os.clock in Lua), and for the engines in Node wall time too. Ratio = Pocketwatch's median CPU time / the peer's (< 1: Pocketwatch is faster).`,
+  );
   out.push('');
   out.push('| benchmark | engine | median CPU ms | min–max CPU ms | median wall ms | ratio Pocketwatch/peer | note |');
   out.push('|---|---|---:|---:|---:|---:|---|');
@@ -565,7 +584,7 @@ if (Object.keys(micro).length > 0) {
       const pw = row.pocketwatch;
       const r = engine === 'pocketwatch' ? '—' : pw ? ratio(pw.median / s.median) : 'n/a';
       const notes = [];
-      if (b.id === 'resume' || b.id === 'delay0' || b.id === 'send' || b.id === 'call') notes.push(`${((b.size / s.median) * 1e3 / 1e6).toFixed(2)} M/s`);
+      if (b.id === 'resume' || b.id === 'delay0' || b.id === 'send' || b.id === 'call') notes.push(`${(((b.size / s.median) * 1e3) / 1e6).toFixed(2)} M/s`);
       if (s.size !== b.size) notes.push(`measured on ${group(s.size)}, times scaled ×${b.size / s.size}${SCALE_NOTES[engine] && b.id === 'resume' ? ` (${SCALE_NOTES[engine]})` : ''}`);
       out.push(`| ${b.title} | ${ENGINE_NAMES[engine]} | ${ms(s.median)} | ${ms(s.min)}–${ms(s.max)} | ${s.wall === null ? '—' : ms(s.wall)} | ${r} | ${notes.join('; ')} |`);
     }

@@ -81,7 +81,7 @@ describe('pw dap, asked odd things', () => {
     expect((await c.request('stackTrace', { threadId: at.threadId })).body.stackFrames[0].line).toBe(lineOf('print ("hello'));
     // out through the handler's end: back in the caller, after the call
     await c.request('stepOut', { threadId: at.threadId });
-    const out = await stopped(c, "step");
+    const out = await stopped(c, 'step');
     expect(`${out.name}:${out.line}`).toBe(`startup:${lineOf('print ("after")')}`);
     // and out of startup, which nothing called: it stops on its `end`, not on its `on` line
     await c.request('stepOut', { threadId: at.threadId });
@@ -91,7 +91,7 @@ describe('pw dap, asked odd things', () => {
     await c.event('terminated');
   });
 
-  it('shows the world\'s globals, and the boot library\'s only in a scope of their own', async () => {
+  it("shows the world's globals, and the boot library's only in a scope of their own", async () => {
     const c = clients.start(dir);
     await c.launch({ program: main });
     await c.request('setBreakpoints', { source: { path: main }, breakpoints: [{ line: lineOf('print ("hello') }] });

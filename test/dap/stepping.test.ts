@@ -207,7 +207,11 @@ describe('pw dap, stepping through a folder of scripts', () => {
 
 describe('the VS Code debugger contribution', () => {
   const pkg = JSON.parse(readFileSync(join(root, 'editors/vscode/package.json'), 'utf8'));
-  const debuggers = pkg.contributes.debuggers as { type: string; configurationAttributes: { launch: { properties: Record<string, { default?: unknown }> } }; initialConfigurations: Record<string, unknown>[] }[];
+  const debuggers = pkg.contributes.debuggers as {
+    type: string;
+    configurationAttributes: { launch: { properties: Record<string, { default?: unknown }> } };
+    initialConfigurations: Record<string, unknown>[];
+  }[];
 
   it('is the type pocketwatch, and pw dap takes every launch attribute it declares, at its default', async () => {
     expect(debuggers.map((d) => d.type)).toEqual(['pocketwatch']);

@@ -77,12 +77,18 @@ describe('TimeIndex', () => {
   it('agrees with a Map through sets, overwrites, deletes and growth', () => {
     fc.assert(
       fc.property(
-        fc.array(fc.tuple(fc.constantFrom('set', 'delete', 'get'), fc.oneof(
+        fc.array(
+          fc.tuple(
+            fc.constantFrom('set', 'delete', 'get'),
+            fc.oneof(
               fc.integer({ min: 0, max: 300 }),
               fc.integer({ min: 0, max: 2 ** 40 }),
               // equal low 32 bits share a home slot: long probe runs that wrap past the table's end
               fc.tuple(fc.integer({ min: 0, max: 40 }), fc.integer({ min: 0, max: 60 })).map(([b, m]) => b + m * 2 ** 32),
-            )), { maxLength: 600 }),
+            ),
+          ),
+          { maxLength: 600 },
+        ),
         (script) => {
           const index = new TimeIndex();
           const model = new Map<number, number>();

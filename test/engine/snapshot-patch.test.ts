@@ -34,14 +34,12 @@ function patched(file: string, edit: (text: string) => string): SourceText[] {
 
 /** Without the tour's gobedsit handler, which the loop armed at setup aims at. */
 const noGobedsit = patched('world.pw', (t) => {
-  const out = t.replace(/  on gobedsit\n[\s\S]*?\n  end\n/, '');
+  const out = t.replace(/ {2}on gobedsit\n[\s\S]*?\n {2}end\n/, '');
   expect(out).not.toBe(t);
   return out;
 });
 /** Without the steward's actor block (and the startup line that sends him setup). */
-const noSteward = [
-  ...patched('world.pw', (t) => t.replace('  sendtoactor ("steward", "setup")\n', '')).filter((s) => s.file !== 'scripts/steward.pw'),
-];
+const noSteward = [...patched('world.pw', (t) => t.replace('  sendtoactor ("steward", "setup")\n', '')).filter((s) => s.file !== 'scripts/steward.pw')];
 
 function savedAt(ms: number): string {
   const a = runHeadless(demo, { print: () => {}, diagnostic: () => {} }, { fps: 60, seed: 1, until: ms * UNITS, savedAfter: true });
@@ -74,7 +72,9 @@ describe('restoring into patched scripts reports what the patch took away', () =
     const warnings: Diagnostic[] = [];
     const lib = compile(noGobedsit.map((s) => ({ name: s.file, text: s.source })));
     const w = World.restore(lib, at5, { host: { diagnostic: (d) => warnings.push(d) } });
-    expect(warnings.map((d) => [d.severity, d.message])).toEqual([['warning', 'the scripts no longer have what a saved loop aims at: flat loop gobedsit (flat tour has no handler gobedsit); it fires into nothing']]);
+    expect(warnings.map((d) => [d.severity, d.message])).toEqual([
+      ['warning', 'the scripts no longer have what a saved loop aims at: flat loop gobedsit (flat tour has no handler gobedsit); it fires into nothing'],
+    ]);
     w.frame();
   });
 

@@ -93,7 +93,7 @@ function accepted(text: string): void {
 
 const at9 = saved(9000);
 
-describe('names are looked up as the snapshot\'s own keys only', () => {
+describe("names are looked up as the snapshot's own keys only", () => {
   it('refuses a mailbox entry whose kind is a name every object inherits, naming the field', () => {
     for (const kind of ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf']) {
       expect(refused(tampered(at9, (b) => b.world.mailbox.push({ kind, at: 0 })))).toMatch(/its world\.mailbox\[0\]\.kind should be one of click, mouse, key, assign, send, answer, not/);
@@ -132,7 +132,10 @@ describe('names are looked up as the snapshot\'s own keys only', () => {
   it('pw run refuses such a snapshot with exit 1, not an internal error', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-untrusted-'));
     try {
-      writeFileSync(join(dir, 'evil.json'), tampered(at9, (b) => b.world.mailbox.push({ kind: 'constructor', at: 0 })));
+      writeFileSync(
+        join(dir, 'evil.json'),
+        tampered(at9, (b) => b.world.mailbox.push({ kind: 'constructor', at: 0 })),
+      );
       const r = spawnSync(process.execPath, [PW, 'run', '--restore', join(dir, 'evil.json'), join(root, 'scripts'), '--until', '10s'], { encoding: 'utf8', cwd: dir });
       expect(r.stderr).toMatch(/pw: cannot restore ".*evil\.json": the snapshot is malformed: its world\.mailbox\[0\]\.kind should be one of click, mouse/);
       expect(r.stdout).toBe('');
@@ -178,9 +181,24 @@ describe('what pw run saves, the library restores', () => {
   it('World.restore refuses what is not snapshot data with a SnapshotError, never a TypeError or RangeError', () => {
     const cyclic: Record<string, unknown> = { checksum: 'x' };
     cyclic.body = cyclic;
-    const getter = { checksum: 'x', get body(): unknown { throw new Error('boom'); } };
+    const getter = {
+      checksum: 'x',
+      get body(): unknown {
+        throw new Error('boom');
+      },
+    };
     const big = { checksum: 'x', body: { n: 10n } };
-    const trap = new Proxy({}, { ownKeys: () => { throw new TypeError('trap'); }, get: () => { throw new RangeError('trap'); } });
+    const trap = new Proxy(
+      {},
+      {
+        ownKeys: () => {
+          throw new TypeError('trap');
+        },
+        get: () => {
+          throw new RangeError('trap');
+        },
+      },
+    );
     const revoked = Proxy.revocable({}, {});
     revoked.revoke();
     for (const bad of [cyclic, getter, big, trap, revoked.proxy, undefined, null, 42, () => 1, Symbol('s'), [], 'not json', '']) {
@@ -240,7 +258,9 @@ describe('an accepted snapshot makes a world that runs', () => {
   });
 
   it('a script that places the camera at a facing of 1e308 pans its crickets to a number', () => {
-    const p = compile([{ name: 'c.pw', text: 'set yard\nendset\non startup\n  defsound ("chirp", 200)\n  gotoset ("yard")\n  placecamera (0, 0, 1e308)\n  cricket ("c", "chirp", 10, 10, 100, 2, 0)\nend\n' }]);
+    const p = compile([
+      { name: 'c.pw', text: 'set yard\nendset\non startup\n  defsound ("chirp", 200)\n  gotoset ("yard")\n  placecamera (0, 0, 1e308)\n  cricket ("c", "chirp", 10, 10, 100, 2, 0)\nend\n' },
+    ]);
     const pans: number[] = [];
     const w = new World(p, { host: { sound: (s) => s.action === 'start' && pans.push(s.pan!) } });
     for (let i = 0; i < 60; i++) w.frame();

@@ -76,7 +76,9 @@ describe('snapshots by name', () => {
 
   it('restore after a patch that appends a prop with a handler: the continued run equals the uninterrupted original', () => {
     const sources = readSources(['scripts']);
-    const patched = sources.map((s) => (s.file === 'scripts/engine.pw' ? { ...s, source: s.source + '\nprop valve\n  property turns = 0\n  on click\n    turns = turns + 1\n    print ("valve " .. turns)\n  end\nendprop\n' } : s));
+    const patched = sources.map((s) =>
+      s.file === 'scripts/engine.pw' ? { ...s, source: s.source + '\nprop valve\n  property turns = 0\n  on click\n    turns = turns + 1\n    print ("valve " .. turns)\n  end\nendprop\n' } : s,
+    );
     const after = compile(patched);
     const full = uninterrupted(demo, 90_000);
     expect(saveAndGoOn(demo, 37_250, 90_000, { into: after })).toEqual(full);
@@ -95,12 +97,19 @@ describe('snapshots by name', () => {
   });
 
   it('with dropChanged, leaves out and reports the threads in changed or missing handlers, and keeps the rest', () => {
-    const src = 'on a\n  delay (60)\n  print ("a one")\nend\non b\n  delay (60)\n  print ("b one")\nend\non c\n  delay (60)\nend\non startup\n  makeloop ("scene", "x", 1)\nend\nset hall\n  on x\n  end\nendset\non startup\n  gotoset ("hall")\nend\n';
+    const src =
+      'on a\n  delay (60)\n  print ("a one")\nend\non b\n  delay (60)\n  print ("b one")\nend\non c\n  delay (60)\nend\non startup\n  makeloop ("scene", "x", 1)\nend\nset hall\n  on x\n  end\nendset\non startup\n  gotoset ("hall")\nend\n';
     const starts = 'on go\n  c ()\nend\n';
-    const program = compile([{ file: 'w.pw', source: src }, { file: 'v.pw', source: starts + 'on startup\n  a ()\nend\non startup\n  b ()\nend\non startup\n  go ()\nend\n' }]);
+    const program = compile([
+      { file: 'w.pw', source: src },
+      { file: 'v.pw', source: starts + 'on startup\n  a ()\nend\non startup\n  b ()\nend\non startup\n  go ()\nend\n' },
+    ]);
     const a = runHeadless(program, recorder([]), { fps: 60, seed: 1, until: 300 * UNITS });
     const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, host(a, ['w.pw', 'v.pw']));
-    const patched = compile([{ file: 'w.pw', source: src.replace('"b one"', '"b two"').replace('on c\n  delay (60)\nend\n', '') }, { file: 'v.pw', source: 'on go\nend\non startup\n  a ()\nend\non startup\n  b ()\nend\non startup\n  go ()\nend\n' }]);
+    const patched = compile([
+      { file: 'w.pw', source: src.replace('"b one"', '"b two"').replace('on c\n  delay (60)\nend\n', '') },
+      { file: 'v.pw', source: 'on go\nend\non startup\n  a ()\nend\non startup\n  b ()\nend\non startup\n  go ()\nend\n' },
+    ]);
     // refused whole by default
     expect(() => readSnapshot(text, patched)).toThrow(/which has changed since the snapshot was saved|which these scripts do not have/);
     const r = readSnapshot(text, patched, undefined, { dropChanged: true });
@@ -117,10 +126,22 @@ describe('snapshots by name', () => {
   });
 
   it('gives objects and properties added by a patch their initial values, and reports removed ones', () => {
-    const before = compile([{ file: 'w.pw', source: 'global gone\nprop lamp\n  property lit = 1\n  property old = 2\nendprop\non setup\n  gone = 5\nend\non startup\n  setup ()\n  delay (60)\n  print (sendtoprop ("lamp", "show"))\nend\n' }]);
+    const before = compile([
+      {
+        file: 'w.pw',
+        source:
+          'global gone\nprop lamp\n  property lit = 1\n  property old = 2\nendprop\non setup\n  gone = 5\nend\non startup\n  setup ()\n  delay (60)\n  print (sendtoprop ("lamp", "show"))\nend\n',
+      },
+    ]);
     const a = runHeadless(before, recorder([]), { fps: 60, seed: 1, until: 200 * UNITS });
     const text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), before, host(a, ['w.pw']));
-    const after = compile([{ file: 'w.pw', source: 'prop lamp\n  property lit = 1\n  property shade = "green"\n  on show\n    return lit .. " " .. shade\n  end\nendprop\nprop bell\n  property rung = 7\nendprop\non setup\nend\non startup\n  setup ()\n  delay (60)\n  print (sendtoprop ("lamp", "show"))\nend\n' }]);
+    const after = compile([
+      {
+        file: 'w.pw',
+        source:
+          'prop lamp\n  property lit = 1\n  property shade = "green"\n  on show\n    return lit .. " " .. shade\n  end\nendprop\nprop bell\n  property rung = 7\nendprop\non setup\nend\non startup\n  setup ()\n  delay (60)\n  print (sendtoprop ("lamp", "show"))\nend\n',
+      },
+    ]);
     const r = readSnapshot(text, after);
     expect(r.changes.removed.sort()).toEqual(['global gone', 'property old of prop lamp']);
     const out: string[] = [];
@@ -149,7 +170,8 @@ describe('snapshots by name', () => {
   });
 
   it('round-trip lists nested thousands deep, lists that hold themselves, and numbers JSON cannot spell', () => {
-    const src = 'global deep, odd, loopy\non startup\n  deep = []\n  for i = 1 to 3000\n    deep = [deep]\n  endfor\n  odd = [0 - (1 / 1e-320) * 1e300, 1e308 * 10, 0 - 1e308 * 10]\n  loopy = [1]\n  append (loopy, loopy)\n  delay (60)\n  n = 0\n  x = deep\n  while count (x) = 1\n    x = x[1]\n    n = n + 1\n  endwhile\n  print (n)\n  print (odd)\n  print (loopy[2][2][1])\nend\n';
+    const src =
+      'global deep, odd, loopy\non startup\n  deep = []\n  for i = 1 to 3000\n    deep = [deep]\n  endfor\n  odd = [0 - (1 / 1e-320) * 1e300, 1e308 * 10, 0 - 1e308 * 10]\n  loopy = [1]\n  append (loopy, loopy)\n  delay (60)\n  n = 0\n  x = deep\n  while count (x) = 1\n    x = x[1]\n    n = n + 1\n  endwhile\n  print (n)\n  print (odd)\n  print (loopy[2][2][1])\nend\n';
     const program = compile([{ file: 'w.pw', source: src }]);
     expect(saveAndGoOn(program, 500, 3000)).toEqual(uninterrupted(program, 3000));
     expect(uninterrupted(program, 3000).filter((l) => l.startsWith('out '))).toEqual(['out 3000', 'out [-Infinity, Infinity, -Infinity]', 'out 1']);
@@ -183,7 +205,9 @@ describe('a snapshot is untrusted input', () => {
 
   it('refuses more threads, loops and crickets than a running world can have', () => {
     expect(refused((b) => (b.threads = Array.from({ length: 20_001 }, () => b.threads[0])))).toMatch(/has 20001 threads; a world runs at most 20000/);
-    expect(refused((b) => (b.world.loops = Array.from({ length: 33 }, () => ({ kind: 'scene', event: 'x', target: '', steps: 5, left: 5, paused: false, armedIn: 0 }))))).toMatch(/world\.loops has 33 entries; a running world has at most 32/);
+    expect(refused((b) => (b.world.loops = Array.from({ length: 33 }, () => ({ kind: 'scene', event: 'x', target: '', steps: 5, left: 5, paused: false, armedIn: 0 }))))).toMatch(
+      /world\.loops has 33 entries; a running world has at most 32/,
+    );
     const c = { name: 'c', sound: 's', set: 'engine', x: 0, z: 0, radius: 1, base: 1, jitter: 0, loop: false, countdown: 1, busyUntil: 0 };
     expect(refused((b) => (b.world.crickets = Array.from({ length: 17 }, () => c)))).toMatch(/world\.crickets has 17 entries; a running world has at most 16/);
     expect(refused((b) => b.threads.push({ ...b.threads[0] }))).toMatch(/repeats thread/);

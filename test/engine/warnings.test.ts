@@ -21,7 +21,9 @@ describe('repeated warnings', () => {
 
   it('different places and different warnings are each shown', () => {
     const src = ['on startup', '  playsound ("a")', '  playsound ("b")', '  voice ("a")', 'end', ''].join('\n');
-    const heads = runScript(src, { until: 100 }).stderr.split('\n').filter((l) => l.startsWith('test.pw:'));
+    const heads = runScript(src, { until: 100 })
+      .stderr.split('\n')
+      .filter((l) => l.startsWith('test.pw:'));
     expect(heads.map((l) => l.slice(0, 11))).toEqual(['test.pw:2:3', 'test.pw:3:3']);
   });
 

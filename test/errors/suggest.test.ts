@@ -26,10 +26,7 @@ describe('closest names', () => {
   });
 
   it('missing sounds are guessed among the defined ones only', () => {
-    const r = runScript(
-      ['on startup', '  defsound ("steamhiss", 500)', '  playsound ("drip1")', '  playsound ("drip2")', '  playsound ("steamhis")', 'end'].join('\n'),
-      { until: 3000 },
-    );
+    const r = runScript(['on startup', '  defsound ("steamhiss", 500)', '  playsound ("drip1")', '  playsound ("drip2")', '  playsound ("steamhis")', 'end'].join('\n'), { until: 3000 });
     const warnings = r.stderr.split('\n').filter((l) => l.includes('there is no sound'));
     expect(warnings).toHaveLength(3);
     expect(warnings[1]).not.toContain('did you mean');

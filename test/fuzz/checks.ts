@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { parseFile, parseRepl, isIncomplete } from '../../grammar/parser.ts';
 import type { SyntaxProblem } from '../../grammar/ast.ts';
-import { type LoadResult, type SourceText } from '../../src/node/load.ts';
+import type { LoadResult, SourceText } from '../../src/node/load.ts';
 import { loadProgram } from '../../src/engine/load.ts';
 import { formatDiagnostic, type Diagnostic } from '../../src/errors/diagnostic.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine, type HeadlessOptions } from '../../src/hosts/headless.ts';
@@ -125,7 +125,10 @@ export const FUZZ_LIMITS = { loopGuard: 1000, maxString: 5000, maxList: 300, max
 export function checkRun(program: Program, opts: HeadlessOptions): RunOutput {
   const fast = runCaptured(program, { ...opts, jit: true });
   const slow = runCaptured(program, { ...opts, jit: false });
-  for (const [name, out] of [['generated code', fast], ['interpreter', slow]] as const) {
+  for (const [name, out] of [
+    ['generated code', fast],
+    ['interpreter', slow],
+  ] as const) {
     for (const text of out.stderr) {
       assert.ok(!JS_STACK.test(text), `${name}: a JavaScript stack in stderr:\n${text}`);
       assert.ok(!text.includes('internal error'), `${name}: an internal error:\n${text}`);
@@ -159,7 +162,15 @@ export function checkSaveRestore(program: Program, opts: HeadlessOptions, fracti
   if (a.engine.halted || a.stoppedBy !== 'until') return false;
   let text: string;
   try {
-    text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, { kind: 'headless', fps: opts.fps, nextFrame: a.nextFrame, files: ['gen.pw'], seed: opts.seed ?? 1, loopGuard: opts.loopGuard ?? 100_000, input: [] });
+    text = writeSnapshot(a.engine.state, a.engine.threadsForSave(), program, {
+      kind: 'headless',
+      fps: opts.fps,
+      nextFrame: a.nextFrame,
+      files: ['gen.pw'],
+      seed: opts.seed ?? 1,
+      loopGuard: opts.loopGuard ?? 100_000,
+      input: [],
+    });
   } catch (err) {
     assert.fail(`the world could not be saved at ${saveAt} units: ${(err as Error)?.message ?? String(err)}`);
   }
@@ -266,7 +277,10 @@ export function checkPreempt(program: Program, opts: { loopGuard: number }, live
   const loopGuard = opts.loopGuard;
   const until = SPIN_UNTIL_MS * UNITS_PER_MS;
   const headless = checkRun(program, { fps: 60, until, seed: 1, ...FUZZ_LIMITS, loopGuard });
-  noErrors('headless', headless.stderr.map((f) => 'error ' + f));
+  noErrors(
+    'headless',
+    headless.stderr.map((f) => 'error ' + f),
+  );
   assert.equal(headless.exit, 0, 'headless: exit 1 without an error');
   const expected = byThread(headless.stdout);
   const workers = Object.keys(expected).filter((k) => k.startsWith('w'));
@@ -291,7 +305,10 @@ export function checkPreempt(program: Program, opts: { loopGuard: number }, live
     l.world.start();
     for (;;) {
       const now = stepsNow();
-      assert.ok(now - before <= perFrame, `live: frame ${l.frame()} let ${now - before} steps through (at most ${perFrame} fit its slice of ${SLICE_MS} ms, the clock moving ${live.perRead} ms a reading)`);
+      assert.ok(
+        now - before <= perFrame,
+        `live: frame ${l.frame()} let ${now - before} steps through (at most ${perFrame} fit its slice of ${SLICE_MS} ms, the clock moving ${live.perRead} ms a reading)`,
+      );
       before = now;
       const c = l.world.engine.state.clock.game;
       assert.ok(c > game, `live: the game clock stood still at frame ${l.frame()}`);
@@ -328,7 +345,10 @@ export function checkPreempt(program: Program, opts: { loopGuard: number }, live
   if (at === null) return shown;
   const { text, lines: before } = at;
   const body = JSON.parse(text).body as { threads: { wait: string }[] };
-  assert.ok(body.threads.some((th) => th.wait === 'paused'), 'the snapshot lost the paused thread');
+  assert.ok(
+    body.threads.some((th) => th.wait === 'paused'),
+    'the snapshot lost the paused thread',
+  );
   const read = () => {
     try {
       return readSnapshot(text, program);

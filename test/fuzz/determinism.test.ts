@@ -49,7 +49,11 @@ describe('determinism: no clock or unseeded randomness where scripts run', () =>
 
   it('audits the VM, time, world, engine, builtins and compiler sources', () => {
     expect(files.length).toBeGreaterThan(20);
-    for (const d of AUDITED) expect(files.some((f) => f.includes(`/${d}/`)), d).toBe(true);
+    for (const d of AUDITED)
+      expect(
+        files.some((f) => f.includes(`/${d}/`)),
+        d,
+      ).toBe(true);
   });
 
   it('no Date.now, new Date, Math.random, performance.now, process.hrtime or crypto randomness', () => {
@@ -78,8 +82,21 @@ describe('determinism: no clock or unseeded randomness where scripts run', () =>
   });
 
   it('the audit itself catches each pattern', () => {
-    const samples = ['const t = Date.now();', 'x = new Date()', 'Math.random() * 2', 'performance.now()', 'process.hrtime.bigint()', 'crypto.randomUUID()', "import { randomBytes } from 'node:crypto';", 'const d = Date();'];
-    for (const s of samples) expect(FORBIDDEN.some(([, re]) => re.test(withoutComments(s))), s).toBe(true);
+    const samples = [
+      'const t = Date.now();',
+      'x = new Date()',
+      'Math.random() * 2',
+      'performance.now()',
+      'process.hrtime.bigint()',
+      'crypto.randomUUID()',
+      "import { randomBytes } from 'node:crypto';",
+      'const d = Date();',
+    ];
+    for (const s of samples)
+      expect(
+        FORBIDDEN.some(([, re]) => re.test(withoutComments(s))),
+        s,
+      ).toBe(true);
     expect(FORBIDDEN.some(([, re]) => re.test(withoutComments('// never Date.now here')))).toBe(false);
   });
 });
@@ -96,7 +113,11 @@ describe('determinism: the demo world runs the same every time', () => {
       expect(loaded.diagnostics).toEqual([]);
       const out: string[] = [];
       const trace: string[] = [];
-      const r = runHeadless(loaded.program!, { print: (t) => out.push(t), diagnostic: (_d, f) => out.push('error ' + f), trace: (ev) => trace.push(traceLine(ev)) }, { fps: 60, seed, until: parseDuration(UNTIL) });
+      const r = runHeadless(
+        loaded.program!,
+        { print: (t) => out.push(t), diagnostic: (_d, f) => out.push('error ' + f), trace: (ev) => trace.push(traceLine(ev)) },
+        { fps: 60, seed, until: parseDuration(UNTIL) },
+      );
       expect(r.exit).toBe(0);
       return { stdout: out.map((l) => l + '\n').join(''), trace: trace.map((l) => l + '\n').join('') };
     } finally {

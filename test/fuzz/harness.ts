@@ -69,12 +69,16 @@ function summary(name: string, r: FuzzResult): string {
 export function fuzzTest(fuzzer: FuzzerName, title: string): void {
   const size = sizeFor(fuzzer);
   describe(title, () => {
-    it(`${size.runs} inputs or ${size.timeLimitMs / 1000} s, whichever comes first`, async () => {
-      const r = await runFuzzer(fuzzer, size);
-      console.log(summary(fuzzer, r));
-      expect(r.failure, r.failure ?? '').toBeNull();
-      expect(r.numRuns).toBeGreaterThan(0);
-      if (!LONG) expect(r.numRuns).toBe(size.runs);
-    }, size.timeLimitMs + WATCHDOG_MS + 30_000);
+    it(
+      `${size.runs} inputs or ${size.timeLimitMs / 1000} s, whichever comes first`,
+      async () => {
+        const r = await runFuzzer(fuzzer, size);
+        console.log(summary(fuzzer, r));
+        expect(r.failure, r.failure ?? '').toBeNull();
+        expect(r.numRuns).toBeGreaterThan(0);
+        if (!LONG) expect(r.numRuns).toBe(size.runs);
+      },
+      size.timeLimitMs + WATCHDOG_MS + 30_000,
+    );
   });
 }

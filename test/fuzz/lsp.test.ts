@@ -39,9 +39,26 @@ afterAll(async () => {
 });
 
 const METHODS = [
-  'initialize', 'initialized', 'textDocument/didOpen', 'textDocument/didChange', 'textDocument/didClose', 'textDocument/didSave', 'textDocument/willSave',
-  'textDocument/hover', 'textDocument/completion', 'textDocument/signatureHelp', 'textDocument/definition', 'textDocument/references', 'textDocument/prepareRename',
-  'textDocument/rename', 'textDocument/codeAction', 'textDocument/documentSymbol', 'workspace/didChangeWatchedFiles', '$/cancelRequest', '$/setTrace', 'no/suchMethod',
+  'initialize',
+  'initialized',
+  'textDocument/didOpen',
+  'textDocument/didChange',
+  'textDocument/didClose',
+  'textDocument/didSave',
+  'textDocument/willSave',
+  'textDocument/hover',
+  'textDocument/completion',
+  'textDocument/signatureHelp',
+  'textDocument/definition',
+  'textDocument/references',
+  'textDocument/prepareRename',
+  'textDocument/rename',
+  'textDocument/codeAction',
+  'textDocument/documentSymbol',
+  'workspace/didChangeWatchedFiles',
+  '$/cancelRequest',
+  '$/setTrace',
+  'no/suchMethod',
 ];
 
 const DOCS = ['room.pw', 'other.pw', 'new.pw'].map((f) => uriOf(join(dir ?? tmpdir(), f)));
@@ -69,18 +86,24 @@ const params = fc.oneof(
   fc.anything(),
 );
 /** Ids no request of the test's client uses (its own count up from 0). */
-const id = fc.oneof(fc.integer({ min: 1e9, max: 2e9 }), fc.string().map((s) => `fuzz${s}`), fc.constantFrom(null, -1, 1.5, { a: 1 }, [], true));
-const message = fc.record(
-  {
-    jsonrpc: fc.oneof(fc.constant('2.0'), fc.anything()),
-    id,
-    method: fc.oneof(fc.constantFrom(...METHODS), fc.string()),
-    params,
-    result: fc.anything(),
-    error: fc.anything(),
-  },
-  { requiredKeys: ['jsonrpc', 'method'] },
-).filter((m) => m.method !== 'exit' && m.method !== 'shutdown');
+const id = fc.oneof(
+  fc.integer({ min: 1e9, max: 2e9 }),
+  fc.string().map((s) => `fuzz${s}`),
+  fc.constantFrom(null, -1, 1.5, { a: 1 }, [], true),
+);
+const message = fc
+  .record(
+    {
+      jsonrpc: fc.oneof(fc.constant('2.0'), fc.anything()),
+      id,
+      method: fc.oneof(fc.constantFrom(...METHODS), fc.string()),
+      params,
+      result: fc.anything(),
+      error: fc.anything(),
+    },
+    { requiredKeys: ['jsonrpc', 'method'] },
+  )
+  .filter((m) => m.method !== 'exit' && m.method !== 'shutdown');
 
 const body = fc.oneof({ weight: 4, arbitrary: message.map((m) => JSON.stringify(m)) }, fc.json(), fc.string(), fc.constantFrom('', '{', 'null', '[1]', '"x"', '{"jsonrpc":"2.0","id":1e9}'));
 /** Bytes on the wire: a frame (its length right, wrong or junk) or something that is no frame. */
@@ -118,24 +141,28 @@ async function answers(): Promise<void> {
 
 describe('fuzz: the language server over stdio', () => {
   const size = sizeFor('lsp');
-  it(`answers a valid request after each of ${size.runs} random inputs`, async () => {
-    await fc.assert(
-      fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 3 }), async (pieces) => {
-        for (const p of pieces) server.child.stdin!.write(p);
-        try {
-          await answers();
-        } catch (err) {
-          // broken framing may end a server, non-zero; an editor starts it again, and so does this
-          if (server.child.exitCode === null || server.child.exitCode === 0) throw err;
-          restarts++;
-          await start();
-          await answers();
-        }
-      }),
-      { numRuns: size.runs, interruptAfterTimeLimit: size.timeLimitMs, seed: FUZZ_SEED },
-    );
-    expect(checks).toBeGreaterThan(0);
-    // this server finds its feet again rather than exit
-    expect(restarts).toBe(0);
-  }, size.timeLimitMs + 30_000);
+  it(
+    `answers a valid request after each of ${size.runs} random inputs`,
+    async () => {
+      await fc.assert(
+        fc.asyncProperty(fc.array(piece, { minLength: 1, maxLength: 3 }), async (pieces) => {
+          for (const p of pieces) server.child.stdin!.write(p);
+          try {
+            await answers();
+          } catch (err) {
+            // broken framing may end a server, non-zero; an editor starts it again, and so does this
+            if (server.child.exitCode === null || server.child.exitCode === 0) throw err;
+            restarts++;
+            await start();
+            await answers();
+          }
+        }),
+        { numRuns: size.runs, interruptAfterTimeLimit: size.timeLimitMs, seed: FUZZ_SEED },
+      );
+      expect(checks).toBeGreaterThan(0);
+      // this server finds its feet again rather than exit
+      expect(restarts).toBe(0);
+    },
+    size.timeLimitMs + 30_000,
+  );
 });

@@ -62,7 +62,32 @@ export type Stmt =
 
 // ---- leaves ------------------------------------------------------------------------
 
-const STRINGS = ['', 'a', 'b', 'hello', 'Hello', '10', '2.5', ' 7 ', '-3', '1e3', 'x"y', 'back\\slash', 'tab\there', 'two\nlines', 'é', '💧', 'void', 'true', 'bob', 'room', 'e1', 'scene', 'actor', 'ghost'];
+const STRINGS = [
+  '',
+  'a',
+  'b',
+  'hello',
+  'Hello',
+  '10',
+  '2.5',
+  ' 7 ',
+  '-3',
+  '1e3',
+  'x"y',
+  'back\\slash',
+  'tab\there',
+  'two\nlines',
+  'é',
+  '💧',
+  'void',
+  'true',
+  'bob',
+  'room',
+  'e1',
+  'scene',
+  'actor',
+  'ghost',
+];
 const numLit: fc.Arbitrary<Expr> = fc.oneof(
   { weight: 4, arbitrary: fc.integer({ min: 0, max: 20 }).map((v) => ({ k: 'num' as const, v })) },
   { weight: 1, arbitrary: fc.constantFrom<number | 'inf'>(0, 0.5, 2.25, 1e-7, 100, 65536, 2 ** 31, 1e21, 1e308, 'inf').map((v) => ({ k: 'num' as const, v })) },
@@ -170,8 +195,7 @@ type Typed = { n: Expr; s: Expr; b: Expr; l: Expr; x: Expr; hcall: Expr; builtin
 
 const exprs = fc.letrec<Typed>((tie) => {
   const d = { maxDepth: 3, depthIdentifier: 'expr', withCrossShrink: true };
-  const bin = (ops: BinOp[], a: fc.Arbitrary<Expr>, b: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> =>
-    fc.record({ k: fc.constant('bin' as const), op: fc.constantFrom(...ops), a, b });
+  const bin = (ops: BinOp[], a: fc.Arbitrary<Expr>, b: fc.Arbitrary<Expr>): fc.Arbitrary<Expr> => fc.record({ k: fc.constant('bin' as const), op: fc.constantFrom(...ops), a, b });
   const call = (ret: string): fc.Arbitrary<Expr> =>
     fc.constantFrom(...Object.keys(PURE).filter((f) => PURE[f].ret === ret)).chain((fn) => fc.tuple(...PURE[fn].args.map(arg)).map((args): Expr => ({ k: 'builtin', fn, args })));
   const arg = (kind: ArgKind): fc.Arbitrary<Expr> => {
@@ -279,7 +303,12 @@ function stmtsOf(depth: number): fc.Arbitrary<Stmt[]> {
     assign('s', exprs.s),
     assign('l', exprs.l),
     assign('x', exprs.x),
-    fc.record({ k: fc.constant('setindex' as const), slot, path: fc.array(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }).map((v): Expr => ({ k: 'num', v })) }, { weight: 1, arbitrary: exprs.x }), { minLength: 1, maxLength: 2 }), e: exprs.x }),
+    fc.record({
+      k: fc.constant('setindex' as const),
+      slot,
+      path: fc.array(fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 1, max: 4 }).map((v): Expr => ({ k: 'num', v })) }, { weight: 1, arbitrary: exprs.x }), { minLength: 1, maxLength: 2 }),
+      e: exprs.x,
+    }),
     fc.record({ k: fc.constant('append' as const), slot, e: exprs.x }),
     fc.record({ k: fc.constant('print' as const), e: exprs.x }),
     fc.record({ k: fc.constant('print' as const), e: exprs.x }),
@@ -341,7 +370,10 @@ const CALLABLE = ['h1', 'h2', 'h3'];
 
 export const program: fc.Arbitrary<GenProgram> = fc.record({
   globals: fc.tuple(numLit, strLit),
-  props: fc.tuple(numLit, fc.array(scalar, { maxLength: 3 }).map((items): Expr => ({ k: 'list', items }))),
+  props: fc.tuple(
+    numLit,
+    fc.array(scalar, { maxLength: 3 }).map((items): Expr => ({ k: 'list', items })),
+  ),
   handlers: fc.tuple(...HANDLERS.map((h) => body.map((b) => ({ name: h.name, body: b })))),
 });
 
@@ -474,8 +506,7 @@ function ps(stmts: Stmt[], sc: Scope, indent: string, out: string[]): void {
       case 'print':
         out.push(`${indent}print (${pe(s.e, sc)})`);
         break;
-      case 'call':
-      {
+      case 'call': {
         const text = pe(s.e, sc);
         // a call cut for the call budget leaves a bare 0, which is no statement
         if (text !== '0') out.push(`${indent}${text}`);
@@ -566,11 +597,7 @@ export function printProgram(p: GenProgram): string {
   const sc: Scope = { object: null, params: [], loopVars: [], loops: 0, calls: { left: 0 }, startup: false, counters: 0 };
   // globals get their values first thing at startup (the boot library's startup runs before)
   const startup = p.handlers[0];
-  const withGlobals: Stmt[] = [
-    { k: 'do', text: `g1 = ${pe(p.globals[0], sc)}` },
-    { k: 'do', text: `g2 = ${pe(p.globals[1], sc)}` },
-    ...startup.body,
-  ];
+  const withGlobals: Stmt[] = [{ k: 'do', text: `g1 = ${pe(p.globals[0], sc)}` }, { k: 'do', text: `g2 = ${pe(p.globals[1], sc)}` }, ...startup.body];
   const objects: Record<string, { kind: string; lines: string[] }> = {
     room: { kind: 'set', lines: [`  property pr1 = ${pe(p.props[0], sc)}`, `  property pr2 = ${pe(p.props[1], sc)}`] },
     hall: { kind: 'set', lines: [] },

@@ -8,7 +8,6 @@ import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
 import { LiveWorld } from '../../src/hosts/live.ts';
 import { SLICE_MS, SPIN_STEP } from '../../src/vm/guard.ts';
 
-
 // (how long the blow-ups take now is measured by npm run bench: test/bench/bounds.ts)
 
 describe('regressions: lists that contain themselves', () => {
@@ -270,7 +269,8 @@ describe('regressions: code frames', () => {
 describe('regressions: a world saves whatever its builtins let it hold', () => {
   it('a camera turn or a loop countdown of absurd length is cut to, or refused past, what a snapshot holds; the world still saves', async () => {
     const { checkSaveRestore } = await import('./checks.ts');
-    const source = 'set room\n  on tick\n    print ("tick")\n  end\nendset\non startup\n  gotoset ("room")\n  currentscene ("east", 1e308)\n  makeloop ("scene", "tick", 20)\n  delay (600)\n  print (currentview ())\nend\n';
+    const source =
+      'set room\n  on tick\n    print ("tick")\n  end\nendset\non startup\n  gotoset ("room")\n  currentscene ("east", 1e308)\n  makeloop ("scene", "tick", 20)\n  delay (600)\n  print (currentview ())\nend\n';
     const program = loadProgram([{ file: 'gen.pw', source }]).program!;
     const opts = { until: 1000 * 3, fps: 16, seed: 1, keepGoing: false } as const;
     expect(checkSaveRestore(program, opts as never, 0.5, 'generated code')).toBe(true);
@@ -287,10 +287,14 @@ describe('regressions: a world saves whatever its builtins let it hold', () => {
 
   it('a world saved between two frames just as it went quiet ends its restored run at the next frame, as the uninterrupted run does', async () => {
     const { checkSaveRestore } = await import('./checks.ts');
-    const quiet = loadProgram([{ file: 'gen.pw', source: 'set room\n  on openset\n    playsound ("hiss")\n    delay (1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' }]).program!;
+    const quiet = loadProgram([
+      { file: 'gen.pw', source: 'set room\n  on openset\n    playsound ("hiss")\n    delay (1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' },
+    ]).program!;
     expect(checkSaveRestore(quiet, { until: 200 * 3, fps: 16, seed: 1, keepGoing: false } as never, 0.27, 'generated code')).toBe(true);
     // and when what made it quiet was a fade on the wall clock, after which the next frame has nothing due
-    const faded = loadProgram([{ file: 'gen.pw', source: 'set room\n  on openset\n    voice ("hiss")\n    screentoblack ("", 1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' }]).program!;
+    const faded = loadProgram([
+      { file: 'gen.pw', source: 'set room\n  on openset\n    voice ("hiss")\n    screentoblack ("", 1)\n  end\nendset\non startup\n  defsound ("hiss", 300)\n  gotoset ("room")\nend\n' },
+    ]).program!;
     expect(checkSaveRestore(faded, { until: 200 * 3, fps: 16, seed: 1, keepGoing: false } as never, 0.8, 'generated code')).toBe(true);
   });
 });

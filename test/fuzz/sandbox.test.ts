@@ -11,7 +11,6 @@ import { runBoth as run } from './both.ts';
 
 const ROOT = new URL('../..', import.meta.url).pathname;
 
-
 /** Every property JavaScript's shared prototypes have now: a script must never add one. */
 const PROTOTYPES = { Object: Object.prototype, Array: Array.prototype, String: String.prototype, Function: Function.prototype, Number: Number.prototype };
 function prototypeKeys(): Record<string, string[]> {
@@ -41,7 +40,10 @@ describe('sandbox: the builtin registry', () => {
     expect(BUILTINS.length).toBeGreaterThan(50);
     const offenders: string[] = [];
     for (const b of BUILTINS) {
-      for (const [part, f] of [['fn', b.fn], ['resume', b.resume]] as const) {
+      for (const [part, f] of [
+        ['fn', b.fn],
+        ['resume', b.resume],
+      ] as const) {
         if (!f) continue;
         const src = Function.prototype.toString.call(f);
         const m = src.match(FORBIDDEN);
@@ -197,7 +199,12 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   });
 
   it('clicks on objects named like prototype properties are ignored', () => {
-    const r = run('prop p\n  on click\n    print (1)\n  end\nendprop\non startup\nend', { input: [{ at: 100, click: 'prop constructor' }, { at: 200, click: 'prop __proto__' }] });
+    const r = run('prop p\n  on click\n    print (1)\n  end\nendprop\non startup\nend', {
+      input: [
+        { at: 100, click: 'prop constructor' },
+        { at: 200, click: 'prop __proto__' },
+      ],
+    });
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual([]);
   });
@@ -214,7 +221,9 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     constructor ()
   //   end
   it('handlers named constructor and __proto__, global and in an object', () => {
-    const r = run('on constructor\n  print ("c")\nend\non __proto__\n  print ("p")\nend\nactor a\n  on constructor\n    print ("a")\n  end\nendactor\non startup\n  constructor ()\n  __proto__ ()\n  sendtoactor ("a", "constructor")\nend');
+    const r = run(
+      'on constructor\n  print ("c")\nend\non __proto__\n  print ("p")\nend\nactor a\n  on constructor\n    print ("a")\n  end\nendactor\non startup\n  constructor ()\n  __proto__ ()\n  sendtoactor ("a", "constructor")\nend',
+    );
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['c', 'p', 'a']);
   });
@@ -231,7 +240,9 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     print (actorpos ("constructor"))
   //   end
   it('actors named constructor and __proto__ have their own state', () => {
-    const r = run('actor constructor\nendactor\nactor __proto__\nendactor\non startup\n  print (actorpos ("constructor"))\n  placeactor ("constructor", 1, 2, 3)\n  placeactor ("__proto__", 4, 5, 6)\n  print (actorpos ("constructor"))\n  print (actorpos ("__proto__"))\nend');
+    const r = run(
+      'actor constructor\nendactor\nactor __proto__\nendactor\non startup\n  print (actorpos ("constructor"))\n  placeactor ("constructor", 1, 2, 3)\n  placeactor ("__proto__", 4, 5, 6)\n  print (actorpos ("constructor"))\n  print (actorpos ("__proto__"))\nend',
+    );
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['[0, 0, 0]', '[1, 2, 3]', '[4, 5, 6]']);
   });
@@ -247,7 +258,14 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     actorowner ("__proto__", "x")
   //   end
   it('actor builtins given "__proto__" or "constructor" say there is no such actor and change nothing', () => {
-    for (const call of ['actorowner ("__proto__", "x")', 'placeactor ("__proto__", 1, 2, 3)', 'pose ("__proto__", "p")', 'actorspeed ("__proto__", 5)', 'actorowner ("constructor", "x")', 'print (actorpos ("__proto__"))']) {
+    for (const call of [
+      'actorowner ("__proto__", "x")',
+      'placeactor ("__proto__", 1, 2, 3)',
+      'pose ("__proto__", "p")',
+      'actorspeed ("__proto__", 5)',
+      'actorowner ("constructor", "x")',
+      'print (actorpos ("__proto__"))',
+    ]) {
       const r = run(`on startup\n  ${call}\nend`);
       expect(r.exit, call).toBe(1);
       expect(r.errors[0].message, call).toMatch(/there is no actor/);
@@ -284,7 +302,9 @@ describe('sandbox: JavaScript names are ordinary names', () => {
   //     print (playsound ("__proto__"))
   //   end
   it('defsound, defpose and defview with the name "__proto__" define it', () => {
-    const r = run('actor a\nendactor\non startup\n  defsound ("__proto__", 100)\n  print (playsound ("__proto__"))\n  print (currentsound (1))\n  defpose ("__proto__", 2)\n  pose ("a", "__proto__")\n  delay (3)\n  print (poseframe ("a"))\nend');
+    const r = run(
+      'actor a\nendactor\non startup\n  defsound ("__proto__", 100)\n  print (playsound ("__proto__"))\n  print (currentsound (1))\n  defpose ("__proto__", 2)\n  pose ("a", "__proto__")\n  delay (3)\n  print (poseframe ("a"))\nend',
+    );
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['1', '__proto__', '1']);
   });
@@ -312,7 +332,9 @@ describe('sandbox: no way into the generated JavaScript', () => {
   });
 
   it('handler, variable and object names cannot break out of the generated function either', () => {
-    const r = run('actor x_y\n  on __defineGetter__\n    return 1\n  end\nendactor\non eval (arguments)\n  this = arguments\n  return this\nend\non startup\n  print (eval (5))\n  print (sendtoactor ("x_y", "__defineGetter__"))\nend');
+    const r = run(
+      'actor x_y\n  on __defineGetter__\n    return 1\n  end\nendactor\non eval (arguments)\n  this = arguments\n  return this\nend\non startup\n  print (eval (5))\n  print (sendtoactor ("x_y", "__defineGetter__"))\nend',
+    );
     expect(r.errors).toEqual([]);
     expect(r.stdout).toEqual(['5', '1']);
   });

@@ -19,10 +19,54 @@ type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 
 /** Odd values a field may be set to: extremes, fractions, inherited names, names of the demo's things, script-value spellings. */
 const ODD_VALUES: Json[] = [
-  -1e308, 1e308, -1, 0, 0.5, 1.5, 59.94, 2 ** 31, 2 ** 53, 1e15 + 2, -1e15 - 2, 360, -360, 1e300,
-  '', 'constructor', 'toString', '__proto__', 'hasOwnProperty', 'galley', 'fore', 'engine', 'staircase', 'steward', 'nowhere', 'prop faucet', 'prop', 'x'.repeat(50),
-  null, true, false, [], {}, [1, 2], { toString: 1 }, { $num: 'NaN' }, { $num: 'Infinity' }, { $num: '-Infinity' }, { $num: '1e400' }, { $list: 0 }, { $list: 99 }, { $list: -1 }, { $unset: 1 },
-  { kind: 'constructor', at: 0 }, { kind: 'click', at: 0, target: 'tour', objectKind: 'flat' }, { kind: 'mouse', at: 0, down: true }, { at: 0, click: 'prop' }, { at: 0, click: 'flat tour' },
+  -1e308,
+  1e308,
+  -1,
+  0,
+  0.5,
+  1.5,
+  59.94,
+  2 ** 31,
+  2 ** 53,
+  1e15 + 2,
+  -1e15 - 2,
+  360,
+  -360,
+  1e300,
+  '',
+  'constructor',
+  'toString',
+  '__proto__',
+  'hasOwnProperty',
+  'galley',
+  'fore',
+  'engine',
+  'staircase',
+  'steward',
+  'nowhere',
+  'prop faucet',
+  'prop',
+  'x'.repeat(50),
+  null,
+  true,
+  false,
+  [],
+  {},
+  [1, 2],
+  { toString: 1 },
+  { $num: 'NaN' },
+  { $num: 'Infinity' },
+  { $num: '-Infinity' },
+  { $num: '1e400' },
+  { $list: 0 },
+  { $list: 99 },
+  { $list: -1 },
+  { $unset: 1 },
+  { kind: 'constructor', at: 0 },
+  { kind: 'click', at: 0, target: 'tour', objectKind: 'flat' },
+  { kind: 'mouse', at: 0, down: true },
+  { at: 0, click: 'prop' },
+  { at: 0, click: 'flat tour' },
 ];
 const ODD_KEYS = ['constructor', 'toString', '__proto__', 'hasOwnProperty', 'valueOf', 'surprise', 'galley', 'x', 'loop', '#3', '\u001b[2J'];
 
@@ -85,7 +129,18 @@ function theDemo(): Demo {
   const quiet = { print: () => {}, diagnostic: () => {} };
   const bases = MOMENTS.map((ms) => {
     const a = runHeadless(library.code, quiet, { fps: 60, seed: 1, until: ms * UNITS_PER_MS, savedAfter: true });
-    const host: HostInfo = { kind: 'headless', fps: 60, nextFrame: a.nextFrame, files: ['scripts'], seed: 1, loopGuard: 100_000, input: [{ at: ms + 700, click: 'flat tour' }, { at: ms + 900, mouse: 'down' }] as never };
+    const host: HostInfo = {
+      kind: 'headless',
+      fps: 60,
+      nextFrame: a.nextFrame,
+      files: ['scripts'],
+      seed: 1,
+      loopGuard: 100_000,
+      input: [
+        { at: ms + 700, click: 'flat tour' },
+        { at: ms + 900, mouse: 'down' },
+      ] as never,
+    };
     return writeSnapshot(a.engine.state, a.engine.threadsForSave(), library.code, host);
   });
   return (demo = { library, bases });
@@ -128,7 +183,9 @@ export function mutatedSnapshot(input: SnapshotInput): { text: string; edits: st
     const copy = (): Json => structuredClone(ODD_VALUES[e.value]!);
     const name = path.map((k) => (typeof k === 'number' ? `[${k}]` : `.${k}`)).join('') || '(the body)';
     if (path.length === 0 && e.op !== 'add') continue;
-    said.push(`${e.op} ${name}${e.op === 'typed' ? ` (was ${JSON.stringify(get(body, path))?.slice(0, 60)})` : ''}${e.op === 'set' || e.op === 'add' ? ` ${JSON.stringify(ODD_VALUES[e.value])}${e.op === 'add' ? ` as ${JSON.stringify(ODD_KEYS[e.key])}` : ''}` : e.op === 'nudge' ? ` by ${e.by}` : e.op === 'copy' ? ` from ${all[e.from % all.length]!.join('.')}` : ''}`);
+    said.push(
+      `${e.op} ${name}${e.op === 'typed' ? ` (was ${JSON.stringify(get(body, path))?.slice(0, 60)})` : ''}${e.op === 'set' || e.op === 'add' ? ` ${JSON.stringify(ODD_VALUES[e.value])}${e.op === 'add' ? ` as ${JSON.stringify(ODD_KEYS[e.key])}` : ''}` : e.op === 'nudge' ? ` by ${e.by}` : e.op === 'copy' ? ` from ${all[e.from % all.length]!.join('.')}` : ''}`,
+    );
     if (path.length === 0) {
       // the body itself: add or drop a top-level field
       if (e.op === 'add') put(body, ODD_KEYS[e.key]!, copy());
@@ -180,7 +237,7 @@ const LOOP_GUARD = 100_000;
 /** The `pw run --restore` door, in process: null when the snapshot was accepted (and the world ran on and saved), else the refusal. */
 function throughRun(text: string, jit: boolean): string | null {
   const program = theDemo().library.code;
-  let restored;
+  let restored: ReturnType<typeof fitSnapshot>;
   try {
     restored = fitSnapshot(decodeSnapshot(text), program);
   } catch (err) {

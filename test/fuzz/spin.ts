@@ -85,7 +85,12 @@ const work: fc.Arbitrary<Work[]> = fc.letrec<{ list: Work[]; item: Work }>((tie)
     { weight: 1, arbitrary: fc.constant({ k: 'note' as const }) },
     {
       weight: 3,
-      arbitrary: fc.record({ k: fc.constant('loop' as const), form: fc.constantFrom('while' as const, 'for' as const, 'down' as const, 'by2' as const), n: fc.integer({ min: 1, max: 3000 }), body: tie('list') }),
+      arbitrary: fc.record({
+        k: fc.constant('loop' as const),
+        form: fc.constantFrom('while' as const, 'for' as const, 'down' as const, 'by2' as const),
+        n: fc.integer({ min: 1, max: 3000 }),
+        body: tie('list'),
+      }),
     },
   ),
 })).list;
@@ -93,7 +98,12 @@ const work: fc.Arbitrary<Work[]> = fc.letrec<{ list: Work[]; item: Work }>((tie)
 /** Steps per worker: mostly thousands to tens of thousands, now and then a few hundred thousand. */
 const budget = fc.oneof({ weight: 4, arbitrary: fc.integer({ min: 2_000, max: 40_000 }) }, { weight: 1, arbitrary: fc.integer({ min: 40_000, max: 300_000 }) });
 
-const worker: fc.Arbitrary<Worker> = fc.record({ budget, seed: fc.integer({ min: 0, max: 999 }), after: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 6 }) }), body: work });
+const worker: fc.Arbitrary<Worker> = fc.record({
+  budget,
+  seed: fc.integer({ min: 0, max: 999 }),
+  after: fc.oneof({ weight: 3, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 6 }) }),
+  body: work,
+});
 
 export const spinProgram: fc.Arbitrary<SpinProgram> = fc.record({
   guardOff: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
@@ -158,8 +168,36 @@ const HELPER_TEXT: Record<Helper, string[]> = {
   fib: ['fib (n)', '  steps = steps + 1', '  if n < 2 then', '    return n', '  endif', '  return fib (n - 1) + fib (n - 2)'],
   even: ['even (n)', '  steps = steps + 1', '  if n = 0 then', '    return 1', '  endif', '  return odd (n - 1)'],
   // (a for loop of n iterations jumps back n - 1 times: the last step of each is taken back)
-  fill: ['fill (n)', '  steps = steps + 1', '  l = []', '  for j = 1 to n', '    steps = steps + 1', '    append (l, j * j mod 97)', '  endfor', '  t = 0', '  for j = 1 to count (l)', '    steps = steps + 1', '    t = t + l[j]', '  endfor', '  if n > 0 then', '    steps = steps - 2', '  endif', '  return t'],
-  spell: ['spell (n)', '  steps = steps + 1', '  s = ""', '  k = 0', '  while k < n', '    steps = steps + 1', '    k = k + 1', '    s = s .. substr ("abcdefg", k mod 7 + 1, 1)', '  endwhile', '  return length (s) * 7 + count ([s, k])'],
+  fill: [
+    'fill (n)',
+    '  steps = steps + 1',
+    '  l = []',
+    '  for j = 1 to n',
+    '    steps = steps + 1',
+    '    append (l, j * j mod 97)',
+    '  endfor',
+    '  t = 0',
+    '  for j = 1 to count (l)',
+    '    steps = steps + 1',
+    '    t = t + l[j]',
+    '  endfor',
+    '  if n > 0 then',
+    '    steps = steps - 2',
+    '  endif',
+    '  return t',
+  ],
+  spell: [
+    'spell (n)',
+    '  steps = steps + 1',
+    '  s = ""',
+    '  k = 0',
+    '  while k < n',
+    '    steps = steps + 1',
+    '    k = k + 1',
+    '    s = s .. substr ("abcdefg", k mod 7 + 1, 1)',
+    '  endwhile',
+    '  return length (s) * 7 + count ([s, k])',
+  ],
 };
 
 /** The line that starts handler `head`: noloopcheck unless the guard is off. */

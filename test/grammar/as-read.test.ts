@@ -2,7 +2,7 @@ import { describe, it, expect } from 'vitest';
 import fc from 'fast-check';
 import { parseFileCarefully } from '../../grammar/parser.ts';
 import { compileAsRead, compileFiles, sortDiagnostics } from '../../src/compiler/link.ts';
-import { type SourceText } from '../../src/node/load.ts';
+import type { SourceText } from '../../src/node/load.ts';
 import { loadProgram } from '../../src/engine/load.ts';
 import { STDLIB } from '../../src/compiler/stdlib.ts';
 import { BUILTIN_TABLE } from '../../src/builtins/index.ts';

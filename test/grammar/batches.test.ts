@@ -60,11 +60,9 @@ const miscut: Record<string, string> = {
 };
 
 describe('the quick pass in batches', () => {
-  const clean = [
-    ...CORPUS.map((e) => ({ file: e.file, source: e.source })),
-    ...examples(),
-    ...Object.entries(crafted).map(([file, source]) => ({ file, source })),
-  ].filter((s) => parseFileCarefully(s.source, s.file).errors.length === 0);
+  const clean = [...CORPUS.map((e) => ({ file: e.file, source: e.source })), ...examples(), ...Object.entries(crafted).map(([file, source]) => ({ file, source }))].filter(
+    (s) => parseFileCarefully(s.source, s.file).errors.length === 0,
+  );
 
   it('cuts the crafted scripts into several batches', () => {
     for (const [name, source] of Object.entries(crafted)) {
@@ -134,10 +132,7 @@ describe('the quick pass in batches', () => {
       const e = CORPUS[next(CORPUS.length)]!;
       const count = tokenize(e.source).length;
       const op = next(ops.length + 2);
-      const m: Mutation =
-        op < ops.length
-          ? { op: ops[op]!, at: next(Math.max(1, count)) }
-          : { op: 'insertToken', at: next(Math.max(1, count)), text: INSERTS[next(INSERTS.length)]! };
+      const m: Mutation = op < ops.length ? { op: ops[op]!, at: next(Math.max(1, count)) } : { op: 'insertToken', at: next(Math.max(1, count)), text: INSERTS[next(INSERTS.length)]! };
       const source = mutate(e.source, m);
       const whole = parseFileInBatches(source, e.file, WHOLE);
       for (const size of [1, 200]) {

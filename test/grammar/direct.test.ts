@@ -77,7 +77,8 @@ const crafted: Record<string, string> = {
   'precedence and prefixes': 'on a\n  x = not a = b and - - c * d mod e .. f or g <> h | i & j\n  y = -x[1][2]\n  (x) = 1\n  x[1][2] = 3\n  f (1)[2]\nend\n',
   'assignments of comparisons': 'on a\n  x = a < b\n  x[1] = a = b\n  y = a < not b < c\n  z = a = b\nend\n',
   'one-line blocks and semicolons': 'on a; x = 1; end\non b\n  if x then print (1) endif\n  while x; x = x - 1; endwhile\n  for i = 1 to 3 step 1; endfor\nend\n',
-  'every statement': 'global g, h\non noloopcheck a (p, q)\n  global k\n  for i = p to q\n    if i then break else continue endif\n  endfor\n  return\nend\nactor v\n  property p\n  on b\n  end\nendactor\nprop w\nendprop\nflat f\nendflat\n',
+  'every statement':
+    'global g, h\non noloopcheck a (p, q)\n  global k\n  for i = p to q\n    if i then break else continue endif\n  endfor\n  return\nend\nactor v\n  property p\n  on b\n  end\nendactor\nprop w\nendprop\nflat f\nendflat\n',
 };
 
 const broken: Record<string, string> = {
@@ -136,14 +137,20 @@ describe('the direct reader', () => {
 
   it('agrees with the chevrotain passes on random and mutated text', () => {
     const opts = { numRuns: RUNS, interruptAfterTimeLimit: LONG ? 3_600_000 : 20_000 };
-    fc.assert(fc.property(fc.oneof(tokenSoup, randomText), (source) => {
-      agreeFile(source, 'random text');
-      agreeRepl(source, 'random text');
-    }), opts);
-    fc.assert(fc.property(fc.nat(CORPUS.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 }), (i, ms) => {
-      let source = CORPUS[i]!.source;
-      for (const m of ms) source = mutate(source, m);
-      agreeFile(source, `${CORPUS[i]!.file} ${JSON.stringify(ms)}`);
-    }), opts);
+    fc.assert(
+      fc.property(fc.oneof(tokenSoup, randomText), (source) => {
+        agreeFile(source, 'random text');
+        agreeRepl(source, 'random text');
+      }),
+      opts,
+    );
+    fc.assert(
+      fc.property(fc.nat(CORPUS.length - 1), fc.array(mutation, { minLength: 1, maxLength: 3 }), (i, ms) => {
+        let source = CORPUS[i]!.source;
+        for (const m of ms) source = mutate(source, m);
+        agreeFile(source, `${CORPUS[i]!.file} ${JSON.stringify(ms)}`);
+      }),
+      opts,
+    );
   });
 });

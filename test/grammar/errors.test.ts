@@ -30,37 +30,24 @@ describe('every syntax error is reported, once, where it is', () => {
 
   it('keeps going across handlers and object blocks', () => {
     const src = 'set a\n  on x\n    p (\n  end\nendset\non y\n  q = )\nend\nactor b\n  on z\n    if then\n    endif\n  end\nendactor\n';
-    expect(errorsOf(src)).toEqual([
-      '3:8 expected an argument or ")" after "("',
-      '7:7 expected an expression after "="',
-      '11:8 expected a condition after "if"',
-    ]);
+    expect(errorsOf(src)).toEqual(['3:8 expected an argument or ")" after "("', '7:7 expected an expression after "="', '11:8 expected a condition after "if"']);
   });
 
   it('never reports two errors for the same spot or the same statement', () => {
     expect(errorsOf('on a\n  x = 3 @ 4\nend')).toEqual(['2:9 unexpected character "@"']);
-    expect(errorsOf('on a\n  x = "abc\n  y = 2\nend')).toEqual([
-      '2:7 unterminated string: add the closing " before the end of the line',
-    ]);
+    expect(errorsOf('on a\n  x = "abc\n  y = 2\nend')).toEqual(['2:7 unterminated string: add the closing " before the end of the line']);
     expect(errorsOf('on a\n  x = ) ) )\nend')).toEqual(['2:7 expected an expression after "="']);
   });
 
   it('reports errors in separate statements of one line', () => {
-    expect(errorsOf('on a\n  x = ); y = 1 +\nend')).toEqual([
-      '2:7 expected an expression after "="',
-      '2:17 expected an expression after "+"',
-    ]);
+    expect(errorsOf('on a\n  x = ); y = 1 +\nend')).toEqual(['2:7 expected an expression after "="', '2:17 expected an expression after "+"']);
   });
 });
 
 describe('block-closing messages', () => {
   it('names the unclosed opener and where it was opened', () => {
-    expect(errorsOf('on a\n  while x\n    foo ()\nend')).toEqual([
-      '4:1 expected "endwhile" to close the while loop opened at 2:3',
-    ]);
-    expect(errorsOf('on a\n  for i = 1 to 3\n    foo ()\nend')).toEqual([
-      '4:1 expected "endfor" to close the for loop opened at 2:3',
-    ]);
+    expect(errorsOf('on a\n  while x\n    foo ()\nend')).toEqual(['4:1 expected "endwhile" to close the while loop opened at 2:3']);
+    expect(errorsOf('on a\n  for i = 1 to 3\n    foo ()\nend')).toEqual(['4:1 expected "endfor" to close the for loop opened at 2:3']);
     expect(errorsOf('on a\n  if x then\n    foo ()\nend')).toEqual(['4:1 expected "endif" to close the "if" opened at 2:3']);
     expect(errorsOf('on startup\n  foo ()\n')).toEqual(['2:9 expected "end" to close the handler "startup" opened at 1:1']);
     expect(errorsOf('set engine\n  on a\n  end\n')).toEqual(['3:6 expected "endset" to close the set "engine" opened at 1:1']);
@@ -71,23 +58,16 @@ describe('block-closing messages', () => {
   });
 
   it('a closer inside a block closes the enclosing construct', () => {
-    expect(errorsOf('on a\n  while x\n    if y then\n      z ()\n  endwhile\nend')).toEqual([
-      '5:3 expected "endif" to close the "if" opened at 3:5',
-    ]);
+    expect(errorsOf('on a\n  while x\n    if y then\n      z ()\n  endwhile\nend')).toEqual(['5:3 expected "endif" to close the "if" opened at 3:5']);
   });
 
   it('the wrong object closer', () => {
-    expect(errorsOf('set a\n  property p\nendactor\n')).toEqual([
-      '3:1 expected "endset" to close the set "a" opened at 1:1, not "endactor"',
-    ]);
+    expect(errorsOf('set a\n  property p\nendactor\n')).toEqual(['3:1 expected "endset" to close the set "a" opened at 1:1, not "endactor"']);
   });
 
   it('closers without an opener', () => {
     expect(errorsOf('endif\n')).toEqual(['1:1 "endif" without a matching "if"']);
-    expect(errorsOf('on a\n  endwhile\nend\nend\n')).toEqual([
-      '2:3 "endwhile" without a matching "while"',
-      '4:1 "end" without a matching "on"',
-    ]);
+    expect(errorsOf('on a\n  endwhile\nend\nend\n')).toEqual(['2:3 "endwhile" without a matching "while"', '4:1 "end" without a matching "on"']);
     expect(errorsOf('on a\n  else\nend')).toEqual(['2:3 "else" without a matching "if"']);
     expect(errorsOf('endset')).toEqual(['1:1 "endset" without a matching "set"']);
   });
@@ -129,12 +109,8 @@ describe('messages in plain words', () => {
   it('misplaced things', () => {
     expect(errorsOf('x = 1\n')).toEqual(['1:1 this statement is outside any handler: put it inside "on NAME … end"']);
     expect(errorsOf('property p\n')).toEqual(['1:1 "property" declarations go inside a set, actor, prop or flat block']);
-    expect(errorsOf('on a\n  property p\nend')).toEqual([
-      '2:3 "property" declarations go directly inside a set, actor, prop or flat block, not inside a handler',
-    ]);
-    expect(errorsOf('set s\n  x = 1\nendset')).toEqual([
-      '2:3 only property declarations and handlers can go inside a set block; put statements inside a handler',
-    ]);
+    expect(errorsOf('on a\n  property p\nend')).toEqual(['2:3 "property" declarations go directly inside a set, actor, prop or flat block, not inside a handler']);
+    expect(errorsOf('set s\n  x = 1\nendset')).toEqual(['2:3 only property declarations and handlers can go inside a set block; put statements inside a handler']);
     expect(errorsOf('on a\n  )\n  then\n  * 2\n  to\nend')).toEqual([
       '2:3 ")" without a matching "("',
       '3:3 "then" without a matching "if"',
@@ -163,11 +139,69 @@ describe('messages in plain words', () => {
 
 // Text made of the language's own words, to reach deep into error recovery.
 const pieces = [
-  'on', 'end', 'set', 'endset', 'actor', 'endactor', 'prop', 'flat', 'property', 'global', 'if', 'then',
-  'elseif', 'else', 'endif', 'while', 'endwhile', 'for', 'to', 'step', 'endfor', 'break', 'continue',
-  'return', 'and', 'or', 'not', 'mod', 'true', 'void', 'self', 'noloopcheck', 'x', 'f', '1', '2.5', '"s"',
-  '"open', "'q'", '(', ')', '[', ']', ',', ';', '=', '<>', '<', '>=', '..', '+', '-', '*', '/', '&', '|',
-  '\n', '\n', '\n', ' ', '-- c\n', '@', '\\',
+  'on',
+  'end',
+  'set',
+  'endset',
+  'actor',
+  'endactor',
+  'prop',
+  'flat',
+  'property',
+  'global',
+  'if',
+  'then',
+  'elseif',
+  'else',
+  'endif',
+  'while',
+  'endwhile',
+  'for',
+  'to',
+  'step',
+  'endfor',
+  'break',
+  'continue',
+  'return',
+  'and',
+  'or',
+  'not',
+  'mod',
+  'true',
+  'void',
+  'self',
+  'noloopcheck',
+  'x',
+  'f',
+  '1',
+  '2.5',
+  '"s"',
+  '"open',
+  "'q'",
+  '(',
+  ')',
+  '[',
+  ']',
+  ',',
+  ';',
+  '=',
+  '<>',
+  '<',
+  '>=',
+  '..',
+  '+',
+  '-',
+  '*',
+  '/',
+  '&',
+  '|',
+  '\n',
+  '\n',
+  '\n',
+  ' ',
+  '-- c\n',
+  '@',
+  '\\',
 ];
 
 const looksInternal = /-->|<--|Expecting|token of type|EOF|Identifier|NumberLit|BinOp|Closer|Junk|\bSep\b|undefined|NaN/;
@@ -210,9 +244,7 @@ describe('deep nesting', () => {
     expect(errorsOf(deep(5000))).toEqual(['2:206 this is nested too deeply: more than 200 levels of blocks and brackets']);
     const ifs = `on a\n${'if x then\n'.repeat(3000)}${'endif\n'.repeat(3000)}end`;
     expect(errorsOf(ifs)).toEqual(['201:1 this is nested too deeply: more than 200 levels of blocks and brackets']);
-    expect(errorsOf(`on a\n  x = ${'not '.repeat(5000)}1\nend`)).toEqual([
-      '2:807 too many "not" and "-" in a row (more than 200)',
-    ]);
+    expect(errorsOf(`on a\n  x = ${'not '.repeat(5000)}1\nend`)).toEqual(['2:807 too many "not" and "-" in a row (more than 200)']);
     expect(isIncomplete(`on a\n  x = ${'['.repeat(5000)}`)).toBe(false);
     // an error deep inside nesting the guard lets through: its own message, or, where
     // even the recovering parser runs out of stack, the nesting named at its deepest

@@ -35,10 +35,7 @@ export function showStmt(s: A.Stmt): string {
   const body = (b: A.Stmt[]) => `{${b.map(showStmt).join('; ')}}`;
   switch (s.type) {
     case 'if':
-      return (
-        s.branches.map((b, i) => `${i === 0 ? 'if' : 'elseif'} ${show(b.cond)} ${body(b.body)}`).join(' ') +
-        (s.elseBody ? ` else ${body(s.elseBody)}` : '')
-      );
+      return s.branches.map((b, i) => `${i === 0 ? 'if' : 'elseif'} ${show(b.cond)} ${body(b.body)}`).join(' ') + (s.elseBody ? ` else ${body(s.elseBody)}` : '');
     case 'while':
       return `while ${show(s.cond)} ${body(s.body)}`;
     case 'for':

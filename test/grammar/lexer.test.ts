@@ -22,15 +22,9 @@ describe('lexer', () => {
   });
 
   it('tells keywords from names, case-insensitively', () => {
-    expect(kinds('if IF If iffy endif end endset ending')).toEqual([
-      'If', 'If', 'If', 'Identifier', 'Endif', 'End', 'Endset', 'Identifier',
-    ]);
-    expect(kinds('prop property properties else elseif elsewhere')).toEqual([
-      'Prop', 'Property', 'Identifier', 'Else', 'Elseif', 'Identifier',
-    ]);
-    expect(kinds('noloopcheck not note to toe step steps self selfie')).toEqual([
-      'Noloopcheck', 'Not', 'Identifier', 'To', 'Identifier', 'Step', 'Identifier', 'Self', 'Identifier',
-    ]);
+    expect(kinds('if IF If iffy endif end endset ending')).toEqual(['If', 'If', 'If', 'Identifier', 'Endif', 'End', 'Endset', 'Identifier']);
+    expect(kinds('prop property properties else elseif elsewhere')).toEqual(['Prop', 'Property', 'Identifier', 'Else', 'Elseif', 'Identifier']);
+    expect(kinds('noloopcheck not note to toe step steps self selfie')).toEqual(['Noloopcheck', 'Not', 'Identifier', 'To', 'Identifier', 'Step', 'Identifier', 'Self', 'Identifier']);
   });
 
   it('knows every keyword', () => {
@@ -46,8 +40,42 @@ describe('lexer', () => {
 
   it('lexes operators and punctuation, longest first', () => {
     expect(images('a<>b<=c<d>=e>f=g..h+i-j*k/l&m|n(o)[p],q;')).toEqual([
-      'a', '<>', 'b', '<=', 'c', '<', 'd', '>=', 'e', '>', 'f', '=', 'g', '..', 'h', '+', 'i', '-',
-      'j', '*', 'k', '/', 'l', '&', 'm', '|', 'n', '(', 'o', ')', '[', 'p', ']', ',', 'q', ';',
+      'a',
+      '<>',
+      'b',
+      '<=',
+      'c',
+      '<',
+      'd',
+      '>=',
+      'e',
+      '>',
+      'f',
+      '=',
+      'g',
+      '..',
+      'h',
+      '+',
+      'i',
+      '-',
+      'j',
+      '*',
+      'k',
+      '/',
+      'l',
+      '&',
+      'm',
+      '|',
+      'n',
+      '(',
+      'o',
+      ')',
+      '[',
+      'p',
+      ']',
+      ',',
+      'q',
+      ';',
     ]);
   });
 
@@ -85,19 +113,21 @@ describe('lexer', () => {
 
   it('reports an unknown escape at the backslash', () => {
     const r = lex('x = "a\\qb"');
-    expect(r.problems).toEqual([
-      expect.objectContaining({ line: 1, col: 7, length: 2, message: expect.stringMatching(/unknown escape "\\q"/) }),
-    ]);
+    expect(r.problems).toEqual([expect.objectContaining({ line: 1, col: 7, length: 2, message: expect.stringMatching(/unknown escape "\\q"/) })]);
   });
 
   it('reports unexpected characters in plain words', () => {
-    const r = lex('x = 3 @ 4\ny = \'a b\' .. z');
+    const r = lex("x = 3 @ 4\ny = 'a b' .. z");
     expect(r.problems.map((p) => [p.line, p.col, p.message])).toEqual([
       [1, 7, 'unexpected character "@"'],
       [2, 5, 'strings use double quotes: "like this"'],
     ]);
     // the quoted text still reads as one string, so the parser sees a sensible line
-    expect(r.tokens.slice(-3).map((t) => [t.image, t.payload])).toEqual([["'a b'", 'a b'], ['..', undefined], ['z', undefined]]);
+    expect(r.tokens.slice(-3).map((t) => [t.image, t.payload])).toEqual([
+      ["'a b'", 'a b'],
+      ['..', undefined],
+      ['z', undefined],
+    ]);
   });
 
   it('never throws on odd input', () => {

@@ -58,16 +58,10 @@ describe('the spec example', () => {
 
   it('has the right object contents', () => {
     const engine = r.ast.items[1] as A.ObjectBlock;
-    expect(engine.properties).toEqual([
-      { type: 'property', name: 'hissing', spelled: 'hissing', init: { type: 'number', value: 0, pos: { line: 5, col: 22 } }, pos: { line: 5, col: 3 } },
-    ]);
+    expect(engine.properties).toEqual([{ type: 'property', name: 'hissing', spelled: 'hissing', init: { type: 'number', value: 0, pos: { line: 5, col: 22 } }, pos: { line: 5, col: 3 } }]);
     expect(engine.handlers.map((h) => h.name)).toEqual(['openset', 'steamhiss']);
     expect(engine.handlers[0]!.namePos).toEqual({ line: 7, col: 6 });
-    expect(engine.handlers[1]!.body.map(showStmt)).toEqual([
-      'hissing := (+ hissing 1)',
-      'playsound("hiss")',
-      'makeloop("scene" "steamhiss" (+ 40 random(20)))',
-    ]);
+    expect(engine.handlers[1]!.body.map(showStmt)).toEqual(['hissing := (+ hissing 1)', 'playsound("hiss")', 'makeloop("scene" "steamhiss" (+ 40 random(20)))']);
     const vlad = r.ast.items[2] as A.ObjectBlock;
     expect(vlad.handlers[0]!.body.map(showStmt)).toEqual(['if (= actorstar(self) "boiler") {walktostar(self "hatch")}']);
   });
@@ -85,9 +79,7 @@ describe('the spec example', () => {
 
 describe('statements', () => {
   it('if / elseif / else', () => {
-    expect(body('if a then\n x = 1\nelseif b then\n x = 2\nelseif c then\nelse\n x = 3\nendif')).toEqual([
-      'if a {x := 1} elseif b {x := 2} elseif c {} else {x := 3}',
-    ]);
+    expect(body('if a then\n x = 1\nelseif b then\n x = 2\nelseif c then\nelse\n x = 3\nendif')).toEqual(['if a {x := 1} elseif b {x := 2} elseif c {} else {x := 3}']);
     expect(body('if a then print (1) endif')).toEqual(['if a {print(1)}']);
     expect(body('if a then x = 1 else x = 2 endif')).toEqual(['if a {x := 1} else {x := 2}']);
   });
@@ -105,11 +97,7 @@ describe('statements', () => {
   });
 
   it('break, continue, return', () => {
-    expect(body('while true\n break\n continue\nendwhile\nreturn\nreturn x + 1')).toEqual([
-      'while true {break; continue}',
-      'return',
-      'return (+ x 1)',
-    ]);
+    expect(body('while true\n break\n continue\nendwhile\nreturn\nreturn x + 1')).toEqual(['while true {break; continue}', 'return', 'return (+ x 1)']);
     expect(body('if x then return endif')).toEqual(['if x {return}']);
   });
 
@@ -150,9 +138,7 @@ describe('statements', () => {
   });
 
   it('nests blocks', () => {
-    expect(
-      body('for i = 1 to 3\n  while x\n    if y then\n      break\n    endif\n  endwhile\nendfor'),
-    ).toEqual(['for i 1 3 {while x {if y {break}}}']);
+    expect(body('for i = 1 to 3\n  while x\n    if y then\n      break\n    endif\n  endwhile\nendfor')).toEqual(['for i 1 3 {while x {if y {break}}}']);
   });
 });
 

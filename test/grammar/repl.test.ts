@@ -34,9 +34,7 @@ describe('parseRepl', () => {
 
   it('reports syntax errors with the REPL file name', () => {
     const r = parseRepl('x = (1 +', '<repl 4>');
-    expect(r.errors).toEqual([
-      { file: '<repl 4>', pos: { line: 1, col: 9 }, length: 1, message: 'expected an expression after "+"' },
-    ]);
+    expect(r.errors).toEqual([{ file: '<repl 4>', pos: { line: 1, col: 9 }, length: 1, message: 'expected an expression after "+"' }]);
   });
 });
 
@@ -65,33 +63,13 @@ describe('isIncomplete', () => {
   });
 
   it('runs complete input', () => {
-    for (const src of [
-      '',
-      'x = 1',
-      '6 * 7',
-      'print ("hi")',
-      'on foo\nend',
-      'if x then print (1) endif',
-      'while not voicedone () endwhile',
-      'set hall\nendset',
-      'global a',
-    ]) {
+    for (const src of ['', 'x = 1', '6 * 7', 'print ("hi")', 'on foo\nend', 'if x then print (1) endif', 'while not voicedone () endwhile', 'set hall\nendset', 'global a']) {
       expect(isIncomplete(src), JSON.stringify(src)).toBe(false);
     }
   });
 
   it('does not wait when the input simply has a syntax error', () => {
-    for (const src of [
-      'x = (1 +',
-      'x = "abc',
-      'if x',
-      'while x <',
-      'endif',
-      'on foo\n  x = )\n',
-      'for i = 1 2',
-      'if a < b < c then',
-      'x = 3 @ 4',
-    ]) {
+    for (const src of ['x = (1 +', 'x = "abc', 'if x', 'while x <', 'endif', 'on foo\n  x = )\n', 'for i = 1 2', 'if a < b < c then', 'x = 3 @ 4']) {
       expect(isIncomplete(src), JSON.stringify(src)).toBe(false);
     }
   });

@@ -45,18 +45,7 @@ function expectNoJsStack(r: Run): void {
 describe('pw run: success', () => {
   it('exits 0 and writes exactly the printed lines to stdout', () => {
     const r = pw(['run', 'ok.pw'], {
-      'ok.pw': [
-        'on startup',
-        '  print (2250)',
-        '  print (0.5)',
-        '  print (-3)',
-        '  print (true)',
-        '  print (void)',
-        '  print ([1, "a", [2]])',
-        '  print ("two\\nlines")',
-        'end',
-        '',
-      ].join('\n'),
+      'ok.pw': ['on startup', '  print (2250)', '  print (0.5)', '  print (-3)', '  print (true)', '  print (void)', '  print ([1, "a", [2]])', '  print ("two\\nlines")', 'end', ''].join('\n'),
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('2250\n0.5\n-3\ntrue\nvoid\n[1, "a", [2]]\ntwo\nlines\n');
@@ -141,18 +130,7 @@ describe('pw run: script errors exit 1', () => {
 
   it('runtime errors: code frame and script call stack; nothing printed after the error', () => {
     const r = pw(['run', 'runtime.pw'], {
-      'runtime.pw': [
-        'on startup',
-        '  print ("before")',
-        '  check ([1, 2])',
-        '  print ("after")',
-        'end',
-        '',
-        'on check (l)',
-        '  return l[3]',
-        'end',
-        '',
-      ].join('\n'),
+      'runtime.pw': ['on startup', '  print ("before")', '  check ([1, 2])', '  print ("after")', 'end', '', 'on check (l)', '  return l[3]', 'end', ''].join('\n'),
     });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('before\n');
@@ -266,7 +244,11 @@ describe('pw run: bad usage exits 2', () => {
 
   it('output files that cannot be written are bad usage before anything runs, and an old snapshot is not truncated', () => {
     const files = { 'u.pw': 'on startup\n  print ("ran")\nend\n' };
-    for (const args of [['--save', join(dir, 'no-such-dir', 's.json')], ['--save', '.'], ['--trace', join(dir, 'no-such-dir', 't.jsonl')]]) {
+    for (const args of [
+      ['--save', join(dir, 'no-such-dir', 's.json')],
+      ['--save', '.'],
+      ['--trace', join(dir, 'no-such-dir', 't.jsonl')],
+    ]) {
       const r = pw(['run', 'u.pw', ...args], files);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
@@ -317,7 +299,11 @@ describe('pw run: bad usage exits 2', () => {
 
   it('a folder without .pw files, and --live with --save, are bad usage', () => {
     mkdirSync(join(dir, 'empty'), { recursive: true });
-    for (const args of [['run', 'empty'], ['disasm', 'empty'], ['run', 'u.pw', '--live', '--save', 'x.json']]) {
+    for (const args of [
+      ['run', 'empty'],
+      ['disasm', 'empty'],
+      ['run', 'u.pw', '--live', '--save', 'x.json'],
+    ]) {
       const r = pw(args, { 'u.pw': 'on startup\nend\n' });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/no \.pw files in "empty"|work only in a headless run/);
@@ -390,7 +376,10 @@ describe('pw run: a snapshot or trace never replaces what is not its own', () =>
     rmSync(join(dir, 'link.json'), { force: true });
     expect(spawnSync('mkfifo', [join(dir, 'pipe')]).status).toBe(0);
     symlinkSync('keep-me.txt', join(dir, 'link.json'));
-    for (const [place, kind] of [['pipe', 'a FIFO'], ['link.json', 'a symbolic link']]) {
+    for (const [place, kind] of [
+      ['pipe', 'a FIFO'],
+      ['link.json', 'a symbolic link'],
+    ]) {
       const r = pw(['run', 'saver.pw', '--save', place], { 'saver.pw': script });
       expect(r.code, place).toBe(2);
       expect(r.stdout).toBe('');
@@ -421,7 +410,12 @@ describe('pw run: a snapshot or trace never replaces what is not its own', () =>
   it.runIf(process.platform === 'linux')("the REPL's :save that cannot finish writing leaves the earlier snapshot whole", () => {
     writeFileSync(join(dir, 'earlier.json'), 'an earlier snapshot');
     // files may grow to 1 KiB only: the snapshot does not fit
-    const r = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" "${PW}" repl`], { cwd: dir, input: 'x = [1, 2, 3]\n:save earlier.json\nprint ("after")\n', encoding: 'utf8', timeout: 20000 });
+    const r = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" "${PW}" repl`], {
+      cwd: dir,
+      input: 'x = [1, 2, 3]\n:save earlier.json\nprint ("after")\n',
+      encoding: 'utf8',
+      timeout: 20000,
+    });
     expect(r.stderr).toContain('cannot write the snapshot to "earlier.json" (EFBIG)');
     expect(r.stdout).toBe('after\n');
     expect(readFileSync(join(dir, 'earlier.json'), 'utf8')).toBe('an earlier snapshot');
@@ -477,7 +471,10 @@ describe('pw run: a trace pairs every sound start with an end', () => {
     const files = { 'hum.pw': 'on startup\n  defsound ("hum", 5000)\n  defsound ("line", 4000)\n  playsound ("hum")\n  voice ("line")\n  delay (600)\nend\n' };
     const r = pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum.jsonl'], files);
     expect(r.code).toBe(0);
-    const trace = readFileSync(join(dir, 'hum.jsonl'), 'utf8').trim().split('\n').map((l) => JSON.parse(l));
+    const trace = readFileSync(join(dir, 'hum.jsonl'), 'utf8')
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(trace.filter((e) => e.ev === 'soundend')).toEqual([
       { t: 1000, ev: 'soundend', slot: 1, sound: 'hum', cut: 'run ended' },
       { t: 1000, ev: 'soundend', slot: 'voice', sound: 'line', cut: 'run ended' },
@@ -536,7 +533,10 @@ describe('pw: usage messages say what was typed', () => {
   it('--trace - writes the trace to stdout in place of the printed lines', () => {
     const r = pw(['run', 'u.pw', '--trace', '-'], files);
     expect(r.code).toBe(0);
-    const events = r.stdout.trim().split('\n').map((l) => JSON.parse(l));
+    const events = r.stdout
+      .trim()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(events.map((e) => e.ev)).toEqual(['event', 'event', 'print']);
     expect(events[2].text).toBe('ran');
   });

@@ -13,7 +13,9 @@ import { expectations, runOptions } from '../support/expect.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const examplesDir = join(root, 'docs', 'examples');
 const page = readFileSync(join(root, 'docs', 'language.md'), 'utf8');
-const examples = readdirSync(examplesDir).filter((f) => f.endsWith('.pw')).sort();
+const examples = readdirSync(examplesDir)
+  .filter((f) => f.endsWith('.pw'))
+  .sort();
 
 /** Code blocks of the page announced by `<!-- KIND: docs/examples/NAME.pw -->` on the line before. */
 function blocks(kind: 'example' | 'stderr'): Map<string, string> {

@@ -16,7 +16,10 @@ describe('programs at the edges of the limits', () => {
     const vars = Array.from({ length: 650 }, (_, i) => `  v${i} = n + ${i}`).join('\n');
     const source = `on deep (n)\n${vars}\n  if n < 199 then\n    return deep (n + 1) + v649 - v648\n  endif\n  return n + v0 - v0\nend\non startup\n  print (deep (1))\nend\n`;
     const r = runBoth(source);
-    expect(r.errors.filter((d) => d.kind === 'runtime error'), r.stderr).toEqual([]);
+    expect(
+      r.errors.filter((d) => d.kind === 'runtime error'),
+      r.stderr,
+    ).toEqual([]);
     expect(r.stdout).toEqual([String(199 + 198)]);
   });
 

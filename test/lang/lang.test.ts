@@ -24,7 +24,12 @@ const tests = SUITES.flatMap((suite) => {
 
 /** The test's files (one, or a folder's .pw files in name order) and what they expect together. */
 function load(test: string): { sources: Record<string, string>; ex: Expected & { errorFiles: string[] } } {
-  const names = test.endsWith('.pw') ? [test] : readdirSync(join(root, test)).filter((f) => f.endsWith('.pw')).sort().map((f) => `${test}/${f}`);
+  const names = test.endsWith('.pw')
+    ? [test]
+    : readdirSync(join(root, test))
+        .filter((f) => f.endsWith('.pw'))
+        .sort()
+        .map((f) => `${test}/${f}`);
   const sources: Record<string, string> = {};
   const ex: Expected & { errorFiles: string[] } = { out: [], errors: [], opts: {}, errorFiles: [] };
   for (const name of names) {

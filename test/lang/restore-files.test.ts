@@ -80,7 +80,10 @@ describe('pw run --restore reads only the scripts a snapshot may name', () => {
 });
 
 describe('pw run --restore reads the folders a snapshot names below the current one', () => {
-  for (const [name, bye] of [['.', 'bye'], ['./sub/', 'sub bye']] as const) {
+  for (const [name, bye] of [
+    ['.', 'bye'],
+    ['./sub/', 'sub bye'],
+  ] as const) {
     it(`restores a world saved from "${name}" the documented way`, () => {
       mkdirSync(join(dir, 'sub'), { recursive: true });
       writeFileSync(join(dir, 'sub', 'b.pw'), 'on startup\n  print ("sub hi")\n  delay (100)\n  print ("sub bye")\nend\n');

@@ -60,7 +60,7 @@ describe('one distance, with transpositions', () => {
 
 describe('did you mean, wherever a name is looked up', () => {
   it('a misspelt engine event', () => {
-    const w = lint(withLine("").replace('  on openset\n', '  on opnset\n  end\n  on openset\n'));
+    const w = lint(withLine('').replace('  on openset\n', '  on opnset\n  end\n  on openset\n'));
     expect(w.map((x) => x.message)).toEqual(['nothing sends the event "opnset" to set deck, and nothing in it calls it — did you mean "openset", which the engine sends?']);
     expect(lint('on strtup\nend\n').map((x) => x.message)).toEqual(['nothing calls the handler "strtup" — did you mean "startup", which the engine calls?']);
   });

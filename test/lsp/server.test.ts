@@ -86,14 +86,14 @@ describe('pw lsp', () => {
   });
 
   it('publishes the problems of workspace files that are not open', async () => {
-    const d = (await server.diagnostics(join(dir, 'extra.pw'), (x) => x.length > 0));
+    const d = await server.diagnostics(join(dir, 'extra.pw'), (x) => x.length > 0);
     expect(d.map((x) => x.code)).toEqual(['PW110', 'PW102']);
     expect(d[1].range).toEqual({ start: { line: 1, character: 14 }, end: { line: 1, character: 23 } });
   });
 
   it('warns about a misspelt event in makeloop, with the right suggestion and range', async () => {
     server.open(engine(), ENGINE);
-    const d = (await server.diagnostics(engine(), (x) => x.some((y) => y.code === 'PW101')));
+    const d = await server.diagnostics(engine(), (x) => x.some((y) => y.code === 'PW101'));
     const w = d.find((x) => x.code === 'PW101')!;
     expect(w.severity).toBe(2);
     expect(w.message).toBe('no set has a handler for the event "steamhis" — did you mean "steamhiss"?');
@@ -113,7 +113,7 @@ describe('pw lsp', () => {
   it('re-analyses after an edit: the fixed name clears the warning', async () => {
     const before = server.published();
     server.change(engine(), { start: { line: 5, character: 32 }, end: { line: 5, character: 32 } }, 's');
-    const d = (await server.diagnostics(engine(), () => true, before));
+    const d = await server.diagnostics(engine(), () => true, before);
     expect(d).toEqual([]);
   });
 
@@ -122,7 +122,7 @@ describe('pw lsp', () => {
     const src = 'on broken\n  x = (1 +\n  y = )\nend\n\non calls\n  greet ()\nend\n';
     writeFileSync(path, src);
     server.open(path, src);
-    const d = (await server.diagnostics(path, (x) => x.length >= 2));
+    const d = await server.diagnostics(path, (x) => x.length >= 2);
     expect(d.every((x) => x.severity === 1)).toBe(true);
     expect(d.length).toBeGreaterThanOrEqual(2);
     expect(d[0].range.start.line).toBe(1);
@@ -131,7 +131,7 @@ describe('pw lsp', () => {
     const fixed = 'on broken\n  x = (1 + 2)\n  print (x)\nend\n\non calls\n  greet ()\nend\n';
     const before = server.published();
     server.change(path, { start: { line: 0, character: 0 }, end: { line: 8, character: 0 } }, fixed);
-    const e = (await server.diagnostics(path, (x) => x.some((y) => y.severity === 1), before));
+    const e = await server.diagnostics(path, (x) => x.some((y) => y.severity === 1), before);
     const unknown = e.find((x) => x.severity === 1)!;
     expect(unknown.message).toMatch(/unknown handler or builtin "greet"/);
     expect(unknown.range).toEqual({ start: { line: 6, character: 2 }, end: { line: 6, character: 7 } });
@@ -245,8 +245,16 @@ describe('pw lsp', () => {
     await expect(server.request('textDocument/hover', { textDocument: { uri: uriOf(engine()) } })).rejects.toThrow('Hover needs textDocument.uri and a position (line, character)');
     expect(await server.hover(join(dir, 'nowhere.pw'), 0, 0)).toBeNull();
     await expect(server.request('textDocument/rename', { textDocument: { uri: uriOf(world()) }, position: { line: 1, character: 4 } })).rejects.toThrow('rename needs newName, a string');
-    await expect(server.request('textDocument/codeAction', { textDocument: { uri: uriOf(engine()) }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } })).rejects.toThrow('codeAction needs context.diagnostics, a list');
-    expect(await server.request('textDocument/codeAction', { textDocument: { uri: uriOf(engine()) }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } }, context: { diagnostics: [null, { message: 3 }] } })).toEqual([]);
+    await expect(server.request('textDocument/codeAction', { textDocument: { uri: uriOf(engine()) }, range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } } })).rejects.toThrow(
+      'codeAction needs context.diagnostics, a list',
+    );
+    expect(
+      await server.request('textDocument/codeAction', {
+        textDocument: { uri: uriOf(engine()) },
+        range: { start: { line: 0, character: 0 }, end: { line: 0, character: 1 } },
+        context: { diagnostics: [null, { message: 3 }] },
+      }),
+    ).toEqual([]);
     expect(text(await server.hover(engine(), 5, 6))).toContain('2250 ms');
   });
 

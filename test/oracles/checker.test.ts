@@ -123,7 +123,10 @@ describe('oracle format', () => {
     seed: fc.nat(1_000_000),
     loopGuard: fc.nat(1_000_000),
     keepGoing: fc.boolean(),
-    loads: fc.array(word.map((w) => `../worlds/${w}.pw`), { maxLength: 3 }),
+    loads: fc.array(
+      word.map((w) => `../worlds/${w}.pw`),
+      { maxLength: 3 },
+    ),
     input: fc.array(
       fc.oneof(
         fc.record({ at: fc.nat(100_000), click: fc.tuple(fc.constantFrom('prop', 'actor', 'flat', 'set'), word).map(([k, n]) => `${k} ${n}`) }),
@@ -133,8 +136,18 @@ describe('oracle format', () => {
     ),
     kinds: fc.option(fc.uniqueArray(fc.constantFrom(...Object.keys(TRACE_KINDS)), { minLength: 1, maxLength: 5 }), { nil: null }),
   });
-  const scriptArb = fc.array(fc.stringMatching(/^[a-z (),."0-9=+-]{0,30}$/).filter((l) => !l.startsWith('==') && !l.trimStart().startsWith('--')), { maxLength: 6 }).map((ls) => ls.join('\n'));
-  const valueArb = fc.oneof(fc.string(), fc.integer(), fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d)), fc.boolean());
+  const scriptArb = fc
+    .array(
+      fc.stringMatching(/^[a-z (),."0-9=+-]{0,30}$/).filter((l) => !l.startsWith('==') && !l.trimStart().startsWith('--')),
+      { maxLength: 6 },
+    )
+    .map((ls) => ls.join('\n'));
+  const valueArb = fc.oneof(
+    fc.string(),
+    fc.integer(),
+    fc.double({ noNaN: true, noDefaultInfinity: true }).map((d) => (Object.is(d, -0) ? 0 : d)),
+    fc.boolean(),
+  );
 
   it('round-trips settings, script and events', () => {
     fc.assert(
@@ -147,7 +160,12 @@ describe('oracle format', () => {
         expect(o.settings).toEqual(settings);
         expect(o.expected.map((e) => e.event)).toEqual(events);
         expect(withExpected(o, events)).toBe(text);
-        expect(withExpected(parseOracle(text), o.expected.map((e) => e.event))).toBe(text);
+        expect(
+          withExpected(
+            parseOracle(text),
+            o.expected.map((e) => e.event),
+          ),
+        ).toBe(text);
       }),
       { numRuns: 200 },
     );

@@ -116,7 +116,11 @@ describe('pw run --trace', () => {
     expect(runs[1].stdout.equals(runs[0].stdout)).toBe(true);
     expect(runs[1].trace.equals(runs[0].trace)).toBe(true);
     // every line is one JSON event stamped with game time, in time order
-    const events = runs[0].trace.toString('utf8').trimEnd().split('\n').map((l) => JSON.parse(l));
+    const events = runs[0].trace
+      .toString('utf8')
+      .trimEnd()
+      .split('\n')
+      .map((l) => JSON.parse(l));
     expect(Object.keys(events[0]).slice(0, 2)).toEqual(['t', 'ev']);
     for (let i = 1; i < events.length; i++) expect(events[i].t).toBeGreaterThanOrEqual(events[i - 1].t);
   });

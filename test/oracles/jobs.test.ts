@@ -23,7 +23,10 @@ function run(args: string[], cwd: string) {
 
 /** The report without its timings, which are all that may differ between runs. */
 const untimed = (text: string) => text.replace(/[\d.]+ (ms|s)\)/g, '… $1)');
-const reports = (text: string) => untimed(text).split('\n').filter((l) => l !== '' && !/^\d+ oracles?\b/.test(l));
+const reports = (text: string) =>
+  untimed(text)
+    .split('\n')
+    .filter((l) => l !== '' && !/^\d+ oracles?\b/.test(l));
 
 let tmp: string;
 let names: string[];

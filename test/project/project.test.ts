@@ -59,11 +59,15 @@ describe('reading pocketwatch.json', () => {
 
   it('names the file, line and column of what is wrong', () => {
     const bad = (text: string) => () => parseProject(text, 'game/pocketwatch.json');
-    expect(bad('{\n  "builtins": {\n    "say": { "params": ["who",] }\n  }\n}\n')).toThrow('game/pocketwatch.json:3:31: pocketwatch.json is not valid JSON: a comma before "]": JSON allows none there');
+    expect(bad('{\n  "builtins": {\n    "say": { "params": ["who",] }\n  }\n}\n')).toThrow(
+      'game/pocketwatch.json:3:31: pocketwatch.json is not valid JSON: a comma before "]": JSON allows none there',
+    );
     expect(bad('{ "builtins": { } ')).toThrow('game/pocketwatch.json:1:19: pocketwatch.json is not valid JSON: the text ends where "}" should be');
     expect(bad('{ "builtins": { "say": { "doc": "a\nb" } } }')).toThrow(/pocketwatch\.json:1:35: pocketwatch\.json is not valid JSON: a line break inside a string/);
     expect(bad('{\n  "builtin": {}\n}\n')).toThrow('game/pocketwatch.json:2:3: "builtin" is not a setting of pocketwatch.json — did you mean "builtins"?');
-    expect(bad('{\n  "builtins": {\n    "say": {\n      "params": ["who", 3]\n    }\n  }\n}\n')).toThrow('game/pocketwatch.json:4:7: builtin "say" (params): parameter 2 should be a name (letters, digits and _), not number 3');
+    expect(bad('{\n  "builtins": {\n    "say": {\n      "params": ["who", 3]\n    }\n  }\n}\n')).toThrow(
+      'game/pocketwatch.json:4:7: builtin "say" (params): parameter 2 should be a name (letters, digits and _), not number 3',
+    );
     expect(bad('{ "builtins": { "delay": { "params": [] } } }')).toThrow(/pocketwatch\.json:1:17: builtin "delay": "delay" is the name of a Pocketwatch builtin/);
     expect(bad('{ "builtins": [] }')).toThrow(/"builtins": builtins should be an object of declarations/);
     expect(bad('[]')).toThrow(/should hold an object/);
@@ -96,7 +100,10 @@ describe('the tools read it', () => {
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     expect(r.stdout).toBe('void\nvoid\nanswered at 3\n');
-    const trace = readFileSync(join(dir, 'run/trace.jsonl'), 'utf8').split('\n').filter((l) => l !== '').map((l) => JSON.parse(l));
+    const trace = readFileSync(join(dir, 'run/trace.jsonl'), 'utf8')
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => JSON.parse(l));
     expect(trace.filter((e) => e.ev === 'request' || e.ev === 'answer')).toEqual([
       { t: 0, ev: 'request', request: 1, builtin: 'say', args: ['vlad', 'A room?'] },
       { t: 50, ev: 'answer', request: 1, builtin: 'say', value: null, auto: true },

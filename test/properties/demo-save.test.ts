@@ -85,20 +85,81 @@ describe('malformed snapshots with a valid checksum', () => {
       const body = JSON.stringify(outer.body);
       return `{"checksum":"${createHash('sha256').update(body).digest('hex')}","body":${body}}\n`;
     };
-    expect(() => readSnapshot(resign((b) => (b.globals = 5)), program)).toThrow(/globals should be an object/);
-    expect(() => readSnapshot(resign((b) => delete b.world.clock), program)).toThrow(/world\.clock is missing/);
-    expect(() => readSnapshot(resign((b) => b.threads.push({ id: 99, stack: 7 })), program)).toThrow(/malformed: its threads\[1\]/);
-    expect(() => readSnapshot(resign((b) => (b.world.loops = 'x')), program)).toThrow(/world\.loops should be a list/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.globals = 5)),
+        program,
+      ),
+    ).toThrow(/globals should be an object/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => delete b.world.clock),
+        program,
+      ),
+    ).toThrow(/world\.clock is missing/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => b.threads.push({ id: 99, stack: 7 })),
+        program,
+      ),
+    ).toThrow(/malformed: its threads\[1\]/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.world.loops = 'x')),
+        program,
+      ),
+    ).toThrow(/world\.loops should be a list/);
     // parts the engine reads at once: each bad one used to fail inside the run, as a JavaScript error
-    expect(() => readSnapshot(resign((b) => (b.world.sound = { slots: 5, voice: null })), program)).toThrow(/world\.sound\.slots should be a list/);
-    expect(() => readSnapshot(resign((b) => (b.world.stepper = {})), program)).toThrow(/world\.stepper\.config is missing/);
-    expect(() => readSnapshot(resign((b) => (b.world.random.script = {})), program)).toThrow(/world\.random\.script\.ah is missing/);
-    expect(() => readSnapshot(resign((b) => (b.threads[0].resume = 'nosuchbuiltin')), program)).toThrow(/wakes with nosuchbuiltin|at a call that does not wait/);
-    expect(() => readSnapshot(resign((b) => (b.threads[0].frames = b.threads[0].frames.map(String))), program)).toThrow(/threads\[0\]\.frames\[0\] should be an object/);
-    expect(() => readSnapshot(resign((b) => (b.threads[0].frames[0].at = -5)), program)).toThrow(/threads\[0\]\.frames\[0\]\.at should be a whole number from -1/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.world.sound = { slots: 5, voice: null })),
+        program,
+      ),
+    ).toThrow(/world\.sound\.slots should be a list/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.world.stepper = {})),
+        program,
+      ),
+    ).toThrow(/world\.stepper\.config is missing/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.world.random.script = {})),
+        program,
+      ),
+    ).toThrow(/world\.random\.script\.ah is missing/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.threads[0].resume = 'nosuchbuiltin')),
+        program,
+      ),
+    ).toThrow(/wakes with nosuchbuiltin|at a call that does not wait/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.threads[0].frames = b.threads[0].frames.map(String))),
+        program,
+      ),
+    ).toThrow(/threads\[0\]\.frames\[0\] should be an object/);
+    expect(() =>
+      readSnapshot(
+        resign((b) => (b.threads[0].frames[0].at = -5)),
+        program,
+      ),
+    ).toThrow(/threads\[0\]\.frames\[0\]\.at should be a whole number from -1/);
     // the host settings are checked as strictly: the run would go on with them
-    for (const edit of [(h: Record<string, unknown>) => (h.fps = 'abc'), (h: Record<string, unknown>) => (h.input = 5), (h: Record<string, unknown>) => (h.input = [{ at: 1, click: 7 }]), (h: Record<string, unknown>) => (h.files = [3]), (h: Record<string, unknown>) => (h.nextFrame = -1)]) {
-      expect(() => readSnapshot(resign((_b, h) => edit(h)), program)).toThrow(/malformed: its host\./);
+    for (const edit of [
+      (h: Record<string, unknown>) => (h.fps = 'abc'),
+      (h: Record<string, unknown>) => (h.input = 5),
+      (h: Record<string, unknown>) => (h.input = [{ at: 1, click: 7 }]),
+      (h: Record<string, unknown>) => (h.files = [3]),
+      (h: Record<string, unknown>) => (h.nextFrame = -1),
+    ]) {
+      expect(() =>
+        readSnapshot(
+          resign((_b, h) => edit(h)),
+          program,
+        ),
+      ).toThrow(/malformed: its host\./);
       expect(() => decodeSnapshot(resign((_b, h) => edit(h)))).toThrow(/malformed: its host\./);
     }
     expect(() => decodeSnapshot(resign((_b, h) => Object.keys(h).forEach((k) => delete h[k])))).toThrow(/malformed: its host\.kind is missing/);

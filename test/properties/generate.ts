@@ -10,7 +10,7 @@ const stmt = fc.oneof(
   fc.integer({ min: 0, max: 90 }).map((n) => `delay (${n})`),
   fc.constant('print ("t=" .. gametime () .. " tick=" .. ticks ())'),
   fc.integer({ min: 1, max: 9 }).map((n) => `print (random (${n}))`),
-  fc.integer({ min: 1, max: 3 }).map((k) => `makeloop ("scene", "e${k}", ${1 + (k * 7) % 40})`),
+  fc.integer({ min: 1, max: 3 }).map((k) => `makeloop ("scene", "e${k}", ${1 + ((k * 7) % 40)})`),
   fc.integer({ min: 2, max: 30 }).map((n) => `screentoblack ("black", ${n})`),
   fc.constant('print (pocketwatch ())'),
   fc.constant('print (actorpos ("walker"))'),

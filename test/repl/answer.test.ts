@@ -15,11 +15,26 @@ describe(':answer', () => {
     const r = testRepl(SCRIPT, { builtins });
     r.run(200);
     expect(r.texts('print')).toEqual(['void']);
-    expect(r.say(':threads').map((e) => e.text).join('\n')).toContain('waits for the host: say ("vlad", "A room for the night?")');
+    expect(
+      r
+        .say(':threads')
+        .map((e) => e.text)
+        .join('\n'),
+    ).toContain('waits for the host: say ("vlad", "A room for the night?")');
     expect(r.say(':answer 2 "x"').map((e) => e.text)).toEqual([':answer: there is no request 2: the requests so far are numbered 1 to 1']);
-    expect(r.say(':answer 1 yes').map((e) => e.text).join('')).toMatch(/yes is not JSON/);
+    expect(
+      r
+        .say(':answer 1 yes')
+        .map((e) => e.text)
+        .join(''),
+    ).toMatch(/yes is not JSON/);
     r.say(':answer 1 "yes"');
-    expect(r.say(':answer 1 "no"').map((e) => e.text).join('')).toMatch(/request 1 \(say\) is answered already/);
+    expect(
+      r
+        .say(':answer 1 "no"')
+        .map((e) => e.text)
+        .join(''),
+    ).toMatch(/request 1 \(say\) is answered already/);
     r.run(100);
     expect(r.texts('print')).toEqual(['void', 'got yes']);
     expect(r.s.engine.liveThreads()).toEqual([]);

@@ -23,7 +23,12 @@ describe(':key', () => {
     expect(r.texts('print')).toEqual(['key space']);
     r.run(200);
     expect(r.texts('print')).toEqual(['key space']);
-    expect(r.say(':history').map((e) => e.text).join('\n')).toContain(':key space');
+    expect(
+      r
+        .say(':history')
+        .map((e) => e.text)
+        .join('\n'),
+    ).toContain(':key space');
   });
 
   it('keydown () sees a :key press once', () => {

@@ -283,7 +283,10 @@ end
   it(':load adds objects and handlers to the running world and runs its startup', () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-repl-'));
     const file = join(dir, 'extra.pw');
-    writeFileSync(file, 'prop lamp\n  property lit = 0\n  on click\n    lit = 1\n    print ("lamp on")\n  end\nendprop\n\non startup\n  print ("extra loaded")\nend\n\non greet (n)\n  return "hi " .. n\nend\n');
+    writeFileSync(
+      file,
+      'prop lamp\n  property lit = 0\n  on click\n    lit = 1\n    print ("lamp on")\n  end\nendprop\n\non startup\n  print ("extra loaded")\nend\n\non greet (n)\n  return "hi " .. n\nend\n',
+    );
     const r = testRepl();
     const out = r.say(`:load ${file}`).map((e) => e.text);
     expect(out).toContain('extra loaded');
@@ -417,7 +420,9 @@ describe(':save and :restore', () => {
     const said = typed.say(`:save ${join(dir, 'typed.json')}`);
     expect(said[0].text).toMatch(/^saved the world/);
     expect(said[1].kind).toBe('warning');
-    expect(said[1].text).toBe('the snapshot needs what was defined at the prompt (on greet, global score), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.');
+    expect(said[1].text).toBe(
+      'the snapshot needs what was defined at the prompt (on greet, global score), which is in no file: only this session can :restore it. Put those definitions in a file and :load it for a snapshot that pw run --restore can continue.',
+    );
   });
 
   it('refuses a snapshot whose threads wait in handlers these scripts lack or changed, and leaves the world as it was', () => {

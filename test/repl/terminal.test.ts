@@ -26,7 +26,10 @@ function terminal(args: string[], env: Record<string, string | undefined> = {}):
   const clean: Record<string, string | undefined> = { ...process.env, FORCE_COLOR: undefined, NO_COLOR: undefined, ...env };
   // ink draws only the last frame when it believes it runs in CI; a person at a terminal sees every frame
   for (const key of Object.keys(clean)) if (key === 'CI' || key === 'CONTINUOUS_INTEGRATION' || key.startsWith('CI_')) delete clean[key];
-  const child = spawn('script', ['-qfec', `stty cols 160 rows 40; exec "${process.execPath}" "${PW}" repl ${args.join(' ')}`, '/dev/null'], { env: clean as NodeJS.ProcessEnv, stdio: ['pipe', 'pipe', 'pipe'] });
+  const child = spawn('script', ['-qfec', `stty cols 160 rows 40; exec "${process.execPath}" "${PW}" repl ${args.join(' ')}`, '/dev/null'], {
+    env: clean as NodeJS.ProcessEnv,
+    stdio: ['pipe', 'pipe', 'pipe'],
+  });
   let out = '';
   child.stdout!.on('data', (d: Buffer) => (out += d.toString('utf8')));
   let code: number | null | undefined;
@@ -90,7 +93,12 @@ async function stopped(t: Terminal, from: number, again?: () => void): Promise<b
 
 /** The frame numbers the status line showed since `from`. */
 function framesShown(t: Terminal, from: number): number[] {
-  return [...t.output().slice(from).matchAll(/frame (\d+)/g)].map((m) => Number(m[1]));
+  return [
+    ...t
+      .output()
+      .slice(from)
+      .matchAll(/frame (\d+)/g),
+  ].map((m) => Number(m[1]));
 }
 
 describe.runIf(hasScript)('the REPL in a real terminal, while a script loops without yielding', () => {
@@ -130,7 +138,10 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
 
   it('NO_COLOR draws the REPL without colour', async () => {
     const colour = /\u001b\[(3\d|9\d|1;3\d)m/;
-    for (const [env, coloured] of [[{}, true], [{ NO_COLOR: '1' }, false]] as const) {
+    for (const [env, coloured] of [
+      [{}, true],
+      [{ NO_COLOR: '1' }, false],
+    ] as const) {
       const t = terminal([], env);
       try {
         expect(await t.shows('clock running')).toBe(true);

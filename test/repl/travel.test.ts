@@ -222,6 +222,8 @@ describe('the checkpoints', () => {
     expect(held() - start).toBeLessThanOrEqual(h.budget);
     // what is counted is what is held, give or take the world's own growth
     expect(grown).toBeLessThan((most - counted) * 1.5);
-    console.log(`one hour of the demo world: the history counts ${(most / 1048576).toFixed(1)} MB (${h.checkpoints.length} checkpoints, moments ${h.first}–${h.last}); memory held grew ${((held() - start) / 1048576).toFixed(1)} MB in all, ${(grown / 1048576).toFixed(1)} MB after the first minute`);
+    console.log(
+      `one hour of the demo world: the history counts ${(most / 1048576).toFixed(1)} MB (${h.checkpoints.length} checkpoints, moments ${h.first}–${h.last}); memory held grew ${((held() - start) / 1048576).toFixed(1)} MB in all, ${(grown / 1048576).toFixed(1)} MB after the first minute`,
+    );
   }, 60_000);
 });

@@ -83,7 +83,11 @@ describe('the REPL in a terminal', () => {
     await type(ui, 'x + 1\r');
     await type(ui, '\u001b[A');
     await type(ui, '\u001b[A');
-    const prompt = ui.lastFrame()!.split('\n').filter((l) => l.startsWith('pw> ')).at(-1);
+    const prompt = ui
+      .lastFrame()!
+      .split('\n')
+      .filter((l) => l.startsWith('pw> '))
+      .at(-1);
     expect(prompt).toContain('x = 41');
   });
 
@@ -127,7 +131,10 @@ describe('the REPL in a terminal', () => {
     const at = (text: string): number => lines.findIndex((l) => l.includes(text));
     const order = ['pw> print ("one")', 'one', 'pw> 2 + 2', '4', 'pw> print (nope)', 'unknown variable "nope"', 'pw> print ("four")'];
     const found = order.map(at);
-    expect(found.every((i) => i >= 0), `${order.filter((_, i) => found[i] < 0).join(' | ')} missing in\n${lines.join('\n')}`).toBe(true);
+    expect(
+      found.every((i) => i >= 0),
+      `${order.filter((_, i) => found[i] < 0).join(' | ')} missing in\n${lines.join('\n')}`,
+    ).toBe(true);
     expect(found).toEqual([...found].sort((a, b) => a - b));
     expect(lines.slice(found[6] + 1).some((l) => /\sfour$/.test(l))).toBe(true);
   });
@@ -154,7 +161,11 @@ describe('the REPL in a terminal', () => {
     await until(() => ui.lastFrame()!.includes('clock past −1.0s'));
     expect(ui.lastFrame()).toContain('clock past −1.0s');
     expect(ui.lastFrame()).toMatch(/^↺ back 20 heartbeats to game time/m);
-    const printed = (): string[] => ui.lastFrame()!.split('\n').filter((l) => / hiss$/.test(l));
+    const printed = (): string[] =>
+      ui
+        .lastFrame()!
+        .split('\n')
+        .filter((l) => / hiss$/.test(l));
     expect(printed()).toHaveLength(1);
     await type(ui, ':step 20\r');
     await until(() => ui.lastFrame()!.includes('clock paused'));

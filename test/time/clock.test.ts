@@ -1,16 +1,5 @@
 import { describe, expect, it } from 'vitest';
-import {
-  type ClockState,
-  createClock,
-  isLocked,
-  isSaved,
-  lockTimer,
-  manageTime,
-  restoreTimer,
-  saveTimer,
-  unlockTimer,
-  unitsToMs,
-} from '../../src/time/index.ts';
+import { type ClockState, createClock, isLocked, isSaved, lockTimer, manageTime, restoreTimer, saveTimer, unlockTimer, unitsToMs } from '../../src/time/index.ts';
 
 /** Ten updates spread over (from, to], as frames inside a window would do. */
 function tenFrames(c: ClockState, from: number, to: number): void {

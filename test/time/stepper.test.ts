@@ -1,16 +1,6 @@
 import fc from 'fast-check';
 import { describe, expect, it } from 'vitest';
-import {
-  DEFAULT_MAX_CATCH_UP,
-  STEP_UNITS,
-  advance,
-  advanceInto,
-  createStepper,
-  newStepSink,
-  nextDueAt,
-  resetStepper,
-  type StepperState,
-} from '../../src/time/index.ts';
+import { DEFAULT_MAX_CATCH_UP, STEP_UNITS, advance, advanceInto, createStepper, newStepSink, nextDueAt, resetStepper, type StepperState } from '../../src/time/index.ts';
 
 const WRAP = 2 ** 32;
 
@@ -289,57 +279,47 @@ describe('properties', () => {
 
   it('accounts for every unit: served + dropped + kept = span, under any stalls', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 1, max: 5 }),
-        fc.array(fc.nat({ max: 5_000 }), { maxLength: 40 }),
-        (step, maxCatchUp, deltas) => {
-          const s = createStepper({ step, maxCatchUp });
-          advance(s, 0);
-          let now = 0;
-          let served = 0;
-          let dropped = 0;
-          let prev = 0;
-          for (const d of deltas) {
-            now += d;
-            const r = advance(s, now);
-            expect(r.steps.length).toBeLessThanOrEqual(maxCatchUp);
-            for (const b of r.steps) {
-              expect(b).toBeGreaterThan(prev);
-              expect(b).toBeLessThanOrEqual(now);
-              prev = b;
-            }
-            served += r.steps.length;
-            dropped += r.dropped;
-            expect(s.acc).toBeGreaterThanOrEqual(0);
-            expect(s.acc).toBeLessThan(step);
-            expect(nextDueAt(s)).toBe(now - s.acc + step);
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 1, max: 5 }), fc.array(fc.nat({ max: 5_000 }), { maxLength: 40 }), (step, maxCatchUp, deltas) => {
+        const s = createStepper({ step, maxCatchUp });
+        advance(s, 0);
+        let now = 0;
+        let served = 0;
+        let dropped = 0;
+        let prev = 0;
+        for (const d of deltas) {
+          now += d;
+          const r = advance(s, now);
+          expect(r.steps.length).toBeLessThanOrEqual(maxCatchUp);
+          for (const b of r.steps) {
+            expect(b).toBeGreaterThan(prev);
+            expect(b).toBeLessThanOrEqual(now);
+            prev = b;
           }
-          expect(served * step + dropped + s.acc).toBe(now);
-        },
-      ),
+          served += r.steps.length;
+          dropped += r.dropped;
+          expect(s.acc).toBeGreaterThanOrEqual(0);
+          expect(s.acc).toBeLessThan(step);
+          expect(nextDueAt(s)).toBe(now - s.acc + step);
+        }
+        expect(served * step + dropped + s.acc).toBe(now);
+      }),
     );
   });
 
   it('gives the same steps whether a counter wraps or not', () => {
     fc.assert(
-      fc.property(
-        fc.integer({ min: 1, max: 300 }),
-        fc.integer({ min: 0, max: 2 ** 32 - 1 }),
-        fc.array(fc.nat({ max: 20_000 }), { maxLength: 40 }),
-        (step, first, deltas) => {
-          const plain = createStepper({ step, maxCatchUp: 1000 });
-          const wrapped = createStepper({ step, maxCatchUp: 1000, wrap: WRAP });
-          advance(plain, first);
-          advance(wrapped, first);
-          let now = first;
-          for (const d of deltas) {
-            now += d;
-            expect(advance(wrapped, now % WRAP)).toEqual(advance(plain, now));
-            expect(nextDueAt(wrapped)).toBe(nextDueAt(plain) % WRAP);
-          }
-        },
-      ),
+      fc.property(fc.integer({ min: 1, max: 300 }), fc.integer({ min: 0, max: 2 ** 32 - 1 }), fc.array(fc.nat({ max: 20_000 }), { maxLength: 40 }), (step, first, deltas) => {
+        const plain = createStepper({ step, maxCatchUp: 1000 });
+        const wrapped = createStepper({ step, maxCatchUp: 1000, wrap: WRAP });
+        advance(plain, first);
+        advance(wrapped, first);
+        let now = first;
+        for (const d of deltas) {
+          now += d;
+          expect(advance(wrapped, now % WRAP)).toEqual(advance(plain, now));
+          expect(nextDueAt(wrapped)).toBe(nextDueAt(plain) % WRAP);
+        }
+      }),
     );
   });
 

@@ -87,7 +87,7 @@ describe('the timeline page in headless Chromium', () => {
     await page.setViewport({ width: 1240, height: 900 });
     await page.goto(`file://${html}`, { waitUntil: 'load' });
     const marker = await page.evaluateHandle(() => [...document.querySelectorAll('svg g')].find((g: any) => g.querySelector(':scope > title')?.textContent?.includes('the demo world boots')));
-    const el = marker.asElement() as import("puppeteer-core").ElementHandle<Element> | null;
+    const el = marker.asElement() as import('puppeteer-core').ElementHandle<Element> | null;
     expect(el).not.toBeNull();
     await el!.hover();
     const info = await page.evaluate(() => document.getElementById('info').textContent as string);

@@ -11,7 +11,20 @@
 const ROOT_KEYS = new Set(['traceEvents', 'displayTimeUnit', 'otherData', 'systemTraceEvents', 'stackFrames', 'samples', 'metadata']);
 const PHASES = new Set(['B', 'E', 'X', 'i', 'I', 'C', 'b', 'n', 'e', 's', 't', 'f', 'P', 'N', 'O', 'D', 'M', 'R', 'c', '(', ')']);
 const COMMON = ['name', 'ph', 'ts', 'pid', 'tid', 'cat', 'args', 'tts', 'cname'];
-const EXTRA: Record<string, string[]> = { X: ['dur', 'tdur'], i: ['s'], I: ['s'], b: ['id', 'scope'], n: ['id', 'scope'], e: ['id', 'scope'], s: ['id', 'bp'], t: ['id', 'bp'], f: ['id', 'bp'], N: ['id'], O: ['id'], D: ['id'] };
+const EXTRA: Record<string, string[]> = {
+  X: ['dur', 'tdur'],
+  i: ['s'],
+  I: ['s'],
+  b: ['id', 'scope'],
+  n: ['id', 'scope'],
+  e: ['id', 'scope'],
+  s: ['id', 'bp'],
+  t: ['id', 'bp'],
+  f: ['id', 'bp'],
+  N: ['id'],
+  O: ['id'],
+  D: ['id'],
+};
 const METADATA: Record<string, string> = { process_name: 'name', thread_name: 'name', process_sort_index: 'sort_index', thread_sort_index: 'sort_index', process_labels: 'labels' };
 
 export function checkChromeTrace(text: string): string[] {

@@ -38,13 +38,20 @@ describe('pw run --timeline', () => {
     expect(read('same.jsonl')).toBe(read('plain.jsonl'));
     const json = read('demo.json');
     expect(checkChromeTrace(json)).toEqual([]);
-    const names = (JSON.parse(json) as { traceEvents: { ph: string; name: string; args?: { name?: string } }[] }).traceEvents.filter((e) => e.ph === 'M' && e.name === 'thread_name').map((e) => e.args!.name);
+    const names = (JSON.parse(json) as { traceEvents: { ph: string; name: string; args?: { name?: string } }[] }).traceEvents
+      .filter((e) => e.ph === 'M' && e.name === 'thread_name')
+      .map((e) => e.args!.name);
     expect(names).toEqual(expect.arrayContaining(['set engine · steamhiss', 'actor steward', 'sound slot 2', 'cricket vent', 'openset of bedsit']));
   });
 
   it('--trace-detail timeline puts the detail in the trace, and pw timeline makes the same file from it', () => {
     expect(pw(['run', SCRIPTS, '--until', '25s', '--trace', 'detail.jsonl', '--trace-detail', 'timeline', '--timeline', 'direct.json']).code).toBe(0);
-    const kinds = new Set(read('detail.jsonl').trim().split('\n').map((l) => (JSON.parse(l) as { ev: string }).ev));
+    const kinds = new Set(
+      read('detail.jsonl')
+        .trim()
+        .split('\n')
+        .map((l) => (JSON.parse(l) as { ev: string }).ev),
+    );
     for (const k of ['thread', 'run', 'wait', 'exit', 'arm']) expect(kinds).toContain(k);
     const r = pw(['timeline', 'detail.jsonl', '-o', 'fromtrace.json', '--to', '25s']);
     expect(r.code, r.stderr).toBe(0);

@@ -157,8 +157,16 @@ endflat
     // each beat thread waits 150 ms; beats come every 100 ms: two lanes take turns
     const lanes = r.tl.tracks.filter((t) => t.name.startsWith('loop flat beat'));
     expect(lanes.map((t) => t.name)).toEqual(['loop flat beat', 'loop flat beat (2)']);
-    expect(lanes[0]!.spans.filter((s) => s.depth === 0).map((s) => [s.start, s.end])).toEqual([[100, 250], [300, 450], [500, 650]]);
-    expect(lanes[1]!.spans.filter((s) => s.depth === 0).map((s) => [s.start, s.end])).toEqual([[200, 350], [400, 550], [600, 750]]);
+    expect(lanes[0]!.spans.filter((s) => s.depth === 0).map((s) => [s.start, s.end])).toEqual([
+      [100, 250],
+      [300, 450],
+      [500, 650],
+    ]);
+    expect(lanes[1]!.spans.filter((s) => s.depth === 0).map((s) => [s.start, s.end])).toEqual([
+      [200, 350],
+      [400, 550],
+      [600, 750],
+    ]);
     expect(checkChromeTrace(r.json)).toEqual([]);
   });
 
@@ -234,7 +242,19 @@ describe('the demo world', () => {
 
   it("has tracks in the author's words and passes the strict checker", () => {
     const names = tl.tracks.map((t) => t.name);
-    for (const n of ['current set', 'print', 'set engine · steamhiss', 'flat tour · gobedsit', 'openset of bedsit', 'actor steward', 'sound slot 1', 'sound slot 2', 'cricket rumble', 'cricket landlady1']) expect(names).toContain(n);
+    for (const n of [
+      'current set',
+      'print',
+      'set engine · steamhiss',
+      'flat tour · gobedsit',
+      'openset of bedsit',
+      'actor steward',
+      'sound slot 1',
+      'sound slot 2',
+      'cricket rumble',
+      'cricket landlady1',
+    ])
+      expect(names).toContain(n);
     expect(checkChromeTrace(json)).toEqual([]);
   });
 
@@ -262,15 +282,39 @@ describe('the detail is opt-in', () => {
 });
 
 describe('the strict checker', () => {
-  const ok = { traceEvents: [{ name: 'a', ph: 'B', ts: 0, pid: 1, tid: 1 }, { name: 'a', ph: 'E', ts: 5, pid: 1, tid: 1 }], displayTimeUnit: 'ms' };
+  const ok = {
+    traceEvents: [
+      { name: 'a', ph: 'B', ts: 0, pid: 1, tid: 1 },
+      { name: 'a', ph: 'E', ts: 5, pid: 1, tid: 1 },
+    ],
+    displayTimeUnit: 'ms',
+  };
   const check = (o: unknown): string[] => checkChromeTrace(JSON.stringify(o));
 
   it('accepts a sound file and finds what is wrong in broken ones', () => {
     expect(check(ok)).toEqual([]);
     expect(check({ ...ok, traceEvents: [ok.traceEvents[0]] })).toEqual(['B "a" at 0 on track 1/1 is never closed']);
     expect(check({ ...ok, traceEvents: [ok.traceEvents[1]] })[0]).toContain('E with no open B');
-    expect(check({ ...ok, traceEvents: [{ name: 'a', ph: 'B', ts: 0, pid: 1, tid: 1 }, { name: 'b', ph: 'B', ts: 1, pid: 1, tid: 1 }, { name: 'a', ph: 'E', ts: 2, pid: 1, tid: 1 }, { name: 'b', ph: 'E', ts: 3, pid: 1, tid: 1 }] })).toContain('event 2: E "a" closes B "b" on track 1/1');
-    expect(check({ ...ok, traceEvents: [{ name: 'a', ph: 'B', ts: 9, pid: 1, tid: 1 }, { name: 'a', ph: 'E', ts: 5, pid: 1, tid: 1 }] })[0]).toContain('time goes back');
+    expect(
+      check({
+        ...ok,
+        traceEvents: [
+          { name: 'a', ph: 'B', ts: 0, pid: 1, tid: 1 },
+          { name: 'b', ph: 'B', ts: 1, pid: 1, tid: 1 },
+          { name: 'a', ph: 'E', ts: 2, pid: 1, tid: 1 },
+          { name: 'b', ph: 'E', ts: 3, pid: 1, tid: 1 },
+        ],
+      }),
+    ).toContain('event 2: E "a" closes B "b" on track 1/1');
+    expect(
+      check({
+        ...ok,
+        traceEvents: [
+          { name: 'a', ph: 'B', ts: 9, pid: 1, tid: 1 },
+          { name: 'a', ph: 'E', ts: 5, pid: 1, tid: 1 },
+        ],
+      })[0],
+    ).toContain('time goes back');
     expect(check({ traceEvents: [{ name: 'a', ph: 'i', ts: 0, pid: 1 }] })).toEqual(['event 0: tid must be an integer']);
     expect(check({ traceEvents: [{ name: 'a', ph: 'i', ts: 0, pid: 1, tid: 1, s: 'x' }] })).toEqual(['event 0: instant scope must be g, p or t']);
     expect(check({ traceEvents: [{ name: 'thread_name', ph: 'M', ts: 0, pid: 1, tid: 1, args: {} }] })).toEqual(['event 0: thread_name needs args.name']);
@@ -289,7 +333,11 @@ describe("the REPL's recent timeline", () => {
       recent.add({ t, ev: 'thread', thread: i, origin: 'tick of engine', handler: 'tick (set engine)' });
       recent.add({ t, ev: 'run', thread: i });
       recent.add({ t, ev: 'exit', thread: i, how: 'done' });
-      if (i % 1000 === 0) sizes = Math.max(sizes, recent.build(t).tracks.reduce((n, tr) => n + tr.spans.length + tr.marks.length, 0));
+      if (i % 1000 === 0)
+        sizes = Math.max(
+          sizes,
+          recent.build(t).tracks.reduce((n, tr) => n + tr.spans.length + tr.marks.length, 0),
+        );
     }
     const tl = recent.build(t);
     expect(tl.from).toBe(t - 60_000);
@@ -300,7 +348,12 @@ describe("the REPL's recent timeline", () => {
   });
 
   it('a thread begun before the window still shows, marked so', () => {
-    const tl = timelineOf([{ t: 100, ev: 'run', thread: 7 }, { t: 100, ev: 'wait', thread: 7, for: 'delay 6', on: 'time' }, { t: 200, ev: 'run', thread: 7 }, { t: 200, ev: 'exit', thread: 7, how: 'done' }]);
+    const tl = timelineOf([
+      { t: 100, ev: 'run', thread: 7 },
+      { t: 100, ev: 'wait', thread: 7, for: 'delay 6', on: 'time' },
+      { t: 200, ev: 'run', thread: 7 },
+      { t: 200, ev: 'exit', thread: 7, how: 'done' },
+    ]);
     expect(tl.tracks[0]!.name).toBe('thread 7');
     expect(tl.tracks[0]!.spans[0]!.args.startedBefore).toBe(true);
     expect(checkChromeTrace(chromeTraceJson(tl))).toEqual([]);

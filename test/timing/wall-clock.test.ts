@@ -108,7 +108,11 @@ describe('generated worlds with lock and save windows timed on the wall clock', 
       fc.property(wallWorld, fc.integer({ min: 1, max: 1000 }), fc.integer({ min: 1, max: 5999 }), fc.constantFrom(16, 60, 144), (src, seed, saveMs, fps) => {
         const program = loadProgram([{ file: 'gen.pw', source: src }]).program!;
         const until = 6000 * UNITS;
-        const record = (into: string[]) => ({ print: (t: string) => into.push('out ' + t), diagnostic: (_d: unknown, f: string) => into.push('err ' + f), trace: (e: TraceEvent) => into.push(JSON.stringify(e)) });
+        const record = (into: string[]) => ({
+          print: (t: string) => into.push('out ' + t),
+          diagnostic: (_d: unknown, f: string) => into.push('err ' + f),
+          trace: (e: TraceEvent) => into.push(JSON.stringify(e)),
+        });
         const full: string[] = [];
         runHeadless(program, record(full), { fps, seed, until });
         const parts: string[] = [];

@@ -50,7 +50,13 @@ describe('stilldown () and short presses', () => {
 
   it('a long press is one press, however many polls it spans; two presses with polls between are two', () => {
     for (const fps of FPS) {
-      const { down, up } = seen(fps, presses([[1000, 1600], [2000, 2210]]));
+      const { down, up } = seen(
+        fps,
+        presses([
+          [1000, 1600],
+          [2000, 2210],
+        ]),
+      );
       expect(down, `${fps} fps`).toHaveLength(2);
       expect(up, `${fps} fps`).toHaveLength(2);
       expect(down[0], `${fps} fps`).toBeGreaterThanOrEqual(1000);
@@ -61,7 +67,14 @@ describe('stilldown () and short presses', () => {
 
   it('presses between the same two polls are seen as one, never lost and never doubled', () => {
     for (const fps of FPS) {
-      const { down } = seen(fps, presses([[500, 505], [510, 515], [520, 530]]));
+      const { down } = seen(
+        fps,
+        presses([
+          [500, 505],
+          [510, 515],
+          [520, 530],
+        ]),
+      );
       expect(down, `${fps} fps`).toHaveLength(1);
     }
   });

@@ -1,17 +1,6 @@
 import { describe, expect, it } from 'vitest';
 import fc from 'fast-check';
-import {
-  bearing,
-  createActor,
-  pauseWalk,
-  startWalk,
-  stepWalk,
-  stopWalk,
-  turnToward,
-  type ActorState,
-  type WalkEvent,
-  type WalkLeg,
-} from '../../src/world/walk.ts';
+import { bearing, createActor, pauseWalk, startWalk, stepWalk, stopWalk, turnToward, type ActorState, type WalkEvent, type WalkLeg } from '../../src/world/walk.ts';
 import { setPose } from '../../src/world/pose.ts';
 
 const STEP_MS = 50;
@@ -202,14 +191,7 @@ describe('walks', () => {
     // Leg 1: aligned, endturn + move at step 1, arrive step 2.
     // Leg 2: turn 0 -> 90 in 6 steps (3..8), move 9..10.
     // Leg 3: turn 90 -> 180 in 6 steps (11..16), move 17..18.
-    expect(seen).toEqual([
-      '1:endturn',
-      '2:leg:p1',
-      '8:endturn',
-      '10:leg:p2',
-      '16:endturn',
-      '18:endwalk:p3',
-    ]);
+    expect(seen).toEqual(['1:endturn', '2:leg:p1', '8:endturn', '10:leg:p2', '16:endturn', '18:endwalk:p3']);
     expect([a.x, a.y, a.z]).toEqual([0, 0, 20]);
     expect(a.star).toBe('p3');
     expect(a.facing).toBe(180);

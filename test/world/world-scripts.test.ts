@@ -75,7 +75,8 @@ describe('crickets draw from their own random stream', () => {
 describe('cricket mix: volume and pan from the camera', () => {
   // Camera at the origin facing 90 (toward +z). Each cricket fires once, alone.
   const r = ok(
-    runScript(`
+    runScript(
+      `
 set yard
   on openset
     defsound ("chirp", 20)
@@ -91,7 +92,9 @@ endset
 on startup
   gotoset ("yard")
 end
-`, { untilText: '2s' }),
+`,
+      { untilText: '2s' },
+    ),
   );
   const mix = Object.fromEntries(shots(r).map((e) => [e.cricket, [e.t, e.volume, e.pan]]));
 
@@ -210,8 +213,14 @@ end
     const outs = FPS.map((fps) => {
       const r = ok(runScript(world, { untilText: '6s', fps, input: [{ at: 1025, click: 'prop faucet' }] }));
       expect(r.stdout[0], `fps ${fps}`).toBe('click 1 at 1050');
-      expect(r.stdout.filter((l) => l.startsWith('click')), `fps ${fps}`).toHaveLength(1);
-      expect(r.trace.filter((e) => e.ev === 'click').map((e) => e.t), `fps ${fps}`).toEqual([1050]);
+      expect(
+        r.stdout.filter((l) => l.startsWith('click')),
+        `fps ${fps}`,
+      ).toHaveLength(1);
+      expect(
+        r.trace.filter((e) => e.ev === 'click').map((e) => e.t),
+        `fps ${fps}`,
+      ).toEqual([1050]);
       return r.stdout;
     });
     // the loop the click armed shuts the faucet off at one game time, whatever the rate
@@ -220,7 +229,16 @@ end
   });
 
   it('two clicks in the same step are both handled, in order', () => {
-    const r = ok(runScript(world, { untilText: '6s', fps: 30, input: [{ at: 1001, click: 'prop faucet' }, { at: 1049, click: 'prop faucet' }] }));
+    const r = ok(
+      runScript(world, {
+        untilText: '6s',
+        fps: 30,
+        input: [
+          { at: 1001, click: 'prop faucet' },
+          { at: 1049, click: 'prop faucet' },
+        ],
+      }),
+    );
     expect(r.stdout.slice(0, 2)).toEqual(['click 1 at 1050', 'click 2 at 1050']);
     expect(r.stdout.filter((l) => l.startsWith('off'))).toHaveLength(1); // re-arming replaced the loop
   });
@@ -278,15 +296,15 @@ describe('the demo world (scripts/)', () => {
 
   it('plays the landlady lines one after another in slot 2, never over each other', () => {
     const lines = at30.trace.filter((e) => (e.ev === 'sound' || e.ev === 'soundend') && String(e.sound).startsWith('landlady'));
-    expect(lines.map((e) => `${e.ev} ${e.sound}`)).toEqual(
-      [1, 2, 3, 4, 5].flatMap((i) => [`sound landlady${i}`, `soundend landlady${i}`]),
-    );
+    expect(lines.map((e) => `${e.ev} ${e.sound}`)).toEqual([1, 2, 3, 4, 5].flatMap((i) => [`sound landlady${i}`, `soundend landlady${i}`]));
     for (let i = 1; i < lines.length; i++) expect(lines[i].t).toBeGreaterThanOrEqual(lines[i - 1].t);
     expect(lines.every((e) => e.slot === 2)).toBe(true);
   });
 
   it('fires the rumble back to back and the far vent at volume 0', () => {
-    const rumble = shots(at30, 'rumble').filter((e) => e.t < 20_000).map((e) => e.t);
+    const rumble = shots(at30, 'rumble')
+      .filter((e) => e.t < 20_000)
+      .map((e) => e.t);
     expect(rumble).toEqual([2000, 4000, 6000, 8000, 10000, 12000, 14000, 16000, 18000, 20000].filter((t) => t < 20_000));
     const far = shots(at30, 'farvent');
     expect(far.length).toBeGreaterThan(5);

@@ -12,7 +12,11 @@ import { KEYWORD_TOKENS } from '../../../src/lsp/words.ts';
 const word = (t: TokenType): string => (t.PATTERN as RegExp).source;
 const has = (t: TokenType, category: TokenType): boolean => (t.CATEGORIES ?? []).includes(category);
 const escape = (s: string): string => s.replace(/[.*+?^${}()|[\]\\]/g, '\\$&');
-const either = (words: string[]): string => words.slice().sort((a, b) => b.length - a.length || (a < b ? -1 : 1)).join('|');
+const either = (words: string[]): string =>
+  words
+    .slice()
+    .sort((a, b) => b.length - a.length || (a < b ? -1 : 1))
+    .join('|');
 /** One word in either case, for the editor's own (JavaScript) patterns, which have no inline case flag. */
 const anyCase = (w: string): string => [...w].map((c) => (/[a-z]/.test(c) ? `[${c}${c.toUpperCase()}]` : escape(c))).join('');
 

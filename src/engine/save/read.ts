@@ -72,7 +72,8 @@ export function describeChanges(changes: RestoreChanges): string[] {
   const out: string[] = [];
   const { removed, loops } = changes;
   if (removed.length > 0) out.push(`the scripts no longer have ${removed.join(', ')}: restored without ${removed.length === 1 ? 'it' : 'them'}`);
-  if (loops.length > 0) out.push(`the scripts no longer have what ${loops.length === 1 ? 'a saved loop aims' : 'saved loops aim'} at: ${loops.join(', ')}; ${loops.length === 1 ? 'it fires' : 'they fire'} into nothing`);
+  if (loops.length > 0)
+    out.push(`the scripts no longer have what ${loops.length === 1 ? 'a saved loop aims' : 'saved loops aim'} at: ${loops.join(', ')}; ${loops.length === 1 ? 'it fires' : 'they fire'} into nothing`);
   return out;
 }
 
@@ -186,7 +187,6 @@ export function readSnapshot(text: string, program: Program, limits: SnapshotLim
   return fitSnapshot(decodeSnapshot(text, limits), program, options);
 }
 
-
 /** Places a checked snapshot in `program`; a SnapshotError says why it does not fit. */
 export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options: FitOptions = {}): RestoredWorld {
   if (decoded.version2) {
@@ -286,7 +286,15 @@ function aimless(w: WorldState, program: Program): string[] {
   return out;
 }
 
-const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED, host: { kind: 'host' } };
+const WAITS: Record<string, Wait> = {
+  time: { kind: 'time' },
+  wall: { kind: 'wall' },
+  display: { kind: 'display' },
+  gameframe: { kind: 'gameframe' },
+  ready: { kind: 'ready' },
+  paused: PAUSED,
+  host: { kind: 'host' },
+};
 
 /**
  * The host builtin calls waiting for an answer, checked against the threads: each
@@ -314,7 +322,8 @@ function fitRequests(requests: WorldState['requests'], threads: Thread[], progra
     if (asked.has(p.thread)) bad(`is waited for by thread ${p.thread}, which waits for another request too`);
     asked.add(p.thread);
     const answered = p.answered !== undefined;
-    if (th!.wait?.kind !== (answered ? 'ready' : 'host')) bad(`is ${answered ? 'answered' : 'not answered'}, but thread ${p.thread} ${th!.wait?.kind === 'host' ? 'waits on the host' : 'does not wait on the host'}`);
+    if (th!.wait?.kind !== (answered ? 'ready' : 'host'))
+      bad(`is ${answered ? 'answered' : 'not answered'}, but thread ${p.thread} ${th!.wait?.kind === 'host' ? 'waits on the host' : 'does not wait on the host'}`);
     if (builtins[th!.resumeWith]?.name !== p.builtin) bad(`calls ${p.builtin}, but thread ${p.thread} waits in ${builtins[th!.resumeWith]?.name ?? 'no host builtin'}`);
   });
   for (const th of threads) if (th.wait?.kind === 'host' && !asked.has(th.id)) throw new SnapshotError(`the snapshot's thread ${th.id} waits on the host, but no request of it is pending`);

@@ -65,7 +65,8 @@ function readData(v: unknown, path: string, depth: number): unknown {
     return v.map((x, i) => readData(x, `${path}[${i}]`, depth + 1));
   }
   // (an infinity is spelt {"$num": "Infinity"}; any other object is no host data)
-  if (typeof v !== 'number' && !(v !== null && typeof v === 'object' && Object.hasOwn(v, '$num'))) refuse(path, `should be a number, string, true, false, null or a list of them, not ${describeJson(v)}`);
+  if (typeof v !== 'number' && !(v !== null && typeof v === 'object' && Object.hasOwn(v, '$num')))
+    refuse(path, `should be a number, string, true, false, null or a list of them, not ${describeJson(v)}`);
   const n = readNumber(v, path);
   if (n !== n) refuse(path, 'is NaN, which host data never is');
   return n;
@@ -239,4 +240,3 @@ export function read(s: Schema, v: unknown, path: string): unknown {
     }
   }
 }
-

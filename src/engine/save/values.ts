@@ -50,7 +50,10 @@ export class ValueReader {
   private lists: Value[][];
 
   /** `table`: the snapshot's list table, checked entry by entry. */
-  constructor(table: unknown, private readonly limits: ValueLimits) {
+  constructor(
+    table: unknown,
+    private readonly limits: ValueLimits,
+  ) {
     if (!Array.isArray(table)) refuse('lists', 'should be a list');
     const t = table as unknown[];
     this.lists = t.map(() => []);

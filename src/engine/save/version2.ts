@@ -59,7 +59,9 @@ export function decodeVersion2(body: Record<string, unknown>): Version2 {
     host,
     migrate(program) {
       if (body.program !== program.fingerprint) {
-        throw new SnapshotError(`the snapshot is version 2, saved with other scripts than these; this Pocketwatch reads version ${SNAPSHOT_VERSION}, and version 2 only with the very scripts it was saved with`);
+        throw new SnapshotError(
+          `the snapshot is version 2, saved with other scripts than these; this Pocketwatch reads version ${SNAPSHOT_VERSION}, and version 2 only with the very scripts it was saved with`,
+        );
       }
       try {
         const { state, threads } = oldWorld(body.state as Record<string, unknown>, program);
@@ -90,9 +92,20 @@ function oldWorld(raw: Record<string, unknown>, program: Program): { state: Worl
     const inner = frames.length - FRAME_WORDS;
     const th = newThread(t.id as number, String(t.origin), frames[inner], stack);
     Object.assign(th, {
-      pc: frames[inner + 1], base: frames[inner + 2], dst: frames[inner + 3], frames: frames.slice(0, inner), depth: frames.length / FRAME_WORDS,
-      wait: t.wait, wakeAt: t.wakeAt, sleepSeq: t.sleepSeq, since: t.since, backEdges: t.backEdges, calls: t.calls, result: dec.decode(t.result),
-      resumeWith: typeof t.resumeWith === 'number' && BUILTINS[t.resumeWith]?.resume ? t.resumeWith : -1, resumeDst: t.resumeDst,
+      pc: frames[inner + 1],
+      base: frames[inner + 2],
+      dst: frames[inner + 3],
+      frames: frames.slice(0, inner),
+      depth: frames.length / FRAME_WORDS,
+      wait: t.wait,
+      wakeAt: t.wakeAt,
+      sleepSeq: t.sleepSeq,
+      since: t.since,
+      backEdges: t.backEdges,
+      calls: t.calls,
+      result: dec.decode(t.result),
+      resumeWith: typeof t.resumeWith === 'number' && BUILTINS[t.resumeWith]?.resume ? t.resumeWith : -1,
+      resumeDst: t.resumeDst,
     });
     return th;
   });

@@ -30,99 +30,106 @@ const slot = obj({ name: str(), start: time, end: time, volume: num(0, 1), pan: 
 const leg = obj({ x: place, y: place, z: place, star: maybe(str()) });
 
 /** How the host was driving the world, so a restored run carries on the same way (the rules of engine/settings.ts). */
-export const HOST = refined(obj({
-  kind: oneOf('headless', 'live'),
-  fps: num(FPS_MIN, FPS_MAX),
-  nextFrame: int(),
-  files: list(str(), 100_000),
-  seed: int(0, SEED_MAX),
-  loopGuard: int(),
-  input: list(
-    obj(
-      {
-        at: num(0, TIME_MAX),
-        click: refined(str(), (text: string, path) => parseClick(text) ?? refuse(path, `should be ${CLICK_RULE}, not ${shown(text)}`)),
-        mouse: oneOf('down', 'up'),
-        key: obj({ down: bool, name: str(MAX_KEY_NAME) }),
-        set: obj({ object: str(), variable: str(), value: data }),
-        send: obj({ object: str(), event: str(), args: list(data, 10_000) }),
-        answer: obj({ request: int(1), value: data }),
-      },
-      ['click', 'mouse', 'key', 'set', 'send', 'answer'],
+export const HOST = refined(
+  obj({
+    kind: oneOf('headless', 'live'),
+    fps: num(FPS_MIN, FPS_MAX),
+    nextFrame: int(),
+    files: list(str(), 100_000),
+    seed: int(0, SEED_MAX),
+    loopGuard: int(),
+    input: list(
+      obj(
+        {
+          at: num(0, TIME_MAX),
+          click: refined(str(), (text: string, path) => parseClick(text) ?? refuse(path, `should be ${CLICK_RULE}, not ${shown(text)}`)),
+          mouse: oneOf('down', 'up'),
+          key: obj({ down: bool, name: str(MAX_KEY_NAME) }),
+          set: obj({ object: str(), variable: str(), value: data }),
+          send: obj({ object: str(), event: str(), args: list(data, 10_000) }),
+          answer: obj({ request: int(1), value: data }),
+        },
+        ['click', 'mouse', 'key', 'set', 'send', 'answer'],
+      ),
+      1_000_000,
     ),
-    1_000_000,
-  ),
-}), (h: { nextFrame: number; fps: number }, path) => {
-  // the next frame's wall time is one a clock can read
-  if (displayTime(h.nextFrame, h.fps) > TIME_MAX) refuse(`${path}.nextFrame`, `is a frame past the end of time at ${h.fps} fps`);
-});
+  }),
+  (h: { nextFrame: number; fps: number }, path) => {
+    // the next frame's wall time is one a clock can read
+    if (displayTime(h.nextFrame, h.fps) > TIME_MAX) refuse(`${path}.nextFrame`, `is a frame past the end of time at ${h.fps} fps`);
+  },
+);
 
-const WORLD_FIELDS = obj({
-  clock: obj({ wall: clockTime, game: clockTime, lastWall: clockMark, lockDepth: int(0, DEPTH), saveDepth: int(0, DEPTH), savedGame: clockMark }),
-  stepper: obj({
-    // the heartbeat's step is the engine's, exactly: another one would be another world
-    config: obj({ step: int(STEP_UNITS, STEP_UNITS), maxCatchUp: int(1, 1_000_000) }),
-    anchor: maybe(clockMark),
-    last: clockMark,
-    acc: num(0, STEP_UNITS),
-    served: int(),
-  }),
-  now: clockTime,
-  nextThreadId: int(1),
-  sleepSeq: int(),
-  loops: list(obj({ kind: oneOf(...LOOP_KINDS), event: str(), target: str(), steps: int(1, 2 ** 31), left: int(0, 2 ** 31), paused: bool, armedIn: int() }), MAX_LOOPS),
-  loopSeq: int(),
-  frame: obj({ count: int(), stamp: clockMark, framerate: int(0, 60), display: int() }),
-  set: str(),
-  camera: obj({ x: place, z: place, facing: num(), view: str(), target: str(), turnLeft: int(0, 2 ** 31) }),
-  actors: table(
-    obj({
-      name: str(),
-      x: place, y: place, z: place,
-      facing: num(0, 360),
-      speed: num(0), turn: num(0),
-      pose: str(), poseFrame: int(0, 2 ** 31),
-      owner: str(16_000_000),
-      star: str(),
-      walk: maybe(obj({ kind: oneOf('defer', 'walktoxyz', 'walkonpath'), legs: list(leg, 1_000_000), leg: int(0, 1_000_000), turning: bool, paused: bool, dest: str() })),
+const WORLD_FIELDS = obj(
+  {
+    clock: obj({ wall: clockTime, game: clockTime, lastWall: clockMark, lockDepth: int(0, DEPTH), saveDepth: int(0, DEPTH), savedGame: clockMark }),
+    stepper: obj({
+      // the heartbeat's step is the engine's, exactly: another one would be another world
+      config: obj({ step: int(STEP_UNITS, STEP_UNITS), maxCatchUp: int(1, 1_000_000) }),
+      anchor: maybe(clockMark),
+      last: clockMark,
+      acc: num(0, STEP_UNITS),
+      served: int(),
     }),
-  ),
-  stars: table(obj({ x: place, y: place, z: place })),
-  paths: table(list(str(), 1_000_000)),
-  poses: table(int(1, Number.MAX_SAFE_INTEGER)),
-  sounds: table(num(0, Infinity)),
-  sound: obj({ slots: tuple(maybe(slot), maybe(slot)), voice: maybe(slot) }),
-  crickets: list(
-    obj({ name: str(), sound: str(), set: str(), x: place, z: place, radius: num(), base: num(), jitter: num(), loop: bool, countdown: num(), busyUntil: time }),
-    MAX_CRICKETS,
-  ),
-  views: table(num()),
-  random: obj({ script: random, ambient: random }),
-  mailbox: list(
-    variant('kind', {
-      click: obj({ at: time, kind: oneOf('click'), target: str(), objectKind: oneOf('set', 'actor', 'prop', 'flat') }),
-      mouse: obj({ at: time, kind: oneOf('mouse'), down: bool }),
-      key: obj({ at: time, kind: oneOf('key'), name: str(MAX_KEY_NAME), down: bool }),
-      assign: obj({ at: time, kind: oneOf('assign'), object: str(), variable: str(), value: data }),
-      send: obj({ at: time, kind: oneOf('send'), objectKind: oneOf('set', 'actor', 'prop', 'flat'), target: str(), event: str(), args: list(data, 10_000) }),
-      answer: obj({ at: time, kind: oneOf('answer'), request: int(1), value: data, auto: bool }, ['auto']),
+    now: clockTime,
+    nextThreadId: int(1),
+    sleepSeq: int(),
+    loops: list(obj({ kind: oneOf(...LOOP_KINDS), event: str(), target: str(), steps: int(1, 2 ** 31), left: int(0, 2 ** 31), paused: bool, armedIn: int() }), MAX_LOOPS),
+    loopSeq: int(),
+    frame: obj({ count: int(), stamp: clockMark, framerate: int(0, 60), display: int() }),
+    set: str(),
+    camera: obj({ x: place, z: place, facing: num(), view: str(), target: str(), turnLeft: int(0, 2 ** 31) }),
+    actors: table(
+      obj({
+        name: str(),
+        x: place,
+        y: place,
+        z: place,
+        facing: num(0, 360),
+        speed: num(0),
+        turn: num(0),
+        pose: str(),
+        poseFrame: int(0, 2 ** 31),
+        owner: str(16_000_000),
+        star: str(),
+        walk: maybe(obj({ kind: oneOf('defer', 'walktoxyz', 'walkonpath'), legs: list(leg, 1_000_000), leg: int(0, 1_000_000), turning: bool, paused: bool, dest: str() })),
+      }),
+    ),
+    stars: table(obj({ x: place, y: place, z: place })),
+    paths: table(list(str(), 1_000_000)),
+    poses: table(int(1, Number.MAX_SAFE_INTEGER)),
+    sounds: table(num(0, Infinity)),
+    sound: obj({ slots: tuple(maybe(slot), maybe(slot)), voice: maybe(slot) }),
+    crickets: list(obj({ name: str(), sound: str(), set: str(), x: place, z: place, radius: num(), base: num(), jitter: num(), loop: bool, countdown: num(), busyUntil: time }), MAX_CRICKETS),
+    views: table(num()),
+    random: obj({ script: random, ambient: random }),
+    mailbox: list(
+      variant('kind', {
+        click: obj({ at: time, kind: oneOf('click'), target: str(), objectKind: oneOf('set', 'actor', 'prop', 'flat') }),
+        mouse: obj({ at: time, kind: oneOf('mouse'), down: bool }),
+        key: obj({ at: time, kind: oneOf('key'), name: str(MAX_KEY_NAME), down: bool }),
+        assign: obj({ at: time, kind: oneOf('assign'), object: str(), variable: str(), value: data }),
+        send: obj({ at: time, kind: oneOf('send'), objectKind: oneOf('set', 'actor', 'prop', 'flat'), target: str(), event: str(), args: list(data, 10_000) }),
+        answer: obj({ at: time, kind: oneOf('answer'), request: int(1), value: data, auto: bool }, ['auto']),
+      }),
+      MAILBOX,
+    ),
+    mouseDown: bool,
+    mousePressed: bool,
+    mousePressSeen: int(-1),
+    // (worlds saved before keys existed have neither)
+    keys: table(obj({ down: bool, pressed: bool, seen: int(-1) }), MAX_KEYS),
+    keyPolls: table(str(MAX_KEY_NAME)),
+    wallNow: clockTime,
+    steps: int(),
+    // (saved since host builtins came; a snapshot from before has none pending)
+    requests: obj({
+      next: int(1),
+      pending: list(obj({ request: int(1), builtin: str(), thread: int(1), args: list(data, 100), answered: obj({ value: data }) }, ['answered']), 1_000_000),
     }),
-    MAILBOX,
-  ),
-  mouseDown: bool,
-  mousePressed: bool,
-  mousePressSeen: int(-1),
-  // (worlds saved before keys existed have neither)
-  keys: table(obj({ down: bool, pressed: bool, seen: int(-1) }), MAX_KEYS),
-  keyPolls: table(str(MAX_KEY_NAME)),
-  wallNow: clockTime,
-  steps: int(),
-  // (saved since host builtins came; a snapshot from before has none pending)
-  requests: obj({
-    next: int(1),
-    pending: list(obj({ request: int(1), builtin: str(), thread: int(1), args: list(data, 100), answered: obj({ value: data }) }, ['answered']), 1_000_000),
-  }),
-}, ['keys', 'keyPolls', 'requests']);
+  },
+  ['keys', 'keyPolls', 'requests'],
+);
 
 interface NamedStars {
   stars: Record<string, unknown>;
@@ -144,4 +151,3 @@ function checkNames(w: NamedStars, path: string): void {
 }
 
 export const WORLD = refined(WORLD_FIELDS, checkNames);
-

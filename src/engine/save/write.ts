@@ -16,7 +16,6 @@ import { WORLD } from './world.ts';
 import { ValueWriter, type Encoded } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SavedFrame, type SavedThread, type SnapshotBody } from './format.ts';
 
-
 /** Each source's SHA-256, hashed once per program (the history saves a checkpoint every second). */
 const filesOf = new WeakMap<Program, { name: string; sha256: string }[]>();
 

@@ -103,7 +103,10 @@ for (let k = 0; k < ROUNDS; k++) {
     server.change(file, { start: { line, character: at }, end: { line, character: at + 1 } }, misspell ? 'x' : 'i');
     await server.diagnostics(file, (d) => d.some((x) => x.code === 'PW101') === misspell, before, 30000);
     reanalysis.push(performance.now() - t);
-    const m = server.logs.slice(logged).map((l) => /analysed in ([\d.]+) ms \(([\d.]+) ms of CPU\)/.exec(l)).find((x) => x);
+    const m = server.logs
+      .slice(logged)
+      .map((l) => /analysed in ([\d.]+) ms \(([\d.]+) ms of CPU\)/.exec(l))
+      .find((x) => x);
     if (m) {
       inServer.push(Number(m[1]));
       cpuInServer.push(Number(m[2]));

@@ -12,7 +12,10 @@ import { join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { startServer, uriOf } from '../../lsp/client.mjs';
 
-const sizes = process.argv.slice(2).map(Number).filter((n) => n > 0);
+const sizes = process.argv
+  .slice(2)
+  .map(Number)
+  .filter((n) => n > 0);
 if (sizes.length === 0) sizes.push(1, 3, 10);
 
 /** A script of about `mb` megabytes: small handlers nobody calls (marked so), and one misspelt set. */
