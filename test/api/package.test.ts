@@ -80,6 +80,7 @@ describe('the packed tarball in a project of its own', () => {
     execFileSync('npm', ['ci', '--offline', '--no-audit', '--no-fund', '--ignore-scripts', '--loglevel=error'], { cwd: app, stdio: 'pipe' });
     copyFileSync(join(example, 'game.mjs'), join(app, 'game.mjs'));
     copyFileSync(join(example, 'faucet.pw'), join(app, 'faucet.pw'));
+    for (const f of ['tavern.mjs', 'tavern.pw', 'tavern.oracle', 'pocketwatch.json']) copyFileSync(join(root, 'docs/examples/host', f), join(app, f));
   }, 60_000);
 
   it('brings only what the core needs, and no script that would build it', () => {
@@ -112,6 +113,22 @@ describe('the packed tarball in a project of its own', () => {
     expect(pw.status, pw.stderr).toBe(0);
     expect(r.stdout).toBe(pw.stdout);
     expect(r.stdout.split('\n')).toContain('drip 6 at 9000 ms');
+  });
+
+  it('talks both ways with a host: builtins that wait and return, variables, keys, an event, a save mid-wait; pw check of the same input prints the same', () => {
+    const r = node(['tavern.mjs'], app);
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stderr).toContain('(restored: request 1 still waits)');
+    const check = node([join(app, 'node_modules/pocketwatch/dist/pw.js'), 'check', 'tavern.oracle'], app);
+    expect(check.status, check.stdout + check.stderr).toBe(0);
+    const oracle = readFileSync(join(app, 'tavern.oracle'), 'utf8').split('== expect\n')[1];
+    const expected = oracle
+      .split('\n')
+      .filter((l) => l !== '')
+      .map((l) => (JSON.parse(l) as { text: string }).text);
+    // the game gives the bonus that pw check has no game to give
+    expect(r.stdout.split('\n').filter((l) => l !== '')).toEqual(expected.map((l) => (l === 'gold 10' ? 'gold 17' : l)));
+    expect(expected).toContain('alert from the guard at 650 ms; gold 50');
   });
 
   it('loads files and checks oracles through pocketwatch/node', () => {
@@ -147,6 +164,12 @@ describe('the packed tarball in a project of its own', () => {
         "const r: number = runHeadless(loadFiles(['a.pw']), { until: '10s' }).exit;",
         "const o: OracleResult = checkOracle('x.oracle');",
         "const p: Promise<void> = expectOracle('x.oracle');",
+        "const hosted = compile([{ name: 'b.pw', text: '' }], { builtins: { say: { params: ['who', 'text'], doc: 'a line', waits: true }, bonus: { params: [], doc: 'a bonus' } } });",
+        'const w2 = new World(hosted, { builtins: { say: (request: number, who: unknown, text: unknown) => void [request, who, text], bonus: () => 7 } });',
+        "w2.set('gold', 5); w2.set('set tavern', 'mood', 'wary'); w2.send('set tavern', 'alert', 'the guard'); w2.key('down', 'space'); w2.key('up', 'space');",
+        "const gold: unknown = w2.get('gold'); const unwatch: () => void = w2.watch('gold', (v) => void v); unwatch();",
+        "w2.answer(1, 'yes'); for (const q of w2.pending()) void [q.request, q.name, q.args];",
+        'void gold;',
         'void [times, quiet, set, again, e, r, o, p, oracleTests];',
         '// @ts-expect-error a click names "KIND NAME"',
         'world.click(42);',
