@@ -127,7 +127,8 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
     try {
       const from = await startLoop(t);
       process.kill(t.pid(), 'SIGINT');
-      expect(await stopped(t, from), t.output().slice(from)).toBe(true);
+      // (on a loaded machine the signal can land while the REPL is busy: sent again, past the double-press window, as an author would)
+      expect(await stopped(t, from, () => process.kill(t.pid(), 'SIGINT')), t.output().slice(from)).toBe(true);
       await startLoop(t);
       process.kill(t.pid(), 'SIGTERM');
       expect(await t.exited(8000)).toBe(143);
