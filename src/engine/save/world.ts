@@ -1,8 +1,9 @@
 // The schema of everything in a running world besides its script values and threads:
 // clocks, the heartbeat, the loop table, actors and walks, sound, crickets, random
 // streams, input, and how the host drove it. Each range is the one a running world
-// keeps; a rule between fields (a path names stars the world has) is checked after them.
-import { displayTime, STEP_UNITS, TIME_MAX } from '../../time/units.ts';
+// keeps; rules between fields (a path names stars the world has, the clocks lie at most
+// a day apart) are checked after them.
+import { displayTime, STEP_UNITS, TIME_MAX, UNITS_PER_MS } from '../../time/units.ts';
 import { LOOP_KINDS, MAX_LOOPS } from '../../time/loops.ts';
 import { MAX_CRICKETS } from '../../world/cricket.ts';
 import { CLICK_RULE, parseClick } from '../../world/click.ts';
@@ -150,4 +151,40 @@ function checkNames(w: NamedStars, path: string): void {
   }
 }
 
-export const WORLD = refined(WORLD_FIELDS, checkNames);
+/**
+ * The most game time a restored world may still have to catch up (a day): a frame
+ * processes every moment of it, each sleeper waking at each of its times, so a clock
+ * whose readings lie years apart would make a world that never finishes a frame.
+ */
+export const CATCH_UP_MAX = 24 * 60 * 60 * 1000 * UNITS_PER_MS;
+
+interface Clocks {
+  clock: { wall: number; game: number; lastWall: number; saveDepth: number; savedGame: number };
+  now: number;
+}
+
+/**
+ * Rules between the clocks: what the next frame has to process. Game time past the
+ * moment the world has reached (now), and wall time since the game clock last
+ * followed the wall (a lock's span, credited when it ends), are each at most
+ * CATCH_UP_MAX, and so is the game time a held save window goes back to when it
+ * closes. Game time ahead of lastWall is fine (the REPL moves game time on by
+ * itself), and so is lastWall behind 0 (a wall clock that stepped back).
+ */
+function checkClocks(w: Clocks, path: string): void {
+  const c = w.clock;
+  if (c.game - w.now > CATCH_UP_MAX)
+    refuse(`${path}.clock.game`, `is ${c.game - w.now} units past the time the world has reached (${path}.now, ${w.now}); a running world is never more than ${CATCH_UP_MAX} units behind its clock`);
+  if (c.wall - c.lastWall > CATCH_UP_MAX)
+    refuse(
+      `${path}.clock.lastWall`,
+      `is ${c.wall - c.lastWall} units behind the wall clock (${path}.clock.wall, ${c.wall}); a running world's game clock never has more than ${CATCH_UP_MAX} units to catch up`,
+    );
+  if (c.saveDepth > 0 && c.savedGame - w.now > CATCH_UP_MAX)
+    refuse(`${path}.clock.savedGame`, `is ${c.savedGame - w.now} units past the time the world has reached (${path}.now, ${w.now}); a save window goes back to a time the world has had`);
+}
+
+export const WORLD = refined(WORLD_FIELDS, (w: NamedStars & Clocks, path: string) => {
+  checkClocks(w, path);
+  checkNames(w, path);
+});
