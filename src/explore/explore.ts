@@ -96,8 +96,10 @@ export function reportOf(program: Program, files: readonly string[], options: Se
 /** Replays inputs from the start to game ms `end` in a fresh world; the world after it. */
 function replay(program: Program, options: SearchOptions, path: PathStep[], end: number): ExploreWorld {
   const w = new ExploreWorld(program, { ...options, coverage: false });
+  const input = path.map(inputOf);
+  w.answerAsOracles(input);
   w.boot();
-  if (w.failure === null) w.run(Math.round(end * 3), path.map(inputOf));
+  if (w.failure === null) w.run(Math.round(end * 3), input);
   return w;
 }
 

@@ -74,7 +74,8 @@ export class ExploreWorld {
           this.failure = { message: d.message, at: d.line > 0 ? `${d.file}:${d.line}:${d.col}` : '', runaway: d.message.startsWith('runaway ') };
         },
       },
-      { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps },
+      // the explorer answers waiting host builtins itself (an answer is an action), so none is answered with void
+      { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, answerVoid: false },
     );
     if (options.coverage) {
       const reached = this.reached;
@@ -84,6 +85,16 @@ export class ExploreWorld {
         if (this.onInstruction !== null) this.onInstruction(h, pc);
       };
     }
+  }
+
+  /**
+   * Serves host builtins as `pw check` does for these inputs: a request they answer waits
+   * for that answer, any other is answered with void at the next heartbeat. For replays
+   * of a path (shrinking), so a path without an answer shows what its oracle shows.
+   */
+  answerAsOracles(input: readonly TimedInput[]): void {
+    const scripted = new Set(input.flatMap((i) => (i.answer ? [i.answer.request] : [])));
+    this.engine.hostCalls.service = { implementations: {}, answerVoid: true, scripted };
   }
 
   /** Starts the world: property initialisers and startup handlers at time 0. */

@@ -3,7 +3,7 @@
 // split of the search. Budgets are small: a few hundred to two thousand states.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -74,6 +74,48 @@ describe('pw explore finds planted defects', () => {
     const prints: string[] = [];
     runHeadless(program, { until: '10s', input: [{ at: 5000, click: 'actor postman' }], host: { print: (t) => prints.push(t) } });
     expect(prints).toEqual([]);
+  });
+});
+
+describe('the answers of waiting host builtins', () => {
+  // a copy of the game folder, its pocketwatch.json with it: the oracles written there find it too
+  const game = () => {
+    const dir = tmp();
+    cpSync(join(root, 'test/explore/worlds/dialogue'), dir, { recursive: true });
+    return dir;
+  };
+
+  it('each declared answer is an action: only "right" then a click reaches the error, and its oracle answers as the search did', async () => {
+    const dir = game();
+    const script = join(dir, 'dialogue.pw');
+    const r = await exploreFiles([script], { states: 500, until: '5s', out: join(dir, 'out') });
+    expect(r.findings).toHaveLength(1);
+    const f = r.findings[0];
+    expect(f.kind).toBe('error');
+    expect(f.at).toBe(`${script}:24`);
+    expect(f.path.map((s) => s.input)).toEqual(['answer 1 "right"', 'click prop lever']);
+    const text = readFileSync(f.oracle!, 'utf8');
+    expect(text).toContain(`-- answer: ${f.path[0].t} 1 "right"`);
+    const check = checkOracle(f.oracle!);
+    expect(check.problem).toBeNull();
+    expect(check.ok).toBe(true);
+    // the side door opens only on "left": reached, by that answer alone
+    expect(r.coverage.handlers.reached).toContain(`${script}:14 flat sidedoor on open`);
+    expect(r.coverage.handlers.unreached).toEqual([]);
+    // without the answer the run answers void, and neither the error nor the door happens
+    const plain = runHeadless(loadFiles([script]), { until: '5s', input: [{ at: 100, click: 'prop lever' }] });
+    expect(plain.errors).toBe(0);
+  });
+
+  it('a waiting builtin that declares no answers is answered with void, as pw run does', async () => {
+    const dir = game();
+    const json = join(dir, 'pocketwatch.json');
+    const declared = JSON.parse(readFileSync(json, 'utf8'));
+    delete declared.builtins.choose.answers;
+    writeFileSync(json, JSON.stringify(declared));
+    const r = await exploreFiles([join(dir, 'dialogue.pw')], { states: 500, until: '5s' });
+    expect(r.findings).toEqual([]);
+    expect(r.coverage.handlers.unreached).toEqual([`${join(dir, 'dialogue.pw')}:14 flat sidedoor on open`]);
   });
 });
 
