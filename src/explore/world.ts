@@ -41,7 +41,15 @@ export interface WorldOptions {
   coverage: boolean;
 }
 
-const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
+const WAITS: Record<string, Wait> = {
+  time: { kind: 'time' },
+  wall: { kind: 'wall' },
+  display: { kind: 'display' },
+  gameframe: { kind: 'gameframe' },
+  ready: { kind: 'ready' },
+  paused: PAUSED,
+  host: { kind: 'host' },
+};
 
 /** Game units → the ms an oracle's input line gives (to the thousandth, as trace times are). */
 export function unitsToInputMs(units: number): number {

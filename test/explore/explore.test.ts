@@ -11,6 +11,8 @@ import { loadFiles, runHeadless, checkOracle, exploreFiles } from '../../src/api
 import { explore } from '../../src/api/index.ts';
 import { expectExploreClean, ExploreFindings } from '../../src/api/vitest.ts';
 import { mergeReports, reportJson } from '../../src/explore/report.ts';
+import { ExploreWorld } from '../../src/explore/world.ts';
+import { actionsOf, programFacts } from '../../src/explore/actions.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const world = (name: string) => `test/explore/worlds/${name}.pw`;
@@ -92,7 +94,7 @@ describe('the answers of waiting host builtins', () => {
     expect(r.findings).toHaveLength(1);
     const f = r.findings[0];
     expect(f.kind).toBe('error');
-    expect(f.at).toBe(`${script}:24`);
+    expect(f.at).toBe(`${script}:25`);
     expect(f.path.map((s) => s.input)).toEqual(['answer 1 "right"', 'click prop lever']);
     const text = readFileSync(f.oracle!, 'utf8');
     expect(text).toContain(`-- answer: ${f.path[0].t} 1 "right"`);
@@ -100,11 +102,23 @@ describe('the answers of waiting host builtins', () => {
     expect(check.problem).toBeNull();
     expect(check.ok).toBe(true);
     // the side door opens only on "left": reached, by that answer alone
-    expect(r.coverage.handlers.reached).toContain(`${script}:14 flat sidedoor on open`);
+    expect(r.coverage.handlers.reached).toContain(`${script}:15 flat sidedoor on open`);
     expect(r.coverage.handlers.unreached).toEqual([]);
     // without the answer the run answers void, and neither the error nor the door happens
     const plain = runHeadless(loadFiles([script]), { until: '5s', input: [{ at: 100, click: 'prop lever' }] });
     expect(plain.errors).toBe(0);
+  });
+
+  it('a thread waiting on the host in a restored state still waits, and its answers are still offered', () => {
+    const program = loadFiles([join(game(), 'dialogue.pw')]).code;
+    const w = new ExploreWorld(program, { fps: 60, seed: 1, loopGuard: 1_000_000, endings: [], coverage: false });
+    w.boot();
+    w.run(150);
+    const waiting = w.fork();
+    w.restore(waiting);
+    w.run(300, [{ at: 100, click: 'prop lever' }]);
+    expect(w.quiet).toBe(false);
+    expect(actionsOf(w, programFacts(program), 15_000).map((a) => a.label)).toEqual(['click prop lever', 'answer 1 "left"', 'answer 1 "right"', 'wait 0.5s']);
   });
 
   it('a waiting builtin that declares no answers is answered with void, as pw run does', async () => {
@@ -115,7 +129,7 @@ describe('the answers of waiting host builtins', () => {
     writeFileSync(json, JSON.stringify(declared));
     const r = await exploreFiles([join(dir, 'dialogue.pw')], { states: 500, until: '5s' });
     expect(r.findings).toEqual([]);
-    expect(r.coverage.handlers.unreached).toEqual([`${join(dir, 'dialogue.pw')}:14 flat sidedoor on open`]);
+    expect(r.coverage.handlers.unreached).toEqual([`${join(dir, 'dialogue.pw')}:15 flat sidedoor on open`]);
   });
 });
 
