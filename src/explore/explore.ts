@@ -96,10 +96,8 @@ export function reportOf(program: Program, files: readonly string[], options: Se
 /** Replays inputs from the start to game ms `end` in a fresh world; the world after it. */
 function replay(program: Program, options: SearchOptions, path: PathStep[], end: number): ExploreWorld {
   const w = new ExploreWorld(program, { ...options, coverage: false });
-  const input = path.map(inputOf);
-  w.answerAsOracles(input);
   w.boot();
-  if (w.failure === null) w.run(Math.round(end * 3), input);
+  if (w.failure === null) w.run(Math.round(end * 3), path.map(inputOf));
   return w;
 }
 

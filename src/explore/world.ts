@@ -95,16 +95,6 @@ export class ExploreWorld {
     }
   }
 
-  /**
-   * Serves host builtins as `pw check` does for these inputs: a request they answer waits
-   * for that answer, any other is answered with void at the next heartbeat. For replays
-   * of a path (shrinking), so a path without an answer shows what its oracle shows.
-   */
-  answerAsOracles(input: readonly TimedInput[]): void {
-    const scripted = new Set(input.flatMap((i) => (i.answer ? [i.answer.request] : [])));
-    this.engine.hostCalls.service = { implementations: {}, answerVoid: true, scripted };
-  }
-
   /** Starts the world: property initialisers and startup handlers at time 0. */
   boot(): void {
     this.engine.boot(0);

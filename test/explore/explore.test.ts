@@ -121,6 +121,20 @@ describe('the answers of waiting host builtins', () => {
     expect(actionsOf(w, programFacts(program), 15_000).map((a) => a.label)).toEqual(['click prop lever', 'answer 1 "left"', 'answer 1 "right"', 'wait 0.5s']);
   });
 
+  it('a click while the question is open: its oracle holds the request open, as the search did, where pw check would answer void', async () => {
+    const dir = game();
+    const script = join(dir, 'dialogue.pw');
+    // without a value before the question, the lever reads the global while choose () waits
+    writeFileSync(script, readFileSync(script, 'utf8').replace('  way = ""\n', ''));
+    const r = await exploreFiles([script], { states: 500, until: '5s', out: join(dir, 'out') });
+    const early = r.findings.find((f) => f.message.includes('read before it is assigned'))!;
+    expect(early.path.map((s) => s.input)).toEqual(['click prop lever']);
+    const text = readFileSync(early.oracle!, 'utf8');
+    expect(text).toContain(`-- answer: ${early.end + 50} 1 null`);
+    expect(text).toMatch(/"ev":"error","message":"global \\"way\\" is read before it is assigned"/);
+    expect(checkOracle(early.oracle!).ok).toBe(true);
+  });
+
   it('a waiting builtin that declares no answers is answered with void, as pw run does', async () => {
     const dir = game();
     const json = join(dir, 'pocketwatch.json');
