@@ -6,6 +6,7 @@ import { readScripts, readTextFile, UsageError } from '../node/load.ts';
 import { overwrites, writeSnapshotFile, writeWhole, type NamedFile } from '../node/outputs.ts';
 import { stderr, stderrIsTerminal, stdout } from '../node/terminal.ts';
 import { loadLinted } from '../lint/index.ts';
+import { loadProject } from '../project/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
 import { parseDuration, unitsToMs } from '../time/units.ts';
@@ -99,7 +100,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     const clash = overwrites(path, inputs);
     if (clash) throw new UsageError(`--${flag} "${path}" would overwrite ${clash}`);
   }
-  const loaded = loadLinted(sources);
+  const loaded = loadLinted(sources, loadProject(a.files).builtins);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
     stderr.line(`${loaded.diagnostics.length} error${loaded.diagnostics.length === 1 ? '' : 's'}; nothing was explored`);

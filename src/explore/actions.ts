@@ -1,12 +1,12 @@
 // What the explorer can do from a state. Each kind of action is one entry of ACTION_KINDS:
 // what it offers in a state and the timed input it becomes (waits take none). An input
 // arrives at the state's time and the world runs one heartbeat on, so it is handled;
-// a wait runs the world to a later time. A new kind of input (a key, a host builtin's
-// answer) is one more entry.
+// a wait runs the world to a later time. A new kind of input is one more entry.
 import { Op, nextPc } from '../vm/opcodes.ts';
 import type { Program } from '../vm/program.ts';
 import { BUILTINS } from '../builtins/index.ts';
 import type { TimedInput } from '../hosts/headless.ts';
+import type { HostValue } from '../world/hostdata.ts';
 import { STEP_UNITS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import { keyName } from '../world/hostinput.ts';
@@ -123,8 +123,30 @@ const waits: ActionKind = {
   },
 };
 
+/**
+ * The host's answers: for each request a thread waits on, each answer pocketwatch.json
+ * declares for that builtin (void when it declares none), delivered through the mailbox
+ * at the next heartbeat as a host's answer is.
+ */
+const answers: ActionKind = {
+  name: 'answer',
+  offer: (w) => {
+    const out: Action[] = [];
+    const declared = w.program.hostBuiltins;
+    for (const p of w.engine.hostCalls.pending()) {
+      const b = declared.find((d) => d.name === p.name);
+      const choices = b?.answers !== undefined && b.answers.length > 0 ? (b.answers as HostValue[]) : [null];
+      for (const value of choices) {
+        const request = p.request;
+        out.push({ kind: 'answer', label: `answer ${request} ${JSON.stringify(value)}`, input: (at) => [{ at, answer: { request, value } }] });
+      }
+    }
+    return out;
+  },
+};
+
 /** Every kind of action, in the order its actions are tried. */
-export const ACTION_KINDS: readonly ActionKind[] = [clicks, mouse, keys, waits];
+export const ACTION_KINDS: readonly ActionKind[] = [clicks, mouse, keys, answers, waits];
 
 /** The actions from the world's state now, in a fixed order. */
 export function actionsOf(world: ExploreWorld, facts: ProgramFacts, horizon: number): Action[] {

@@ -75,6 +75,8 @@ export function digestOf(e: Engine): string {
     mouse: [st.mouseDown, st.mousePressed],
     keys: Object.entries(st.keys).map(([k, v]) => `${k} ${v.down} ${v.pressed}${timeless ? '' : ` ${v.seen}`}`),
     keyPolls: Object.values(st.keyPolls),
+    // what the host is asked and has answered (request numbers aside: the path says them)
+    requests: st.requests.pending.map((p) => [p.builtin, p.args, p.answered ?? null]),
     loops,
     framerate: st.frame.framerate,
     time: timeless ? null : [st.now, st.wallNow, st.clock, st.stepper, st.frame.count, st.frame.stamp],

@@ -5,6 +5,7 @@
 import type { Program } from '../vm/program.ts';
 import { Op } from '../vm/opcodes.ts';
 import type { TimedInput } from '../hosts/headless.ts';
+import type { HostValue } from '../world/hostdata.ts';
 import type { Fork } from './world.ts';
 import { hashText } from './digest.ts';
 import type { Coverage, ExploreReport, Finding, FindingKind, LineCoverage, PathStep } from './findings.ts';
@@ -34,11 +35,12 @@ export interface SearchPart {
 
 const KIND_ORDER: FindingKind[] = ['error', 'runaway', 'save', 'divergence', 'softlock'];
 
-/** An input as a path gives it: "click prop faucet", "mouse down", "key down space". */
+/** An input as a path gives it: "click prop faucet", "mouse down", "key down space", "answer 1 \"left\"" (request 1 answered "left"). */
 export function inputText(i: TimedInput): string {
   if (i.click !== undefined) return `click ${i.click}`;
   if (i.mouse !== undefined) return `mouse ${i.mouse}`;
   if (i.key !== undefined) return `key ${i.key.down ? 'down' : 'up'} ${i.key.name}`;
+  if (i.answer !== undefined) return `answer ${i.answer.request} ${JSON.stringify(i.answer.value)}`;
   throw new Error('internal: the explorer made an input of no kind it knows');
 }
 
@@ -48,6 +50,7 @@ export function inputOf(s: PathStep): TimedInput {
   if (words[0] === 'click') return { at: s.t, click: words.slice(1).join(' ') };
   if (words[0] === 'mouse') return { at: s.t, mouse: words[1] === 'down' ? 'down' : 'up' };
   if (words[0] === 'key') return { at: s.t, key: { down: words[1] === 'down', name: words[2] } };
+  if (words[0] === 'answer') return { at: s.t, answer: { request: Number(words[1]), value: JSON.parse(words.slice(2).join(' ')) as HostValue } };
   throw new Error(`internal: a path step of no kind the explorer knows ("${s.input}")`);
 }
 

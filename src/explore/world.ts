@@ -41,7 +41,15 @@ export interface WorldOptions {
   coverage: boolean;
 }
 
-const WAITS: Record<string, Wait> = { time: { kind: 'time' }, wall: { kind: 'wall' }, display: { kind: 'display' }, gameframe: { kind: 'gameframe' }, ready: { kind: 'ready' }, paused: PAUSED };
+const WAITS: Record<string, Wait> = {
+  time: { kind: 'time' },
+  wall: { kind: 'wall' },
+  display: { kind: 'display' },
+  gameframe: { kind: 'gameframe' },
+  ready: { kind: 'ready' },
+  paused: PAUSED,
+  host: { kind: 'host' },
+};
 
 /** Game units → the ms an oracle's input line gives (to the thousandth, as trace times are). */
 export function unitsToInputMs(units: number): number {
@@ -74,7 +82,8 @@ export class ExploreWorld {
           this.failure = { message: d.message, at: d.line > 0 ? `${d.file}:${d.line}:${d.col}` : '', runaway: d.message.startsWith('runaway ') };
         },
       },
-      { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps },
+      // the explorer answers waiting host builtins itself (an answer is an action), so none is answered with void
+      { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, answerVoid: false },
     );
     if (options.coverage) {
       const reached = this.reached;

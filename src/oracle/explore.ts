@@ -30,9 +30,19 @@ export function writeFindingOracle(f: Finding, setup: OracleSetup): { file: stri
   const file = join(setup.out, oracleName(f));
   const loads = setup.scripts.map((s) => relative(resolve(setup.out), resolve(s)).split(sep).join('/'));
   const about = `${f.kind}${f.at ? ` at ${f.at}` : ''}: ${f.message}`.replace(/\s+/g, ' ').slice(0, 300);
-  const head = writeOracle({ about, until: `${f.end}ms`, fps: setup.fps, seed: setup.seed, loopGuard: setup.loopGuard, loads, input: f.path.map(inputOf) }, '', []);
-  const oracle = parseOracle(head);
-  const run = runOracle(oracle, file);
+  const input = f.path.map(inputOf);
+  let oracle = parseOracle(writeOracle({ about, until: `${f.end}ms`, fps: setup.fps, seed: setup.seed, loopGuard: setup.loopGuard, loads, input }, '', []));
+  let run = runOracle(oracle, file);
+  // The search answers a host builtin only by an action: a request the path leaves open
+  // stays open, where pw check would answer it with void. An answer line after the end
+  // holds it open (it is never delivered, and a request a line names gets no void).
+  for (let held = 0; held < 100; held++) {
+    const open = run.events.find((e) => e.ev === 'answer' && (e as { auto?: boolean }).auto === true) as { request: number } | undefined;
+    if (open === undefined) break;
+    input.push({ at: f.end + 50, answer: { request: open.request, value: null } });
+    oracle = parseOracle(writeOracle({ about, until: `${f.end}ms`, fps: setup.fps, seed: setup.seed, loopGuard: setup.loopGuard, loads, input }, '', []));
+    run = runOracle(oracle, file);
+  }
   writeWhole(file, 'oracle', () => withExpected(oracle, run.events));
   return { file, reproduces: reproduces(f, run.events) };
 }

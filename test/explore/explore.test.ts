@@ -3,7 +3,7 @@
 // split of the search. Budgets are small: a few hundred to two thousand states.
 import { describe, it, expect } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, existsSync } from 'node:fs';
+import { mkdtempSync, readFileSync, existsSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
@@ -11,6 +11,8 @@ import { loadFiles, runHeadless, checkOracle, exploreFiles } from '../../src/api
 import { explore } from '../../src/api/index.ts';
 import { expectExploreClean, ExploreFindings } from '../../src/api/vitest.ts';
 import { mergeReports, reportJson } from '../../src/explore/report.ts';
+import { ExploreWorld } from '../../src/explore/world.ts';
+import { actionsOf, programFacts } from '../../src/explore/actions.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const world = (name: string) => `test/explore/worlds/${name}.pw`;
@@ -74,6 +76,74 @@ describe('pw explore finds planted defects', () => {
     const prints: string[] = [];
     runHeadless(program, { until: '10s', input: [{ at: 5000, click: 'actor postman' }], host: { print: (t) => prints.push(t) } });
     expect(prints).toEqual([]);
+  });
+});
+
+describe('the answers of waiting host builtins', () => {
+  // a copy of the game folder, its pocketwatch.json with it: the oracles written there find it too
+  const game = () => {
+    const dir = tmp();
+    cpSync(join(root, 'test/explore/worlds/dialogue'), dir, { recursive: true });
+    return dir;
+  };
+
+  it('each declared answer is an action: only "right" then a click reaches the error, and its oracle answers as the search did', async () => {
+    const dir = game();
+    const script = join(dir, 'dialogue.pw');
+    const r = await exploreFiles([script], { states: 500, until: '5s', out: join(dir, 'out') });
+    expect(r.findings).toHaveLength(1);
+    const f = r.findings[0];
+    expect(f.kind).toBe('error');
+    expect(f.at).toBe(`${script}:25`);
+    expect(f.path.map((s) => s.input)).toEqual(['answer 1 "right"', 'click prop lever']);
+    const text = readFileSync(f.oracle!, 'utf8');
+    expect(text).toContain(`-- answer: ${f.path[0].t} 1 "right"`);
+    const check = checkOracle(f.oracle!);
+    expect(check.problem).toBeNull();
+    expect(check.ok).toBe(true);
+    // the side door opens only on "left": reached, by that answer alone
+    expect(r.coverage.handlers.reached).toContain(`${script}:15 flat sidedoor on open`);
+    expect(r.coverage.handlers.unreached).toEqual([]);
+    // without the answer the run answers void, and neither the error nor the door happens
+    const plain = runHeadless(loadFiles([script]), { until: '5s', input: [{ at: 100, click: 'prop lever' }] });
+    expect(plain.errors).toBe(0);
+  });
+
+  it('a thread waiting on the host in a restored state still waits, and its answers are still offered', () => {
+    const program = loadFiles([join(game(), 'dialogue.pw')]).code;
+    const w = new ExploreWorld(program, { fps: 60, seed: 1, loopGuard: 1_000_000, endings: [], coverage: false });
+    w.boot();
+    w.run(150);
+    const waiting = w.fork();
+    w.restore(waiting);
+    w.run(300, [{ at: 100, click: 'prop lever' }]);
+    expect(w.quiet).toBe(false);
+    expect(actionsOf(w, programFacts(program), 15_000).map((a) => a.label)).toEqual(['click prop lever', 'answer 1 "left"', 'answer 1 "right"', 'wait 0.5s']);
+  });
+
+  it('a click while the question is open: its oracle holds the request open, as the search did, where pw check would answer void', async () => {
+    const dir = game();
+    const script = join(dir, 'dialogue.pw');
+    // without a value before the question, the lever reads the global while choose () waits
+    writeFileSync(script, readFileSync(script, 'utf8').replace('  way = ""\n', ''));
+    const r = await exploreFiles([script], { states: 500, until: '5s', out: join(dir, 'out') });
+    const early = r.findings.find((f) => f.message.includes('read before it is assigned'))!;
+    expect(early.path.map((s) => s.input)).toEqual(['click prop lever']);
+    const text = readFileSync(early.oracle!, 'utf8');
+    expect(text).toContain(`-- answer: ${early.end + 50} 1 null`);
+    expect(text).toMatch(/"ev":"error","message":"global \\"way\\" is read before it is assigned"/);
+    expect(checkOracle(early.oracle!).ok).toBe(true);
+  });
+
+  it('a waiting builtin that declares no answers is answered with void, as pw run does', async () => {
+    const dir = game();
+    const json = join(dir, 'pocketwatch.json');
+    const declared = JSON.parse(readFileSync(json, 'utf8'));
+    delete declared.builtins.choose.answers;
+    writeFileSync(json, JSON.stringify(declared));
+    const r = await exploreFiles([join(dir, 'dialogue.pw')], { states: 500, until: '5s' });
+    expect(r.findings).toEqual([]);
+    expect(r.coverage.handlers.unreached).toEqual([`${join(dir, 'dialogue.pw')}:15 flat sidedoor on open`]);
   });
 });
 
