@@ -33,6 +33,8 @@ export class TimelineBuilder {
   private first = Infinity;
   /** Axis time of the latest event, in ms. */
   last = 0;
+  /** Game time of the latest event, in ms. */
+  lastGame = 0;
   /** The savetimer windows met so far, each as long on the axis as it lasted in wall time. */
   private inserted: Inserted[] = [];
   /** The open savetimer window: where it began on the axis and on the wall clock. */
@@ -47,6 +49,7 @@ export class TimelineBuilder {
   /** Takes the next trace event (they come in time order). */
   add(ev: TraceEvent): void {
     const t = this.axis(ev);
+    if (ev.t > this.lastGame) this.lastGame = ev.t;
     if (t < this.first) this.first = t;
     if (t > this.last) this.last = t;
     if (this.due.length > 0) this.closeDue(t);

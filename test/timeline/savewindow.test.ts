@@ -3,7 +3,7 @@
 // they happened in wall time.
 import { describe, it, expect } from 'vitest';
 import { runScript } from '../support/run.ts';
-import { timelineOf, type Timeline } from '../../src/timeline/index.ts';
+import { TimelineBuilder, timelineOf, type Timeline } from '../../src/timeline/index.ts';
 import type { Track } from '../../src/timeline/model.ts';
 import { chromeTraceJson } from '../../src/timeline/chrome.ts';
 import { timelineSvg } from '../../src/timeline/svg.ts';
@@ -81,6 +81,11 @@ end
     const part = timelineOf(r.trace, 400, 1000);
     expect(part.from).toBe(400);
     expect(part.to).toBe(3750);
+    // pw run --timeline ends the picture at the run's game time, which the builder keeps apart from the axis
+    const b = new TimelineBuilder();
+    for (const ev of r.trace) b.add(ev);
+    expect([b.last, b.lastGame]).toEqual([3750, 1000]);
+    expect(b.build(undefined, b.lastGame).to).toBe(3750);
   });
 
   it('the picture shades the window and labels its axis in game time, not counting the window', () => {
