@@ -280,7 +280,7 @@ export const TIMING: Builtin[] = [
     doc: 'Ends a savetimer window (only the outermost acts): the span is discarded.',
     fn: (e) => {
       if (!restoreTimer(e.state.clock, e.state.wallNow)) e.warn('restoretimer without a matching savetimer');
-      else e.tracing && e.trace({ ev: 'clock', op: 'restore', depth: e.state.clock.saveDepth });
+      else e.tracing && e.trace({ ev: 'clock', op: 'restore', depth: e.state.clock.saveDepth, ...(e.tracingTimeline ? { wall: Math.round(unitsToMs(e.state.wallNow) * 1000) / 1000 } : {}) });
       return null;
     },
   },

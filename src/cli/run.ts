@@ -181,7 +181,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   }
   stdout.flush();
   if (traceSink !== stdout) traceSink?.close();
-  if (timeline) writeTimelineFile(a.timeline!, timeline.build(undefined, Math.max(endedAt, timeline.last)), `Pocketwatch timeline of ${files.join(' ')}`);
+  if (timeline) writeTimelineFile(a.timeline!, timeline.build(undefined, Math.max(endedAt, timeline.lastGame)), `Pocketwatch timeline of ${files.join(' ')}`);
   // the run went on without its trace; saying so at the end loses nothing else
   const failure = traceSink !== stdout ? traceSink?.failure : null;
   if (failure) throw cannotWrite(a.trace!, 'trace', failure.code ?? failure.message);

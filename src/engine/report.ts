@@ -24,7 +24,13 @@ export class Reporter {
 
   constructor(
     readonly host: EngineHost,
-    private readonly world: { readonly program: Program; readonly now: number; readonly running: Thread | null },
+    private readonly world: {
+      readonly program: Program;
+      readonly now: number;
+      readonly running: Thread | null;
+      readonly tracingTimeline: boolean;
+      readonly state: { readonly wallNow: number; readonly clock: { readonly saveDepth: number } };
+    },
   ) {}
 
   /** Whether anyone listens: callers check it first so an untraced run builds no event objects. */
@@ -33,7 +39,16 @@ export class Reporter {
   }
 
   trace(ev: TraceFields): void {
-    if (this.host.trace) this.host.trace({ t: round3(unitsToMs(this.world.now)), ...ev } as TraceEvent);
+    if (!this.host.trace) return;
+    // inside a savetimer window the game clock stands still: with the timeline's detail,
+    // wall time says when (unless the event says); other traces are as they were
+    const wall = this.world.state.clock.saveDepth > 0 && ev.wall === undefined && this.world.tracingTimeline ? { wall: this.wallMs() } : {};
+    this.host.trace({ t: round3(unitsToMs(this.world.now)), ...ev, ...wall } as TraceEvent);
+  }
+
+  /** Wall time in ms, as a savetimer window's events carry it. */
+  wallMs(): number {
+    return round3(unitsToMs(this.world.state.wallNow));
   }
 
   traceAt(units: number, ev: TraceFields): void {

@@ -4,7 +4,7 @@
 // arming) give the threads and loops their spans; a plain trace still gives firings,
 // walks, sounds, sets, prints and frames.
 import type { TraceEvent } from '../trace/events.ts';
-import { GROUPS, type Args, type Group, type Kind, type Span, type Timeline, type Track } from './model.ts';
+import { GROUPS, type Args, type Group, type Inserted, type Kind, type Span, type Timeline, type Track } from './model.ts';
 
 interface TrackState extends Track {
   /** Order of first appearance (tracks are shown by group, then by this). */
@@ -31,8 +31,16 @@ export class TimelineBuilder {
   /** Spans that end at a known time (screen fades): closed once the trace passes it. */
   private due: { track: TrackState; span: Span; at: number }[] = [];
   private first = Infinity;
-  /** Game time of the latest event, in ms. */
+  /** Axis time of the latest event, in ms. */
   last = 0;
+  /** Game time of the latest event, in ms. */
+  lastGame = 0;
+  /** The savetimer windows met so far, each as long on the axis as it lasted in wall time. */
+  private inserted: Inserted[] = [];
+  /** The open savetimer window: where it began on the axis and on the wall clock. */
+  private saving: { at: number; start: number; wall: number } | null = null;
+  /** Axis ms gained by the windows closed so far. */
+  private gained = 0;
   /** Threads of the boot library's calctime, which the engine runs every heartbeat: not drawn, or they would bury the world's own. */
   private hidden = new Set<number>();
   /** Whether the trace has the timeline's detail (thread runs and waits): a plain one draws no threads. */
@@ -40,7 +48,8 @@ export class TimelineBuilder {
 
   /** Takes the next trace event (they come in time order). */
   add(ev: TraceEvent): void {
-    const t = ev.t;
+    const t = this.axis(ev);
+    if (ev.t > this.lastGame) this.lastGame = ev.t;
     if (t < this.first) this.first = t;
     if (t > this.last) this.last = t;
     if (this.due.length > 0) this.closeDue(t);
@@ -65,7 +74,7 @@ export class TimelineBuilder {
       case 'mouse':
         return this.mark(this.world('input', 'input'), `mouse ${ev.down ? 'down' : 'up'}`, 'input', t, {});
       case 'clock':
-        return this.clock(ev);
+        return this.clock(ev, t);
       case 'turn': {
         const track = this.world('camera', 'camera');
         this.closeAll(track, t);
@@ -87,9 +96,9 @@ export class TimelineBuilder {
       case 'frame':
         return this.mark(this.world('frames', 'game frames'), `frame ${str(ev.n)}`, 'frame', t, {});
       case 'arm':
-        return this.arm(ev);
+        return this.arm(ev, t);
       case 'loop':
-        return this.fired(ev);
+        return this.fired(ev, t);
       case 'stoploop': {
         const track = this.armed.get(loopId(ev));
         if (!track) return;
@@ -131,7 +140,7 @@ export class TimelineBuilder {
         return;
       }
       case 'walk':
-        return this.walk(ev);
+        return this.walk(ev, t);
       case 'endturn': {
         const track = this.actor(str(ev.actor));
         this.closeTo(track, 1, t);
@@ -157,7 +166,7 @@ export class TimelineBuilder {
         return this.mark(track, 'stopwalk', 'arrival', t, {});
       }
       case 'sound':
-        return this.sound(ev);
+        return this.sound(ev, t);
       case 'soundend': {
         const track = this.tracks.get(`sound ${str(ev.slot)}`);
         if (track) this.closeAll(track, t);
@@ -169,8 +178,10 @@ export class TimelineBuilder {
     }
   }
 
-  /** Everything from `from` to `to` (ms): spans cut at the window's edges, open spans ended at `to`. */
-  build(from = this.first === Infinity ? 0 : this.first, to = this.last): Timeline {
+  /** Everything from `from` to `to` (ms of game time; the whole trace by default): spans cut at the window's edges, open spans ended at `to`. */
+  build(fromGame?: number, toGame?: number): Timeline {
+    const from = fromGame === undefined ? (this.first === Infinity ? 0 : this.first) : this.axisOf(fromGame);
+    const to = toGame === undefined ? this.last : this.axisOf(toGame);
     const tracks: Track[] = [];
     const ordered = [...this.tracks.values()].sort((a, b) => GROUPS.indexOf(a.group) - GROUPS.indexOf(b.group) || place(a) - place(b) || a.seq - b.seq);
     for (const tr of ordered) {
@@ -185,11 +196,17 @@ export class TimelineBuilder {
       const marks = tr.marks.filter((m) => m.t >= from && m.t <= to);
       if (spans.length > 0 || marks.length > 0) tracks.push({ key: tr.key, group: tr.group, name: tr.name, spans, marks });
     }
-    return { from, to, tracks };
+    const inserted = this.inserted.filter((w) => w.end >= from && w.start <= to);
+    if (this.saving && this.saving.start <= to) inserted.push({ at: this.saving.at, start: this.saving.start, end: Math.max(this.saving.start, this.last) });
+    let gainedBefore = this.gained;
+    for (const w of this.inserted) if (w.end > from) gainedBefore -= w.end - w.start;
+    return { from, to, inserted, gainedBefore, tracks };
   }
 
   /** Lets go of everything over before `before` (ms), so a long session keeps only a recent window. */
-  forget(before: number): void {
+  forget(beforeGame: number): void {
+    const before = this.axisOf(beforeGame);
+    this.inserted = this.inserted.filter((w) => w.end >= before);
     for (const [key, tr] of this.tracks) {
       tr.spans = tr.spans.filter((s) => s.end >= before);
       tr.marks = tr.marks.filter((m) => m.t >= before);
@@ -253,12 +270,44 @@ export class TimelineBuilder {
 
   // ---- the kinds of track -----------------------------------------------------
 
-  private clock(ev: TraceEvent): void {
+  /**
+   * Where an event goes on the axis: its game time plus the windows before it; inside a
+   * savetimer window, where its wall time says (a trace that has no wall times, from an
+   * older version, gives windows no length).
+   */
+  private axis(ev: TraceEvent): number {
+    const s = this.saving;
+    if (s && typeof ev.wall === 'number') return s.start + Math.max(0, ev.wall - s.wall);
+    // (time never goes back on the axis)
+    return s ? Math.max(this.last, ev.t + this.gained) : ev.t + this.gained;
+  }
+
+  /** A game time (ms) on the axis: after the windows that began before it. */
+  axisOf(game: number): number {
+    // (counted back from the total, as windows long past may have been let go of)
+    let gained = this.gained;
+    for (const w of this.inserted) if (w.at >= game) gained -= w.end - w.start;
+    if (this.saving && this.saving.at < game) gained += this.last - this.saving.start;
+    return game + gained;
+  }
+
+  private clock(ev: TraceEvent, t: number): void {
     const save = ev.op === 'save' || ev.op === 'restore';
     const track = this.world(save ? 'clock save' : 'clock lock', save ? 'savetimer window' : 'locktimer window');
     const opening = ev.op === 'lock' || ev.op === 'save';
-    if (opening && ev.depth === 1) this.push(track, save ? 'game clock saved' : 'game clock locked', 'clock', ev.t, {});
-    else if (!opening && ev.depth === 0) this.closeAll(track, ev.t);
+    if (opening && ev.depth === 1) {
+      const args: Args = save ? { gametime: ev.t } : {};
+      this.push(track, save ? 'game clock saved' : 'game clock locked', 'clock', t, args);
+      if (save && typeof ev.wall === 'number') this.saving = { at: ev.t, start: t, wall: ev.wall };
+    } else if (!opening && ev.depth === 0) {
+      this.closeAll(track, t);
+      if (save && this.saving) {
+        this.inserted.push({ at: this.saving.at, start: this.saving.start, end: t });
+        this.gained += t - this.saving.start;
+        track.spans.at(-1)!.args.wallMs = t - this.saving.start;
+        this.saving = null;
+      }
+    }
   }
 
   private loopTrack(ev: TraceEvent): TrackState {
@@ -272,24 +321,24 @@ export class TimelineBuilder {
     return this.track(`loop ${kind} ${kind === 'scene' ? '' : target} ${str(ev.event)}`, 'loops', `${owner} · ${str(ev.event)}`);
   }
 
-  private arm(ev: TraceEvent): void {
+  private arm(ev: TraceEvent, t: number): void {
     const id = loopId(ev);
     const before = this.armed.get(id);
     if (before) {
       // re-arming replaces the slot: its countdown starts again
-      this.closeAll(before, ev.t);
+      this.closeAll(before, t);
       this.armed.delete(id);
     }
     const track = this.loopTrack(ev);
     this.armed.set(id, track);
-    this.push(track, `armed ${str(ev.steps)} steps`, 'armed', ev.t, { steps: ev.steps, ...(before ? { rearmed: true } : {}) });
+    this.push(track, `armed ${str(ev.steps)} steps`, 'armed', t, { steps: ev.steps, ...(before ? { rearmed: true } : {}) });
   }
 
-  private fired(ev: TraceEvent): void {
+  private fired(ev: TraceEvent, t: number): void {
     const track = this.loopTrack(ev);
     this.armed.delete(loopId(ev));
-    this.closeAll(track, ev.t);
-    this.mark(track, `fires ${str(ev.event)}`, 'fired', ev.t, { target: ev.target });
+    this.closeAll(track, t);
+    this.mark(track, `fires ${str(ev.event)}`, 'fired', t, { target: ev.target });
   }
 
   private threadStarted(id: number, origin: string, handler: string, t: number): void {
@@ -322,25 +371,27 @@ export class TimelineBuilder {
     return this.track(`actor ${name}`, 'actors', `actor ${name}`);
   }
 
-  private walk(ev: TraceEvent): void {
+  private walk(ev: TraceEvent, t: number): void {
     const track = this.actor(str(ev.actor));
-    this.closeAll(track, ev.t);
+    this.closeAll(track, t);
     const kind = WALK_NAMES[str(ev.kind)] ?? str(ev.kind);
-    this.push(track, `${kind} ${str(ev.dest)}`, 'walk', ev.t, {});
-    this.push(track, 'turning', 'turning', ev.t, {});
+    this.push(track, `${kind} ${str(ev.dest)}`, 'walk', t, {});
+    this.push(track, 'turning', 'turning', t, {});
   }
 
-  private sound(ev: TraceEvent): void {
+  private sound(ev: TraceEvent, t: number): void {
     const slot = str(ev.slot);
     const track = this.track(`sound ${slot}`, 'sound', slot === 'voice' ? 'voice' : `sound slot ${slot}`);
-    this.closeAll(track, ev.t);
+    this.closeAll(track, t);
     const cricket = ev.cricket === undefined ? undefined : str(ev.cricket);
     const args: Args = { volume: ev.volume, pan: ev.pan, ms: ev.ms };
     if (cricket !== undefined) args.cricket = cricket;
-    this.push(track, str(ev.sound), cricket === undefined ? 'sound' : 'cricket', ev.t, args);
+    const span = this.push(track, str(ev.sound), cricket === undefined ? 'sound' : 'cricket', t, args);
+    // a sound plays on the wall clock: one begun in a savetimer window ends by its length, not by the game time its end is noticed at
+    if (this.saving && typeof ev.ms === 'number') this.due.push({ track, span, at: t + ev.ms });
     if (cricket !== undefined) {
       const ct = this.track(`cricket ${cricket}`, 'sound', `cricket ${cricket}`);
-      this.mark(ct, str(ev.sound), 'cricket', ev.t, { volume: ev.volume, pan: ev.pan, ms: ev.ms });
+      this.mark(ct, str(ev.sound), 'cricket', t, { volume: ev.volume, pan: ev.pan, ms: ev.ms });
     }
   }
 }

@@ -88,7 +88,10 @@ export function* chromeEvents(tl: Timeline): Generator<ChromeEvent> {
 }
 
 function otherData(tl: Timeline): Record<string, string> {
-  return { source: 'pocketwatch', clock: 'game time', from: `${tl.from} ms`, to: `${tl.to} ms` };
+  if (tl.inserted.length === 0) return { source: 'pocketwatch', clock: 'game time', from: `${tl.from} ms`, to: `${tl.to} ms` };
+  // a savetimer window holds the game clock: ts runs on through it in wall time
+  const saveWindows = tl.inserted.map((w) => `at ${w.at} ms of game time: ${w.end - w.start} ms of wall time`).join('; ');
+  return { source: 'pocketwatch', clock: 'game time, and the wall time of savetimer windows', from: `${tl.from} ms`, to: `${tl.to} ms`, saveWindows };
 }
 
 export function chromeTrace(tl: Timeline): ChromeTrace {

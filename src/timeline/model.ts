@@ -44,9 +44,9 @@ export type Args = Record<string, unknown>;
 export interface Span {
   name: string;
   kind: Kind;
-  /** Game time in ms. */
+  /** In ms on the axis (game time, plus the savetimer windows before it). */
   start: number;
-  /** Game time in ms; Infinity while the span is still open. */
+  /** In ms on the axis; Infinity while the span is still open. */
   end: number;
   depth: number;
   args: Args;
@@ -69,10 +69,24 @@ export interface Track {
   marks: Mark[];
 }
 
+/**
+ * A savetimer window: the game clock stood still at `at` (ms of game time) while wall
+ * time ran on, so the axis gains the window's wall-time length, from `start` to `end`.
+ */
+export interface Inserted {
+  at: number;
+  start: number;
+  end: number;
+}
+
 export interface Timeline {
-  /** The window shown, in ms of game time. */
+  /** The window shown, in ms on the axis: game time, plus the savetimer windows before it. */
   from: number;
   to: number;
+  /** The savetimer windows within it, in order. */
+  inserted: Inserted[];
+  /** How far the axis is ahead of game time at `from`: the wall time of the windows before it, in ms. */
+  gainedBefore: number;
   /** In display order: by group, then by first appearance. */
   tracks: Track[];
 }

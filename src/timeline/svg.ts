@@ -143,14 +143,27 @@ export function timelineSvg(tl: Timeline, title = 'Pocketwatch timeline'): strin
   }
   const bottom = y + 4;
 
-  // the axis: a tick a round number of seconds apart, a faint line through every row
+  // the axis: a tick a round number of seconds of game time apart, a faint line through
+  // every row; a savetimer window (game time held, wall time going on) has no ticks of its own
   const step = tickStep(span, PLOT_RIGHT - PLOT_X);
   const grid: string[] = [];
-  for (let t = Math.ceil(tl.from / step) * step; t <= tl.to; t += step) {
-    const x = n(X(t));
-    grid.push(`<line x1="${x}" y1="${n(axisY)}" x2="${x}" y2="${n(bottom)}" stroke="#e2e2e2"/>`);
-    grid.push(`<line x1="${x}" y1="${n(axisY - 5)}" x2="${x}" y2="${n(axisY)}" stroke="#555"/>`);
-    grid.push(`<text x="${x}" y="${n(axisY - 8)}" text-anchor="middle">${seconds(t)}</text>`);
+  for (const [a, b, gained] of gameSegments(tl)) {
+    for (let g = Math.ceil((a - gained) / step) * step; g + gained <= b; g += step) {
+      const x = n(X(g + gained));
+      grid.push(`<line x1="${x}" y1="${n(axisY)}" x2="${x}" y2="${n(bottom)}" stroke="#e2e2e2"/>`);
+      grid.push(`<line x1="${x}" y1="${n(axisY - 5)}" x2="${x}" y2="${n(axisY)}" stroke="#555"/>`);
+      grid.push(`<text x="${x}" y="${n(axisY - 8)}" text-anchor="middle">${seconds(g)}</text>`);
+    }
+  }
+  for (const w of tl.inserted) {
+    const x1 = X(Math.max(w.start, tl.from));
+    const x2 = X(Math.min(w.end, tl.to));
+    const about = `savetimer window: ${seconds(w.end - w.start)} of wall time, the game clock held at ${seconds(w.at)}; what runs on the wall clock (fades, sounds, voice lines, walldelay) is placed by its wall time`;
+    grid.push(
+      `<g><title>${escapeXml(about)}</title><rect x="${n(x1)}" y="${n(axisY - 18)}" width="${n(Math.max(x2 - x1, 1))}" height="${n(bottom - axisY + 18)}" fill="${STYLES.clock.fill}" fill-opacity="0.25" data-save-window="${w.at}"/></g>`,
+    );
+    const label = fit('wall time', x2 - x1 - 4, 11);
+    if (label) grid.push(`<text x="${n((x1 + x2) / 2)}" y="${n(axisY - 8)}" text-anchor="middle" fill="#666600">${escapeXml(label)}</text>`);
   }
   grid.push(`<line x1="${PLOT_X}" y1="${n(axisY)}" x2="${PLOT_RIGHT}" y2="${n(axisY)}" stroke="#555"/>`);
 
@@ -167,7 +180,8 @@ export function timelineSvg(tl: Timeline, title = 'Pocketwatch timeline'): strin
   }
 
   const height = Math.ceil(bottom + 26);
-  const sub = `game time ${seconds(tl.from)} to ${seconds(tl.to)} · ${tl.tracks.length} tracks · hover over anything to read it`;
+  const held = tl.inserted.length === 0 ? '' : ` · ${tl.inserted.length === 1 ? 'a savetimer window' : `${tl.inserted.length} savetimer windows`} drawn in wall time`;
+  const sub = `game time ${seconds(tl.from - tl.gainedBefore)} to ${seconds(gameOf(tl, tl.to))}${held} · ${tl.tracks.length} tracks · hover over anything to read it`;
   out.push(`<svg xmlns="http://www.w3.org/2000/svg" width="${WIDTH}" height="${height}" viewBox="0 0 ${WIDTH} ${height}" ${FONT} font-size="11">`);
   out.push(`<title>${escapeXml(title)}</title>`);
   out.push(`<rect width="${WIDTH}" height="${height}" fill="#ffffff"/>`);
@@ -180,6 +194,31 @@ export function timelineSvg(tl: Timeline, title = 'Pocketwatch timeline'): strin
   out.push(`<text x="${PLOT_RIGHT}" y="${n(bottom + 18)}" text-anchor="end" fill="#555">game time →</text>`);
   out.push('</svg>');
   return out.join('\n') + '\n';
+}
+
+/** The stretches of the axis where game time runs, each with how far the axis is ahead of game time there: [from, to, gained]. */
+function gameSegments(tl: Timeline): [number, number, number][] {
+  const out: [number, number, number][] = [];
+  let a = tl.from;
+  let gained = tl.gainedBefore;
+  for (const w of tl.inserted) {
+    if (w.start > a) out.push([a, Math.min(w.start, tl.to), gained]);
+    gained += w.end - w.start;
+    a = Math.max(a, w.end);
+  }
+  if (a < tl.to) out.push([a, tl.to, gained]);
+  return out;
+}
+
+/** The game time at a point of the axis. */
+function gameOf(tl: Timeline, axis: number): number {
+  let gained = tl.gainedBefore;
+  for (const w of tl.inserted) {
+    if (w.start >= axis) break;
+    if (w.end > axis) return w.at;
+    gained += w.end - w.start;
+  }
+  return axis - gained;
 }
 
 function swatch(kind: Kind, cx: number, cy: number): string {

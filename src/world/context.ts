@@ -14,6 +14,8 @@ export interface WorldContext {
   readonly now: number;
   /** Whether anyone listens: check it before building a trace event. */
   readonly tracing: boolean;
+  /** Whether the trace asks for the timeline's detail. */
+  readonly tracingTimeline: boolean;
   trace(ev: TraceFields): void;
   /** A trace event that happened earlier than now (a sound that ended between two passes). */
   traceAt(units: number, ev: TraceFields): void;

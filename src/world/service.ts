@@ -68,7 +68,7 @@ export function expireSoundsUpTo(e: WorldContext, wall: number): void {
   const s = e.state.sound;
   // crickets keep the channels busy most of the time: look before building the list
   if (!((s.slots[0] !== null && s.slots[0].end <= wall) || (s.slots[1] !== null && s.slots[1].end <= wall) || (s.voice !== null && s.voice.end <= wall))) return;
-  for (const end of expireSounds(s, wall)) e.traceAt(gameTimeOf(e, end.end), { ev: 'soundend', slot: end.slot, sound: end.name });
+  for (const end of expireSounds(s, wall)) e.traceAt(gameTimeOf(e, end.end), { ev: 'soundend', slot: end.slot, sound: end.name, ...wallInWindow(e, end.end) });
 }
 
 /** The game time at which the wall clock read `wall`, a moment at or before the one being processed. */
@@ -88,7 +88,12 @@ export function traceSound(e: WorldContext, slot: SlotName, sound: string, end: 
 
 export function traceEnd(e: WorldContext, slot: SlotName, replaced: SoundSlot): void {
   // a play that displaces a sound still sounding cuts it off now
-  e.traceAt(gameTimeOf(e, replaced.end), { ev: 'soundend', slot, sound: replaced.name });
+  e.traceAt(gameTimeOf(e, replaced.end), { ev: 'soundend', slot, sound: replaced.name, ...wallInWindow(e, Math.min(replaced.end, e.state.wallNow)) });
+}
+
+/** Inside a savetimer window, where the game clock stands still, the wall time (ms) that places an event (with the timeline's detail). */
+function wallInWindow(e: WorldContext, wall: number): { wall?: number } {
+  return e.state.clock.saveDepth > 0 && e.tracingTimeline ? { wall: Math.round(unitsToMs(wall) * 1000) / 1000 } : {};
 }
 
 function endMs(end: number, now: number): number | string {
