@@ -1,8 +1,8 @@
 // The example game's page, built into OUT/game: one bundle of examples/game/page/ with
 // the package core (imported as `pocketwatch`, its public entry src/api/index.ts) and
 // the game's scripts and pocketwatch.json inside, its HTML and CSS. A static site.
-import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { buildPage } from './page.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const GAME = 'examples/game';
@@ -28,21 +28,6 @@ const gameScripts = {
 };
 
 export async function buildGame(out) {
-  const dir = join(out, 'game');
-  mkdirSync(dir, { recursive: true });
-  await build({
-    entryPoints: { main: join(GAME, 'page/main.ts') },
-    outdir: dir,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    // only the package's public entry, as a game depending on it would import it
-    alias: { pocketwatch: './src/api/index.ts' },
-    plugins: [gameScripts],
-  });
-  for (const f of ['index.html', 'style.css']) copyFileSync(join(GAME, 'page', f), join(dir, f));
+  // only the package's public entry, as a game depending on it would import it
+  await buildPage(out, 'game', join(GAME, 'page/main.ts'), join(GAME, 'page'), { alias: { pocketwatch: './src/api/index.ts' }, plugins: [gameScripts] });
 }

@@ -1,8 +1,8 @@
 // The playground page, built into OUT/playground: one bundle of the page's code with
 // the package core and the demo world (scripts/*.pw) inside, its HTML and CSS. A static
 // site: every asset comes from its own origin.
-import { build } from 'esbuild';
-import { copyFileSync, mkdirSync, readFileSync, readdirSync } from 'node:fs';
+import { buildPage } from './page.mjs';
+import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 
 const demoWorld = {
@@ -22,19 +22,5 @@ const demoWorld = {
 };
 
 export async function buildPlayground(out) {
-  const dir = join(out, 'playground');
-  mkdirSync(dir, { recursive: true });
-  await build({
-    entryPoints: { main: 'playground/main.ts' },
-    outdir: dir,
-    bundle: true,
-    format: 'esm',
-    platform: 'browser',
-    target: 'es2022',
-    minify: true,
-    legalComments: 'none',
-    logLevel: 'warning',
-    plugins: [demoWorld],
-  });
-  for (const f of ['index.html', 'style.css']) copyFileSync(join('playground', f), join(dir, f));
+  await buildPage(out, 'playground', 'playground/main.ts', 'playground', { plugins: [demoWorld] });
 }

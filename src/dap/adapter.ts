@@ -8,7 +8,7 @@ import { MessageChannel, Worker, type MessagePort } from 'node:worker_threads';
 import { DebugSession, Event, Response } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { post, WORLD_ROLE, type WorldMessage } from './channel.ts';
-import { Framing } from '../protocol/framing.ts';
+import { Framing, parseMessage } from '../protocol/framing.ts';
 
 export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsConfigurationDoneRequest: true,
@@ -57,13 +57,9 @@ class PocketwatchDebugSession extends DebugSession {
     this.start(new PassThrough(), output);
     const framing = new Framing(
       (text) => {
-        let msg: unknown;
-        try {
-          msg = JSON.parse(text);
-        } catch (err) {
-          return this.note(`a message that is not JSON was ignored (${(err as Error).message})`);
-        }
-        this.handleMessage(msg as DebugProtocol.ProtocolMessage);
+        const parsed = parseMessage(text);
+        if ('problem' in parsed) return this.note(parsed.problem);
+        this.handleMessage(parsed.msg as DebugProtocol.ProtocolMessage);
       },
       (text) => this.note(text),
     );

@@ -5,8 +5,8 @@
 // every wait as a restored save does. Time moves only through the headless runner's
 // own loop (continueHeadless), so a path replays exactly as `pw check` runs it.
 import type { Program, HandlerCode } from '../vm/program.ts';
-import type { Thread, Wait } from '../vm/thread.ts';
-import { PAUSED } from '../vm/guard.ts';
+import type { Thread } from '../vm/thread.ts';
+import { WAIT_OF_KIND } from '../vm/guard.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { WorldState } from '../world/state.ts';
 import { continueHeadless, createHeadlessEngine, type TimedInput } from '../hosts/headless.ts';
@@ -40,16 +40,6 @@ export interface WorldOptions {
   /** Count the instructions run, for coverage and warps (costs a call per instruction). */
   coverage: boolean;
 }
-
-const WAITS: Record<string, Wait> = {
-  time: { kind: 'time' },
-  wall: { kind: 'wall' },
-  display: { kind: 'display' },
-  gameframe: { kind: 'gameframe' },
-  ready: { kind: 'ready' },
-  paused: PAUSED,
-  host: { kind: 'host' },
-};
 
 /** Game units → the ms an oracle's input line gives (to the thousandth, as trace times are). */
 export function unitsToInputMs(units: number): number {
@@ -118,7 +108,7 @@ export class ExploreWorld {
   restore(f: Fork): void {
     const e = this.engine;
     const copy = copyWorld(f);
-    for (const th of copy.threads) th.wait = th.wait === null ? null : WAITS[th.wait.kind];
+    for (const th of copy.threads) th.wait = th.wait === null ? null : WAIT_OF_KIND[th.wait.kind];
     this.taken = false;
     e.adopt(copy.state, copy.threads);
     e.halted = false;

@@ -2,7 +2,7 @@
 // broken bytes (protocol/framing.ts), where the library's own reader would wait for ever
 // after one bad header. What is not a JSON object is told and dropped.
 import { AbstractMessageReader, type DataCallback, type Disposable, type Message } from 'vscode-languageserver/node';
-import { Framing } from '../protocol/framing.ts';
+import { Framing, parseMessage } from '../protocol/framing.ts';
 
 export class FramedReader extends AbstractMessageReader {
   private problem: (text: string) => void = () => {};
@@ -19,12 +19,9 @@ export class FramedReader extends AbstractMessageReader {
   listen(callback: DataCallback): Disposable {
     const framing = new Framing(
       (text) => {
-        let msg: unknown;
-        try {
-          msg = JSON.parse(text);
-        } catch (err) {
-          return this.problem(`a message that is not JSON was ignored (${(err as Error).message})`);
-        }
+        const parsed = parseMessage(text);
+        if ('problem' in parsed) return this.problem(parsed.problem);
+        const msg = parsed.msg;
         if (msg === null || typeof msg !== 'object' || Array.isArray(msg)) return this.problem(`a message that is not a JSON object was ignored: ${JSON.stringify(msg)?.slice(0, 80)}`);
         try {
           callback(msg as Message);

@@ -3,7 +3,8 @@
 // copied by postMessage); each takes the next subtree nobody has taken, searches it as
 // the serial search would, and sends its part back. The parts are put in subtree order,
 // so the report is the serial one whatever the number of workers.
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { jobCounter, serveJobs, shareJobs } from './pool.ts';
 import { loadProgram } from '../engine/load.ts';
 import type { SourceText } from '../node/load.ts';
 import type { Program } from '../vm/program.ts';
@@ -24,8 +25,6 @@ interface Work {
   known: string[];
   next: SharedArrayBuffer;
 }
-
-type Answer = { index: number; part: SearchPart } | { index: number; error: string } | { done: true };
 
 function plain(o: SearchOptions): Plain {
   const { clock: _c, progress: _p, endings, ...rest } = o;
@@ -50,56 +49,22 @@ export async function exploreInWorkers(program: Program, files: readonly string[
   const shares = mine.map((r) => shareOf(options, shared, r.index));
   const known = new Set(shared.known);
   const done: (SearchPart | undefined)[] = new Array(mine.length);
-  const next = new Int32Array(new SharedArrayBuffer(4));
-  const helpers = Math.min(jobs, mine.length) - 1;
-  const pool: Worker[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      let left = mine.length;
-      let failed = false;
-      const fail = (err: unknown): void => {
-        failed = true;
-        Atomics.store(next, 0, mine.length);
-        reject(err);
-      };
-      const settle = (i: number, part: SearchPart): void => {
-        done[i] = part;
-        if (--left === 0) resolve();
-      };
-      if (left === 0) return resolve();
-      const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
-      const work: Work = { role: ROLE, sources: authorSources(program, files), options: plain(options), roots: mine, shares, known: shared.known, next: next.buffer as SharedArrayBuffer };
-      for (let i = 0; i < helpers; i++) {
-        const w = new Worker(entry ?? new URL(import.meta.url), { workerData: work });
-        pool.push(w);
-        let through = false;
-        w.on('message', (a: Answer) => {
-          if (failed) return;
-          if ('done' in a) through = true;
-          else if ('error' in a) fail(new Error(a.error));
-          else settle(a.index, a.part);
-        });
-        w.on('error', fail);
-        w.on('exit', (code) => {
-          if (!through && left > 0 && !failed) fail(new Error(`an explore worker stopped early (exit code ${code})`));
-        });
-      }
-      const turn = (): void => {
-        if (failed) return;
-        const i = Atomics.add(next, 0, 1);
-        if (i >= mine.length) return;
-        try {
-          settle(i, searchSubtree(program, options, known, mine[i], shares[i]));
-        } catch (err) {
-          return fail(err);
-        }
-        setImmediate(turn);
-      };
-      turn();
-    });
-  } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
-  }
+  const next = jobCounter();
+  const work: Work = { role: ROLE, sources: authorSources(program, files), options: plain(options), roots: mine, shares, known: shared.known, next: next.buffer as SharedArrayBuffer };
+  let left = mine.length;
+  await shareJobs(
+    mine.length,
+    Math.min(jobs, mine.length) - 1,
+    next,
+    new URL(import.meta.url),
+    work,
+    'an explore worker',
+    (i) => searchSubtree(program, options, known, mine[i], shares[i]),
+    (i, part) => {
+      done[i] = part;
+      return --left === 0;
+    },
+  );
   return [...parts, ...(done as SearchPart[])];
 }
 
@@ -109,16 +74,7 @@ function serve(): void {
   const next = new Int32Array(work.next);
   const options = revive(work.options);
   const known = new Set(work.known);
-  for (let i = Atomics.add(next, 0, 1); i < work.roots.length; i = Atomics.add(next, 0, 1)) {
-    let answer: Answer;
-    try {
-      answer = { index: i, part: searchSubtree(loaded.program!, options, known, work.roots[i], work.shares[i]) };
-    } catch (err) {
-      answer = { index: i, error: (err as Error)?.message ?? String(err) };
-    }
-    parentPort!.postMessage(answer);
-  }
-  parentPort!.postMessage({ done: true } satisfies Answer);
+  serveJobs(work.roots.length, next, (i) => searchSubtree(loaded.program!, options, known, work.roots[i], work.shares[i]));
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();

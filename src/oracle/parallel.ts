@@ -4,7 +4,8 @@
 // waits for another to hand it work. The reports are printed in file order, so the
 // output is the serial one (only the times differ). --shard i/n picks one of n slices
 // for a CI machine.
-import { Worker, isMainThread, parentPort, workerData } from 'node:worker_threads';
+import { isMainThread, workerData } from 'node:worker_threads';
+import { jobCounter, serveJobs, shareJobs } from './pool.ts';
 import { availableParallelism } from 'node:os';
 import { shownName, UsageError } from '../node/load.ts';
 import { checkOracleFile, updateOracleFile } from './check.ts';
@@ -77,14 +78,6 @@ interface Work {
   next: SharedArrayBuffer;
 }
 
-/** A report, a failure to make one, or (last) word that the worker took no more files. */
-type Answer = { index: number; report: Report } | { index: number; error: string } | { done: true };
-
-/** The index of the next file nobody has taken, or one past the end. */
-function take(next: Int32Array): number {
-  return Atomics.add(next, 0, 1);
-}
-
 /**
  * Reports on every file, in order, through `each` (called in file order as soon as a
  * report and all before it are in). With jobs ≤ 1 it runs here, one file after the
@@ -97,86 +90,35 @@ export async function reportAll(mode: Mode, files: readonly string[], jobs: numb
     for (const f of files) each(reportOn(mode, f, colour));
     return;
   }
-  const next = new Int32Array(new SharedArrayBuffer(4));
+  const next = jobCounter();
   const done: (Report | undefined)[] = new Array(files.length);
   let printed = 0;
-  let failed = false;
-  const pool: Worker[] = [];
-  try {
-    await new Promise<void>((resolve, reject) => {
-      const fail = (err: unknown): void => {
-        failed = true;
-        Atomics.store(next, 0, files.length); // nobody takes another
-        reject(err);
-      };
-      const settle = (index: number, report: Report): void => {
-        done[index] = report;
-        while (printed < files.length && done[printed] !== undefined) {
-          each(done[printed]!);
-          done[printed] = undefined;
-          printed++;
-        }
-        if (printed === files.length) resolve();
-      };
-      // the program again, in the worker: there this module serves jobs (below). Bundled, that is
-      // the command's own entry (dist/pw.js, which says where it is); from the sources, this module
-      const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
-      const work: Work = { role: ROLE, mode, colour, files, next: next.buffer as SharedArrayBuffer };
-      for (let i = 0; i < helpers; i++) {
-        const w = new Worker(entry ?? new URL(import.meta.url), { workerData: work });
-        pool.push(w);
-        let through = false;
-        w.on('message', (a: Answer) => {
-          if (failed) return;
-          if ('done' in a) through = true;
-          else if ('error' in a) fail(new Error(a.error));
-          else {
-            try {
-              settle(a.index, a.report);
-            } catch (err) {
-              fail(err);
-            }
-          }
-        });
-        w.on('error', fail);
-        // (a worker's messages all arrive before its exit)
-        w.on('exit', (code) => {
-          if (!through && printed < files.length) fail(new Error(`an oracle worker stopped early (exit code ${code})`));
-        });
+  const work: Work = { role: ROLE, mode, colour, files, next: next.buffer as SharedArrayBuffer };
+  // this thread's share too, so the workers' reports get printed in between
+  await shareJobs(
+    files.length,
+    helpers,
+    next,
+    new URL(import.meta.url),
+    work,
+    'an oracle worker',
+    (i) => reportOn(mode, files[i], colour),
+    (index, report) => {
+      done[index] = report;
+      while (printed < files.length && done[printed] !== undefined) {
+        each(done[printed]!);
+        done[printed] = undefined;
+        printed++;
       }
-      // this thread's share, one file per turn of the event loop so the workers' reports get printed in between
-      const mine = (): void => {
-        if (failed) return;
-        const index = take(next);
-        if (index >= files.length) return;
-        try {
-          settle(index, reportOn(mode, files[index], colour));
-        } catch (err) {
-          return fail(err);
-        }
-        setImmediate(mine);
-      };
-      mine();
-    });
-  } finally {
-    await Promise.all(pool.map((w) => w.terminate()));
-  }
+      return printed === files.length;
+    },
+  );
 }
 
-/** A worker's share: the next file nobody has taken, until none is left; each report goes back as it is made. */
+/** A worker's share: the next file nobody has taken, until none is left. */
 function serve(): void {
-  const { mode, colour, files, next: counter } = workerData as Work;
-  const next = new Int32Array(counter);
-  for (let index = take(next); index < files.length; index = take(next)) {
-    let answer: Answer;
-    try {
-      answer = { index, report: reportOn(mode, files[index], colour) };
-    } catch (err) {
-      answer = { index, error: (err as Error)?.message ?? String(err) };
-    }
-    parentPort!.postMessage(answer);
-  }
-  parentPort!.postMessage({ done: true } satisfies Answer);
+  const { mode, colour, files, next } = workerData as Work;
+  serveJobs(files.length, new Int32Array(next), (i) => reportOn(mode, files[i], colour));
 }
 
 if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();

@@ -120,3 +120,12 @@ export class Framing {
     this.frames();
   }
 }
+
+/** A framed message's body as JSON, or the sentence a server logs when it is none (the message is then ignored). */
+export function parseMessage(text: string): { msg: unknown } | { problem: string } {
+  try {
+    return { msg: JSON.parse(text) };
+  } catch (err) {
+    return { problem: `a message that is not JSON was ignored (${(err as Error).message})` };
+  }
+}

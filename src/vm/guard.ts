@@ -122,6 +122,17 @@ export interface Cutoff {
 /** A thread paused by the live host, back in the ready queue: it goes on at the next frame. */
 export const PAUSED: Wait = { kind: 'paused' };
 
+/** One wait of each kind a saved or copied thread can have (never a debugger's stop), PAUSED among them. */
+export const WAIT_OF_KIND: Readonly<Record<string, Wait>> = {
+  time: { kind: 'time' },
+  wall: { kind: 'wall' },
+  display: { kind: 'display' },
+  gameframe: { kind: 'gameframe' },
+  ready: { kind: 'ready' },
+  paused: PAUSED,
+  host: { kind: 'host' },
+};
+
 /**
  * A look at the spin budget, every SPIN_STEP of spin. True when the thread should pause
  * now (live host, slice spent); headless, throws the hang error once the budget is spent.

@@ -7,13 +7,13 @@
 // handler a saved thread is suspended in is unchanged; objects and properties the
 // patch added get their initial values, removed ones are reported.
 import { objectKey, type Program } from '../../vm/program.ts';
-import { newThread, type Thread, type Wait } from '../../vm/thread.ts';
+import { newThread, type Thread } from '../../vm/thread.ts';
 import { MAX_STRING, type Value } from '../../vm/value.ts';
 import { CODE_FORMAT, nextPc, Op } from '../../vm/opcodes.ts';
 import { handlerDigest, handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
 import { liveAtLoopHeads, liveAtResume } from '../../vm/analysis.ts';
 import { MAX_CALL_DEPTH } from '../../vm/ops.ts';
-import { PAUSED } from '../../vm/guard.ts';
+import { WAIT_OF_KIND } from '../../vm/guard.ts';
 import { dict } from '../../vm/dict.ts';
 import type { WorldState } from '../../world/state.ts';
 import { builtinsFor } from '../../builtins/host.ts';
@@ -286,16 +286,6 @@ function aimless(w: WorldState, program: Program): string[] {
   return out;
 }
 
-const WAITS: Record<string, Wait> = {
-  time: { kind: 'time' },
-  wall: { kind: 'wall' },
-  display: { kind: 'display' },
-  gameframe: { kind: 'gameframe' },
-  ready: { kind: 'ready' },
-  paused: PAUSED,
-  host: { kind: 'host' },
-};
-
 /**
  * The host builtin calls waiting for an answer, checked against the threads: each
  * request below the next number and made once, by a host builtin of these scripts
@@ -399,7 +389,7 @@ function fitThread(t: SnapshotBody['threads'][number], i: number, program: Progr
   th.dst = frameWords[innermost + 3];
   th.frames = frameWords.slice(0, innermost);
   th.depth = t.frames.length;
-  th.wait = WAITS[t.wait];
+  th.wait = WAIT_OF_KIND[t.wait];
   th.wakeAt = readNumber(t.wakeAt, `${path}.wakeAt`);
   th.sleepSeq = t.order;
   th.since = readNumber(t.since, `${path}.since`);
