@@ -125,6 +125,11 @@ export class Watches {
   }
 
   /** Calls the watchers noted during the frame; the first that threw is thrown again once all have been called. */
+  /** Whether flush () has anything to do: an idle frame skips it. */
+  get waiting(): boolean {
+    return this.due.length > 0 || this.problem !== null;
+  }
+
   flush(): void {
     const due = this.due;
     this.due = [];

@@ -489,7 +489,7 @@ export class World {
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
     this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
     this.#nextFrame++;
-    this.#run(() => this.#watches.flush());
+    if (this.#watches.waiting) this.#run(() => this.#watches.flush());
     this.#faults.rethrow();
   }
 
