@@ -72,6 +72,16 @@ export function spinCheck(place: string, pause: string): string {
   return `if ((++e.spin & ${SPIN_STEP - 1}) === 0) { ${place} if (GUARD.spun(e)) { ${pause} } }`;
 }
 
+/**
+ * The interpreter's spin count at a back edge the guard does not count: the iteration
+ * counts as `weight`, the words of its loop's code, since each of them costs the
+ * interpreter about what a whole iteration costs generated code. The budget is looked
+ * at whenever the count passes a multiple of SPIN_STEP.
+ */
+export function weighedSpinCheck(weight: string, pause: string): string {
+  return `{ const was = e.spin; e.spin += ${weight}; if ((was ^ e.spin) >= ${SPIN_STEP} && GUARD.spun(e)) { ${pause} } }`;
+}
+
 /** The spin count of an uncounted call, as a generated expression: true when the thread should pause (see spinCheck). */
 export function callSpin(): string {
   return `((++e.spin & ${SPIN_STEP - 1}) === 0 && GUARD.spun(e))`;

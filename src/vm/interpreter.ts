@@ -35,7 +35,7 @@ function interpreterGen(op: Op): Gen {
     at: () => '',
     fail: (error) => `throw ${error};`,
     backEdge: (i) =>
-      `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.spinCheck('', `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
+      `if (!h.noLoopCheck && G > 0) { ${guard.backEdgeCheck('E', 'G', '')} } else { ${guard.weighedSpinCheck(`pc + ${len} - ${word(i)}`, `th.pc = ${word(i)}; th.backEdges = E; GUARD.pause(th); return 'suspended';`)} }`,
     vm: 'e',
     globals: () => 'e.globals',
     props: () => 'e.props[h.object]',
