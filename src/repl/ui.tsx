@@ -20,8 +20,17 @@ export const MAX_ENTRIES_PER_REFRESH = 200;
 const ANSWERS: ReadonlySet<LogKind> = new Set<LogKind>(['input', 'echo', 'output', 'info', 'error', 'warning']);
 /** Most characters one paste (input arriving without a pause) may bring; the rest is refused. */
 export const MAX_PASTE_CHARS = 16_384;
-/** A pause this long between two pieces of input ends a paste. */
+/** A pause this long between two pieces of input ends a paste (a terminal that does not mark pastes). */
 const PASTE_GAP_MS = 150;
+/**
+ * Bracketed paste: the terminal marks where a paste starts and ends, so what is typed
+ * behind it is never taken for more of it, however late the REPL reads either. Ink
+ * hands each mark over without its escape.
+ */
+const PASTE_MODE_ON = '\u001b[?2004h';
+const PASTE_MODE_OFF = '\u001b[?2004l';
+const PASTE_START = '[200~';
+const PASTE_END = '[201~';
 /** Two Ctrl-C presses within this many ms quit. */
 export const DOUBLE_CTRL_C_MS = 1000;
 
@@ -146,7 +155,7 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
   const pending = useRef<LogEntry[]>([]);
   const dropped = useRef(0);
   const lastCtrlC = useRef(0);
-  const paste = useRef({ at: 0, size: 0, refused: false });
+  const paste = useRef({ at: 0, size: 0, refused: false, marked: false });
   const [batch, setBatch] = useState<Batch>({ id: 0, entries: [] });
   /** The batch last drawn: a flush before the next draw adds to the batch not drawn yet instead of replacing it. */
   const drawn = useRef(0);
@@ -200,7 +209,7 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
   const insertText = (input: string): void => {
     const now = Date.now();
     const p = paste.current;
-    if (now - p.at > PASTE_GAP_MS) Object.assign(p, { size: 0, refused: false });
+    if (!p.marked && now - p.at > PASTE_GAP_MS) Object.assign(p, { size: 0, refused: false });
     p.at = now;
     p.size += input.length;
     if (p.size > MAX_PASTE_CHARS) {
@@ -262,6 +271,13 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
   }, [terminal, session]);
 
   useInput((input: string, key: Key) => {
+    if (input === PASTE_START || input === PASTE_END) {
+      // a marked paste is one paste, from its start to its end; what follows is typed
+      Object.assign(paste.current, { at: 0, size: 0, refused: false, marked: input === PASTE_START });
+      return;
+    }
+    // the rest of a marked paste refused: its line breaks too
+    if (paste.current.marked && paste.current.refused && !key.ctrl) return;
     if (key.ctrl && input === 'c') return onCtrlC();
     if (key.ctrl && input === 'd') {
       if (editor.value === '' && !grouper.pending) session.quit();
@@ -331,10 +347,12 @@ export async function runInteractive(session: ReplSession): Promise<number> {
     terminated: () => (terminated = true),
   };
   ctrlCAsSignal();
+  process.stdout.write(PASTE_MODE_ON);
   const app = render(<ReplApp session={session} terminal={terminal} />, { exitOnCtrlC: false, patchConsole: false });
   try {
     await app.waitUntilExit();
   } finally {
+    process.stdout.write(PASTE_MODE_OFF);
     session.close();
     interrupter.close();
   }

@@ -160,3 +160,28 @@ describe.runIf(hasScript)('the REPL in a real terminal, while a script loops wit
     }
   });
 });
+
+describe.runIf(hasScript)('the REPL in a real terminal, after a huge paste', () => {
+  it('turns on bracketed paste, and a line typed right behind a paste too big to take is answered', async () => {
+    const t = terminal([]);
+    try {
+      expect(await t.shows('clock running')).toBe(true);
+      // the terminal is asked to mark pastes
+      expect(t.output()).toContain('\u001b[?2004h');
+      const from = t.output().length;
+      const notes = Array.from({ length: 2000 }, (_, i) => `-- note ${i}: ${'x'.repeat(90)}\r`).join('');
+      // 200 KB marked as a paste, and a line typed behind it: they reach the REPL back to back
+      t.keys(`\u001b[200~${notes}\u001b[201~print (6 * 7)\r`);
+      expect(await t.shows('pasted text over', from, 30_000), t.output().slice(from).slice(-2000)).toBe(true);
+      expect(await t.shows('42', from, 30_000), t.output().slice(from).slice(-2000)).toBe(true);
+      t.keys('\u0004');
+      // (a lost keypress again: a second Ctrl-D, which quits as well)
+      if ((await t.exited(5000)) === 'running') t.keys('\u0004');
+      expect(await t.exited(10_000), t.output().slice(-1500)).toBe(0);
+      // and puts the terminal back
+      expect(t.output()).toContain('\u001b[?2004l');
+    } finally {
+      t.kill();
+    }
+  });
+});

@@ -151,6 +151,20 @@ describe('the REPL in a terminal', () => {
     expect(ui.lastFrame()).toContain('42');
   });
 
+  it('a line typed right behind a bracketed paste too big to take is answered, however fast it follows', async () => {
+    const { ui, session } = setup();
+    await tick();
+    // the terminal marks the paste; the key presses queued behind it arrive in the same read
+    await type(ui, `\u001b[200~${'print (1)\r'.repeat(20_000)}\u001b[201~print (6 * 7)\r`);
+    await until(() => ui.lastFrame()!.includes('42'));
+    expect(ui.lastFrame()!.split('pasted text over 16,384 characters: the rest of it was not taken').length).toBe(2);
+    expect(ui.lastFrame()).toContain('pw> print (6 * 7)');
+    expect(ui.lastFrame()).toMatch(/\s42$/m);
+    // the paste's marks are no text
+    expect(ui.lastFrame()).not.toContain('[200~');
+    expect(session.foregroundAlive()).toBe(false);
+  });
+
   it('marks what is said in the past, and the status line says how far back the world is', async () => {
     const { ui } = setup();
     await tick();
