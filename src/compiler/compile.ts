@@ -194,11 +194,14 @@ function arityMessage(spelled: string, want: number, n: number): string {
 }
 
 function unknownCallMessage(cx: CompileContext, object: ObjectInfo | null, name: string, spelled: string): string {
-  const candidates = new Set<string>();
-  for (const b of cx.builtins) candidates.add(b.name);
-  for (const h of Object.keys(cx.program.globalHandlers)) candidates.add(h);
-  if (object) for (const h of Object.keys(object.handlers)) candidates.add(h);
-  return unknownMessage('handler or builtin', spelled, closest(name, candidates));
+  return unknownMessage('handler or builtin', spelled, closest(name, callableNames(cx, object)));
+}
+
+/** Every name a call could mean, read as it is guessed from (a program of many handlers is not copied for it). */
+function* callableNames(cx: CompileContext, object: ObjectInfo | null): Iterable<string> {
+  for (const b of cx.builtins) yield b.name;
+  for (const h in cx.program.globalHandlers) yield h;
+  if (object) for (const h in object.handlers) yield h;
 }
 
 function unknownMessage(what: string, spelled: string, guess: string | null | undefined): string {
