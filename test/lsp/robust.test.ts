@@ -143,8 +143,22 @@ describe('pw lsp, on a 10 MB document', () => {
       s.open(big, text);
       const d = await s.diagnostics(big, (x) => x.length > 0, 0, 110_000);
       expect(d.map((x) => x.message)).toEqual([expect.stringContaining('"celar"')]);
-      const h = (await s.hover(big, 3, 6)) as { contents: { value: string } } | null;
-      expect(h?.contents.value).toContain('print');
+      // where it is: the second last line, on the name between the quotes
+      const lines = text.split('\n');
+      expect(d[0].range.start.line).toBe(lines.length - 3);
+      expect(lines[d[0].range.start.line].slice(d[0].range.start.character, d[0].range.end.character)).toBe('"celar"');
+      // hover answers at the start, the middle and the end of the document
+      const handlers = parts.length;
+      for (const k of [0, handlers >> 1, handlers - 1]) {
+        const h = (await s.hover(big, 7 * k + 3, 6)) as { contents: { value: string } } | null;
+        expect(h?.contents.value, `helper${k}`).toContain('print (value)');
+        const def = (await s.request('textDocument/definition', { textDocument: { uri: uriOf(big) }, position: { line: 7 * k + 1, character: 2 } })) as { range: { start: { line: number } } }[];
+        // x is first assigned on the line itself
+        expect(
+          def.map((l) => l.range.start.line),
+          `helper${k}`,
+        ).toEqual([7 * k + 1]);
+      }
     } finally {
       await s.stop();
     }
