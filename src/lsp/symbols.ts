@@ -93,7 +93,10 @@ export class SymbolIndex {
         );
       else add(n.span, [namedKey(n.what, n.name)], n.what, n.define ? 'decl' : null, true);
     }
-    for (const l of out) l?.sort((a, b) => a.span.col - b.span.col);
+    const byCol = (a: Occ, b: Occ): number => a.span.col - b.span.col;
+    // (one line's: the others are holes up to it, not walked)
+    if (only !== 0) out[only]?.sort(byCol);
+    else for (const l of out) l?.sort(byCol);
     return out;
   }
 
