@@ -26,11 +26,18 @@ export interface VarUse extends Span {
   object: ObjectInfo | null;
 }
 
+/** Where a handler is declared: what a call's use keeps of the handler it reaches. */
+export interface HandlerPlace {
+  file: string;
+  line: number;
+  col: number;
+}
+
 /** A call; it is its own span (the name). */
 export interface CallUse extends Span {
   name: string;
-  /** the handler it reaches; null for a builtin */
-  to: HandlerCode | null;
+  /** the handler it reaches (one place per handler); null for a builtin */
+  to: HandlerPlace | null;
 }
 
 export interface FileUses {
@@ -57,6 +64,8 @@ export class UseLog implements NameUses {
   private handlerAt: string | null = null;
   private object: ObjectInfo | null = null;
   private params: A.Param[] = [];
+  /** (the compiled handler would keep the whole program's code alive with the log) */
+  private readonly places = new WeakMap<HandlerCode, HandlerPlace>();
 
   handler(file: A.ScriptFile, h: A.Handler | null, object: ObjectInfo | null): void {
     let uses = this.files.get(file.file);
@@ -76,7 +85,12 @@ export class UseLog implements NameUses {
   }
 
   call(name: string, pos: A.Pos, to: HandlerCode | null): void {
-    this.current.calls.push({ line: pos.line, col: pos.col, length: name.length, name, to });
+    let place: HandlerPlace | null = null;
+    if (to !== null) {
+      place = this.places.get(to) ?? null;
+      if (place === null) this.places.set(to, (place = { file: to.file, line: to.line, col: to.col }));
+    }
+    this.current.calls.push({ line: pos.line, col: pos.col, length: name.length, name, to: place });
   }
 
   /** What was recorded for one file (nothing, for a file that was not compiled). */
