@@ -17,11 +17,9 @@ export interface RecordingSetup {
   loads?: readonly string[];
   /** How the running world named each loaded file, in the same order: error positions in the trace are renamed to match. */
   loadedAs?: readonly string[];
-  /** An inline script (the playground's editor), written below the header. */
-  script?: string;
-  /** How the running world named the inline script: its positions become the oracle file's lines. */
-  scriptAs?: string;
-  /** The oracle file's name (its base name), which `pw check` gives the inline script. */
+  /** Scripts written into the oracle below the header, one after another (the playground's files): error positions in them become the oracle file's lines. */
+  scripts?: readonly { name: string; text: string }[];
+  /** The oracle file's name (its base name), which `pw check` gives its inline script. Default `recording.oracle`. */
   oracleName?: string;
   seed?: number;
   fps?: number;
@@ -55,12 +53,14 @@ export function inputOfEvent(ev: TraceEvent): TimedInput | null {
   }
 }
 
-export class OracleRecorder {
+export class Recorder {
   private readonly events: TraceEvent[] = [];
   private readonly input: TimedInput[] = [];
   /** Requests made and not answered yet: held open in the oracle, as they are in the world. */
   private readonly open = new Set<number>();
   private last = 0;
+  /** The sound each slot plays, from its `sound` event until its `soundend`. */
+  private readonly sounding = new Map<unknown, TraceEvent>();
 
   constructor(private readonly setup: RecordingSetup = {}) {}
 
@@ -74,6 +74,8 @@ export class OracleRecorder {
     }
     this.events.push(ev);
     this.last = Math.max(this.last, ev.t);
+    if (ev.ev === 'sound') this.sounding.set(ev.slot, ev);
+    if (ev.ev === 'soundend') this.sounding.delete(ev.slot);
     if (ev.ev === 'request') this.open.add(ev.request as number);
     if (ev.ev === 'answer') this.open.delete(ev.request as number);
     const i = inputOfEvent(ev);
@@ -110,30 +112,53 @@ export class OracleRecorder {
       loads: [...(s.loads ?? [])],
       input,
     };
-    const script = s.script ?? '';
-    const offset = script === '' ? 0 : lineOf(writeOracle(settings, script, []), script);
-    const names = new Map<string, string>();
+    const names = new Map<string, (line: number) => string>();
     (s.loadedAs ?? []).forEach((from, i) => {
       const to = s.loads?.[i];
-      if (to !== undefined && to !== from) names.set(from, to);
+      if (to !== undefined && to !== from) names.set(from, (line) => `${to}:${line}`);
     });
-    return writeOracle(settings, script, this.events.map((ev) => renamed(ev, names, s.scriptAs, s.oracleName ?? 'recording.oracle', offset)));
+    const texts = (s.scripts ?? []).map((f) => (f.text.endsWith('\n') || f.text === '' ? f.text : f.text + '\n'));
+    const script = texts.join('');
+    if (script !== '') {
+      const oracleName = s.oracleName ?? 'recording.oracle';
+      // each script's first line in the oracle file: after the header and the blank line that ends it
+      let line = lineCount(writeOracle(settings, '', [])) - 1;
+      if (line > 0) line++;
+      (s.scripts ?? []).forEach((f, i) => {
+        const first = line;
+        names.set(f.name, (l) => `${oracleName}:${l + first}`);
+        line += lineCount(texts[i]);
+      });
+    }
+    return writeOracle(
+      settings,
+      script,
+      [...this.events, ...this.cutAt(until)].map((ev) => renamed(ev, names)),
+    );
+  }
+
+  /** A run that ends while sounds still sound traces their ends, cut by the end of the run (as pw check's run does). */
+  private cutAt(until: number): TraceEvent[] {
+    const cut: TraceEvent[] = [];
+    for (const slot of [1, 2, 'voice']) {
+      const on = this.sounding.get(slot);
+      if (on !== undefined && (typeof on.ms !== 'number' || on.t + on.ms > until)) cut.push({ t: until, ev: 'soundend', slot, sound: on.sound, cut: 'run ended' });
+    }
+    return cut;
   }
 }
 
-/** How many lines come before `script` in `text`. */
-function lineOf(text: string, script: string): number {
-  const at = text.indexOf(script);
-  return at < 0 ? 0 : text.slice(0, at).split('\n').length - 1;
+function lineCount(text: string): number {
+  let n = 0;
+  for (const c of text) if (c === '\n') n++;
+  return n;
 }
 
-/** An event whose source positions (`at`: FILE:LINE:COL) name the files as the oracle loads them. */
-function renamed(ev: TraceEvent, names: Map<string, string>, scriptAs: string | undefined, oracleName: string, offset: number): TraceEvent {
+/** An event whose source position (`at`: FILE:LINE:COL) names the file and line as the oracle has them. */
+function renamed(ev: TraceEvent, names: Map<string, (line: number) => string>): TraceEvent {
   const at = ev.at;
   if (typeof at !== 'string') return ev;
   const m = /^(.*):(\d+):(\d+)$/.exec(at);
-  if (!m) return ev;
-  if (scriptAs !== undefined && m[1] === scriptAs) return { ...ev, at: `${oracleName}:${Number(m[2]) + offset}:${m[3]}` };
-  const to = names.get(m[1]);
-  return to === undefined ? ev : { ...ev, at: `${to}:${m[2]}:${m[3]}` };
+  const to = m ? names.get(m[1]) : undefined;
+  return to === undefined ? ev : { ...ev, at: `${to(Number(m![2]))}:${m![3]}` };
 }

@@ -8,7 +8,7 @@ import { dirname, relative, resolve, sep } from 'node:path';
 import { Engine } from '../engine/engine.ts';
 import { builtinsFor } from '../builtins/host.ts';
 import { writeSnapshot } from '../engine/snapshot.ts';
-import { OracleRecorder } from '../oraclefile/record.ts';
+import { Recorder } from '../oraclefile/record.ts';
 import { ORACLE_EXTENSION } from '../oraclefile/format.ts';
 import { checkOracleFile } from '../oracle/check.ts';
 import { painter, renderResult } from '../oracle/diff.ts';
@@ -28,7 +28,7 @@ export interface Recordable {
 
 interface Recording {
   file: string;
-  recorder: OracleRecorder;
+  recorder: Recorder;
   /** The loaded files, as the world names them. */
   files: string[];
 }
@@ -75,7 +75,7 @@ function start(s: Recordable, file: string, emit: (e: LogEntry) => void, restart
   const files = Object.keys(program.sources).filter((f) => watched.has(f));
   const folder = dirname(resolve(file));
   const loads = files.map((f) => relative(folder, resolve(f)).split(sep).join('/'));
-  const recorder = new OracleRecorder({ about: 'recorded in pw repl', loads, loadedAs: files, keepGoing: true, seed: e.options.seed, loopGuard: e.options.loopGuard });
+  const recorder = new Recorder({ about: 'recorded in pw repl', loads, loadedAs: files, keepGoing: true, seed: e.options.seed, loopGuard: e.options.loopGuard });
   // the world's first moment, booted apart: what it prints and traces is the recording's start
   const fresh = new Engine(
     program,
@@ -136,4 +136,3 @@ function stop(s: Recordable, r: Recording, info: (text: string) => void, error: 
       `pw check --update ${r.file} keeps what the replay does instead.\n${renderResult(result, r.file, painter(false))}`,
   );
 }
-

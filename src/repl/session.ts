@@ -762,7 +762,12 @@ export class ReplSession {
       case 'timeline':
         return this.writeTimeline(args);
       case 'record':
-        return recordCommand(this, args, (entry) => this.emit(entry), (text) => this.input(Input.restore, text, () => this.adoptSnapshot(text)));
+        return recordCommand(
+          this,
+          args,
+          (entry) => this.emit(entry),
+          (text) => this.input(Input.restore, text, () => this.adoptSnapshot(text)),
+        );
       case 'quit':
       case 'q':
       case 'exit':

@@ -56,8 +56,7 @@ describe(':record in the piped REPL', () => {
     const text = readFileSync(join(dir, 'test/door.oracle'), 'utf8');
     const head = text.slice(0, text.indexOf('== expect'));
     expect(head).toBe(
-      '-- oracle: recorded in pw repl\n-- until: 950ms\n-- keep-going: yes\n-- load: ../door.pw\n' +
-        '-- click: 200 prop door\n-- key: 400 down space\n-- key: 400 up space\n-- click: 500 prop door\n',
+      '-- oracle: recorded in pw repl\n-- until: 950ms\n-- keep-going: yes\n-- load: ../door.pw\n' + '-- click: 200 prop door\n-- key: 400 down space\n-- key: 400 up space\n-- click: 500 prop door\n',
     );
     expect(text).toContain('{"t":0,"ev":"print","text":"started"}\n');
     expect(text).toContain('{"t":200,"ev":"print","text":"door opened 1 at 200"}\n');
