@@ -98,7 +98,8 @@ export class Recorder {
    */
   oracle(end = this.last): string {
     const s = this.setup;
-    const until = Math.max(end, this.last);
+    // ms to three decimals, as the trace writes them: the same heartbeat once read back in units of 1/3 ms
+    const until = Math.round(Math.max(end, this.last) * 1000) / 1000;
     const input = [...this.input];
     // a request left unanswered stays open: an answer after the end is never delivered, and a named request gets no void
     for (const request of this.open) input.push({ at: until + STEP_MS, answer: { request, value: null } });
