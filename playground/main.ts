@@ -9,6 +9,7 @@ import {
   describeEvent,
   eventKind,
   EVENT_KINDS,
+  OracleRecorder,
   statusFields,
   type Diagnostic,
   type EventKind,
@@ -156,7 +157,10 @@ const runner = new BrowserRunner({
   fps: opened.fps,
   host: {
     print: (text) => append(output, text),
-    trace: logEvent,
+    trace: (ev) => {
+      recorder?.observe(ev);
+      logEvent(ev);
+    },
     sound: (e) => speakers.play(e),
     diagnostic: runtimeProblem,
   },
@@ -200,6 +204,8 @@ function program(): Program | null {
 }
 
 function startFresh(p: Program): void {
+  if (recorder && !recording) endRecording('the recording stopped: a new world started');
+  recording = false;
   output.replaceChildren();
   events.replaceChildren();
   runtimeProblems = [];
@@ -244,9 +250,56 @@ $('save').onclick = () => {
 };
 $('restore').onclick = () => {
   if (!saved) return;
+  if (recorder) endRecording('the recording stopped: an oracle replays from the start, and the restored world did not start there');
   runner.restore(saved.program, saved.snapshot);
   append(events, 'restored the saved world (paused: Run goes on)', runner.world!.gameTime);
 };
+// ---- recording: the world from its start, and what was done to it, as an oracle ----
+
+const ORACLE_NAME = 'recording.oracle';
+let recorder: OracleRecorder | null = null;
+/** True while the recording's own world is being started. */
+let recording = false;
+const recordButton = $<HTMLButtonElement>('record');
+
+function endRecording(why?: string): void {
+  recorder = null;
+  recordButton.textContent = 'Record';
+  recordButton.setAttribute('aria-pressed', 'false');
+  if (why) append(events, why, runner.world?.gameTime, 'error');
+}
+
+recordButton.onclick = () => {
+  speakers.wake();
+  if (recorder && runner.world) {
+    const text = recorder.oracle(runner.world.gameTime);
+    const n = recorder.inputCount;
+    endRecording();
+    $<HTMLTextAreaElement>('oracle-text').value = text;
+    $<HTMLAnchorElement>('oracle-download').href = `data:text/plain;charset=utf-8,${encodeURIComponent(text)}`;
+    $('recording').hidden = false;
+    append(events, `recorded ${n} input${n === 1 ? '' : 's'} to ${clockText(runner.world.gameTime)} of game time: ${ORACLE_NAME} below passes pw check`, runner.world.gameTime);
+    return;
+  }
+  const p = program();
+  if (!p) return;
+  const files = editor.texts();
+  recorder = new OracleRecorder({
+    about: 'recorded in the playground',
+    scripts: files,
+    oracleName: ORACLE_NAME,
+    seed: boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1),
+    fps: boxNumber(fpsBox, 1, 1000, 60),
+    keepGoing: true,
+  });
+  recording = true;
+  startFresh(p);
+  recordButton.textContent = 'Stop recording';
+  recordButton.setAttribute('aria-pressed', 'true');
+  append(events, 'recording: the world started afresh; keys and answers are recorded with what the world does (Stop recording gives the oracle)', 0);
+  render();
+};
+
 $('share').onclick = () => {
   const link = shareLink(location.href, { files: editor.texts(), seed: boxNumber(seedBox, 0, Number.MAX_SAFE_INTEGER, 1), fps: boxNumber(fpsBox, 1, 1000, 60) });
   const box = $<HTMLInputElement>('share-link');

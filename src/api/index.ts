@@ -22,3 +22,4 @@ export { highlight, type HighlightSpan, type HighlightKind } from './highlight.t
 export { describeTrace as describeEvent, kindOfTrace as eventKind, WORLD_KINDS as EVENT_KINDS, DEFAULT_WORLD_KINDS as DEFAULT_EVENT_KINDS, type WorldKind as EventKind } from '../trace/describe.ts';
 export { clockText, statusFields, type StatusInfo, type StatusField } from './status.ts';
 export { explore, type ExploreOptions, type ExploreReport, type Finding, type FindingKind, type PathStep, type Coverage, type LineCoverage } from './explore.ts';
+export { OracleRecorder, type RecorderOptions } from './record.ts';

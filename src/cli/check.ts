@@ -6,7 +6,7 @@ import { UsageError } from '../node/load.ts';
 import { findOracles } from '../oracle/check.ts';
 import { colourWanted, painter } from '../oracle/diff.ts';
 import { parseJobs, parseShard, reportAll, shardOf } from '../oracle/parallel.ts';
-import { ORACLE_EXTENSION } from '../oracle/format.ts';
+import { ORACLE_EXTENSION } from '../oraclefile/format.ts';
 import { stdout } from '../node/terminal.ts';
 
 export const DEFAULT_ORACLE_PATH = 'test/oracles';

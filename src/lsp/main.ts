@@ -9,6 +9,7 @@ import {
   CompletionItemKind,
   createConnection,
   DiagnosticSeverity,
+  DiagnosticTag,
   DidChangeWatchedFilesNotification,
   FileChangeType,
   MarkupKind,
@@ -31,6 +32,7 @@ import { complete, signatureAt, type ItemKind } from './complete.ts';
 import { definition, outline, references, rename, renameTarget, RenameError, type OutlineItem } from './navigate.ts';
 import { documentSync } from './sync.ts';
 import { FramedReader } from './reader.ts';
+import { EXPLORE_REPORT, ExploreHints } from './explored.ts';
 
 const TIMING = process.env.PW_LSP_TIMING === '1';
 
@@ -85,6 +87,8 @@ function checked<P, R>(method: string, position: boolean, f: (p: P) => R): (p: P
 
 export class Server {
   private project: Project = new Project([]);
+  /** What pw explore never reached, from the workspace's report. */
+  private explored = new ExploreHints([]);
   private readonly documents = new TextDocuments(TextDocument);
   /** the URI the editor uses for each path */
   private readonly uris = new Map<string, string>();
@@ -252,6 +256,7 @@ export class Server {
         roots.filter((r) => isAbsolute(r)),
         scripts,
       );
+      this.explored = new ExploreHints(roots.filter((r) => isAbsolute(r)));
       this.projectKey = key;
       this.published.clear();
       for (const doc of this.documents.all()) this.project.setText(pathOf(doc.uri), doc.getText());
@@ -278,7 +283,10 @@ export class Server {
   private projectKey: string | null = null;
 
   private initialized(): void {
-    if (this.watchFiles) void this.connection.client.register(DidChangeWatchedFilesNotification.type, { watchers: [{ globPattern: '**/*.pw' }, { globPattern: '**/pocketwatch.json' }] });
+    if (this.watchFiles)
+      void this.connection.client.register(DidChangeWatchedFilesNotification.type, {
+        watchers: [{ globPattern: '**/*.pw' }, { globPattern: '**/pocketwatch.json' }, { globPattern: `**/${EXPLORE_REPORT}` }],
+      });
     for (const n of this.project.notes.splice(0)) this.connection.console.warn(n);
     // the workspace's problems show before any file is opened
     this.schedule();
@@ -324,13 +332,15 @@ export class Server {
       const used = process.cpuUsage(cpu);
       this.connection.console.log(`analysed in ${(performance.now() - started).toFixed(1)} ms (${((used.user + used.system) / 1000).toFixed(1)} ms of CPU)`);
     }
-    for (const n of this.project.notes.splice(0)) this.connection.console.warn(n);
+    const unreached = this.explored.unreached();
+    for (const n of [...this.project.notes.splice(0), ...this.explored.notes.splice(0)]) this.connection.console.warn(n);
     const live = new Set<string>();
     for (const [file, e] of an.entries) {
       if (e.boot && !e.open) continue;
       const uri = this.uriOf(an, file);
       live.add(uri);
       const diagnostics = (an.diagnostics.get(file) ?? []).map((d) => this.diagnostic(d, e.text, e.facts?.lines ?? []));
+      if (unreached && !e.boot) diagnostics.push(...unreachedHints(e.text, unreached.byPath.get(e.path) ?? [], unreached.states));
       const text = JSON.stringify(diagnostics);
       if (this.published.get(uri) === text) continue;
       this.published.set(uri, text);
@@ -378,6 +388,30 @@ export class Server {
   private location(an: Analysis, p: Place): Location {
     return { uri: this.uriOf(an, p.file), range: range(p.span) };
   }
+}
+
+/**
+ * A hint on each handler the explorer never reached, on its `on EVENT` where the line
+ * still reads so (a report older than an edit may name lines that moved: those are left out).
+ */
+function unreachedHints(text: string, handlers: readonly { line: number; event: string; label: string }[], states: number): LspDiagnostic[] {
+  if (handlers.length === 0) return [];
+  const lines = text.split('\n');
+  const out: LspDiagnostic[] = [];
+  for (const h of handlers) {
+    const line = (lines[h.line - 1] ?? '').replace(/\r$/, '');
+    const m = /^(\s*)(on\s+(\w+).*?)\s*(--.*)?$/i.exec(line);
+    if (!m || m[3].toLowerCase() !== h.event.toLowerCase()) continue;
+    out.push({
+      range: { start: { line: h.line - 1, character: m[1].length }, end: { line: h.line - 1, character: m[1].length + m[2].length } },
+      severity: DiagnosticSeverity.Hint,
+      tags: [DiagnosticTag.Unnecessary],
+      code: 'unreached',
+      source: 'pw explore',
+      message: `pw explore never reached this handler (${h.label.replace(/^\S+ /, '')}) in ${states} state${states === 1 ? '' : 's'} (${EXPLORE_REPORT})`,
+    });
+  }
+  return out;
 }
 
 export async function lspCommand(): Promise<number> {

@@ -9,13 +9,13 @@ import { loadProject } from '../project/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { runHeadless, type TimedInput } from '../hosts/headless.ts';
 import { hostEntry, UnknownName } from '../engine/hostinput.ts';
-import { hostInputLine } from './hostlines.ts';
+import { hostInputLine } from '../oraclefile/hostlines.ts';
 import { objectKey, type Program } from '../vm/program.ts';
 import type { ObjectKind } from '../../grammar/ast.ts';
 import { closest } from '../errors/suggest.ts';
 import { parseDuration } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
-import { ORACLE_EXTENSION, OracleFormatError, parseOracle, withExpected, type ExpectedLine, type Oracle } from './format.ts';
+import { ORACLE_EXTENSION, OracleFormatError, parseOracle, withExpected, type ExpectedLine, type Oracle } from '../oraclefile/format.ts';
 
 export interface OracleRun {
   /** The trace, already narrowed to the oracle's kinds. */

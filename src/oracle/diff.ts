@@ -4,7 +4,7 @@
 import { Chalk, type ChalkInstance } from 'chalk';
 import { traceLine, type TraceEvent } from '../trace/events.ts';
 import type { CheckResult, Divergence, UpdateResult } from './check.ts';
-import type { ExpectedLine } from './format.ts';
+import type { ExpectedLine } from '../oraclefile/format.ts';
 
 const BEFORE = 3; // agreeing events shown before the divergence
 const AFTER = 2; // events shown after it, on each side

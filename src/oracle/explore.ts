@@ -3,7 +3,7 @@
 // run as the expectation, so `pw check` passes it and shows the finding happen.
 import { join, relative, resolve, sep } from 'node:path';
 import { makeFolder, writeWhole } from '../node/outputs.ts';
-import { parseOracle, withExpected, writeOracle } from './format.ts';
+import { parseOracle, withExpected, writeOracle } from '../oraclefile/format.ts';
 import { runOracle } from './check.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { inputOf, oracleName, type Finding } from '../explore/report.ts';

@@ -32,6 +32,11 @@ export const COMMANDS: readonly CommandInfo[] = [
   { name: 'answer', args: 'REQUEST [VALUE]', doc: 'answer a waiting host builtin\'s request with a value as JSON, e.g. :answer 1 "yes" (no value: void; delivered on the next heartbeat)' },
   { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },
   { name: 'timeline', args: '[FILE]', doc: 'draw the last minute of the world: every loop, thread, walk and sound on one time axis (default timeline.html; .svg, or .json for Perfetto)' },
+  {
+    name: 'record',
+    args: 'on FILE|off',
+    doc: 'record an oracle: on starts the world again from game time 0 and records every click, key and answer with what the world does; off writes FILE and checks it passes pw check',
+  },
   { name: 'status', args: '', doc: 'the status line, once, as text (handy in the line mode)' },
   { name: 'trace', args: 'on|off', doc: 'show or hide world events in the log (prints and errors always show)' },
   { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },

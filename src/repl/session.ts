@@ -36,6 +36,7 @@ import { COMMANDS, helpText } from './help.ts';
 import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
 import { FREEZE_MS, type Outcome } from './interrupt.ts';
 import { statusInfo, statusText, type StatusInfo } from './status.ts';
+import { recordCommand } from './record.ts';
 
 export interface SessionOptions {
   /** Files and folders to load after the boot library. */
@@ -87,6 +88,8 @@ export class ReplSession {
   onBrokenInto: ((outcome: Exclude<Outcome, 'done'>) => void) | null = null;
   /** Called when the files the world is made of may have changed (a :load, going back before one): what --watch watches. */
   onFilesChanged: (() => void) | null = null;
+  /** Told of every trace event of the world (a recording, :record). */
+  onTrace: ((ev: TraceEvent) => void) | null = null;
   private listeners: ((e: LogEntry) => void)[] = [];
   private quitListeners: (() => void)[] = [];
   private group = 0;
@@ -758,6 +761,13 @@ export class ReplSession {
         return out([this.status()]);
       case 'timeline':
         return this.writeTimeline(args);
+      case 'record':
+        return recordCommand(
+          this,
+          args,
+          (entry) => this.emit(entry),
+          (text) => this.input(Input.restore, text, () => this.adoptSnapshot(text)),
+        );
       case 'quit':
       case 'q':
       case 'exit':
@@ -1114,6 +1124,7 @@ export class ReplSession {
   }
 
   private trace(ev: TraceEvent): void {
+    this.onTrace?.(ev);
     this.recent.add(ev);
     if (!this.traceOn || REPORTED_ELSEWHERE.has(ev.ev) || TIMELINE_KINDS.has(ev.ev)) return;
     const kind = kindOfTrace(ev);

@@ -145,7 +145,7 @@ describe('the packed tarball in a project of its own', () => {
     writeFileSync(
       join(app, 'consumer.ts'),
       [
-        "import { compile, World, CompileError, type Diagnostic, type SoundEvent, type WorldView, type TraceEvent } from 'pocketwatch';",
+        "import { compile, World, CompileError, OracleRecorder, type Diagnostic, type SoundEvent, type WorldView, type TraceEvent, type RecorderOptions } from 'pocketwatch';",
         "import { loadFiles, runHeadless, checkOracle, type OracleResult } from 'pocketwatch/node';",
         "import { expectOracle, oracleTests } from 'pocketwatch/vitest';",
         "const program = compile([{ name: 'a.pw', text: 'on startup\\nend\\n' }]);",
@@ -170,7 +170,13 @@ describe('the packed tarball in a project of its own', () => {
         "const gold: unknown = w2.get('gold'); const unwatch: () => void = w2.watch('gold', (v) => void v); unwatch();",
         "w2.answer(1, 'yes'); for (const q of w2.pending()) void [q.request, q.name, q.args];",
         'void gold;',
-        'void [times, quiet, set, again, e, r, o, p, oracleTests];',
+        "const recording: RecorderOptions = { scripts: [{ name: 'a.pw', text: '' }], oracleName: 'a.oracle', seed: 1, fps: 60, keepGoing: true };",
+        'const recorder = new OracleRecorder(recording);',
+        "recorder.observe({ t: 0, ev: 'print', text: 'hi' });",
+        'const oracle: string = recorder.oracle(world.gameTime) + recorder.inputCount + recorder.eventCount;',
+        'void [times, quiet, set, again, e, r, o, p, oracleTests, oracle];',
+        '// @ts-expect-error the recorder takes trace events',
+        'recorder.observe({ t: 0 });',
         '// @ts-expect-error a click names "KIND NAME"',
         'world.click(42);',
         '// @ts-expect-error the mouse is down or up',

@@ -20,7 +20,7 @@ const LAYERS: string[][] = [
   ['src/compiler'], // the language: it knows builtins by their signatures only
   ['src/world', 'src/builtins'], // services over world state
   ['src/engine'],
-  ['src/api', 'src/hosts', 'src/timeline', 'src/lint', 'src/explore'], // clients: the package core, the clocks that drive a world, traces, lints, the explorer's search
+  ['src/api', 'src/hosts', 'src/timeline', 'src/lint', 'src/explore', 'src/oraclefile'], // clients: the package core, the clocks that drive a world, traces, lints, the explorer's search, the oracle file's text
   ['src/node', 'src/protocol', 'src/project'], // Node only: files and terminal, message framing on stdio, the game folder's project file
   ['src/oracle', 'pocketwatch/node'], // oracles, the package's Node entries
   ['src/cli', 'src/repl', 'src/lsp', 'src/dap', 'playground', 'examples'], // faces
@@ -44,7 +44,9 @@ const BELOW: Record<string, string[]> = {
   'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins', 'src/signatures', 'src/engine'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash', 'src/signatures'],
   // the package core: runs in a browser (test/api/core.test.ts checks it imports no Node built-in)
-  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures', 'src/explore'],
+  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures', 'src/explore', 'src/oraclefile'],
+  // the oracle file's text, read and written, and the recorder that writes one from a running world: no Node, so the package core offers it
+  'src/oraclefile': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/engine', 'src/hosts'],
   // the explorer's search (pw explore): a client of the headless host, in the package core
   'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/hosts', 'src/signatures'],
   'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
@@ -55,7 +57,7 @@ const BELOW: Record<string, string[]> = {
   // the framing of LSP and DAP messages on a byte stream
   'src/protocol': [],
   'src/node': ['src/compiler'],
-  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/compiler', 'src/engine', 'src/hosts', 'src/node', 'src/project', 'src/explore'],
+  'src/oracle': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/compiler', 'src/engine', 'src/hosts', 'src/node', 'src/project', 'src/explore', 'src/oraclefile'],
   'pocketwatch/node': ['src/api', 'src/time', 'src/engine', 'src/world', 'src/compiler', 'src/hosts', 'src/node', 'src/project', 'src/oracle', 'src/explore'],
   'src/lsp': ['src/protocol', 'grammar', 'src/errors', 'src/time', 'src/signatures', 'src/builtins', 'src/compiler', 'src/lint', 'src/engine', 'src/node', 'src/project'],
   'src/dap': [
@@ -93,6 +95,7 @@ const BELOW: Record<string, string[]> = {
     'src/node',
     'src/project',
     'src/oracle',
+    'src/oraclefile',
   ],
   // the command line: it starts the other faces
   'src/cli': [
@@ -110,6 +113,7 @@ const BELOW: Record<string, string[]> = {
     'src/node',
     'src/project',
     'src/oracle',
+    'src/oraclefile',
     'src/repl',
     'src/lsp',
     'src/dap',

@@ -6,7 +6,12 @@
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import type { ChildProcess } from 'node:child_process';
 import type { Browser, Page } from 'puppeteer-core';
+import { mkdtempSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
+import { tmpdir } from 'node:os';
 import { launchChromium, serveDist } from '../support/browser.ts';
+import { shareLink } from '../../playground/share.ts';
+import { checkOracleFile } from '../../src/oracle/check.ts';
 
 let server: ChildProcess;
 let browser: Browser;
@@ -182,6 +187,40 @@ describe('the playground page', () => {
     expect(Math.abs(at.mark - at.line)).toBeLessThan(4);
     expect(Math.abs(at.range - at.line)).toBeLessThan(4);
     await p.close();
+  }, 60_000);
+
+  it('records: Record starts the world afresh, keys typed on the canvas are recorded, Stop gives an oracle pw check passes', async () => {
+    const hall = 'set hall\n  on key (name)\n    print ("key " .. name .. " at " .. gametime ())\n  end\nendset\n\non startup\n  gotoset ("hall")\n  print ("hall open")\nend\n';
+    const link = shareLink(`${origin}/index.html`, { files: [{ name: 'hall.pw', text: hall }], seed: 3, fps: 60 });
+    if (!link.ok) throw new Error(link.message);
+    const p = await browser.newPage();
+    p.on('pageerror', (e) => pageErrors.push(String(e)));
+    await p.goto(link.url, { waitUntil: 'load' });
+    await p.click('#record');
+    expect(await p.$eval('#record', (e) => [e.textContent, e.getAttribute('aria-pressed')])).toEqual(['Stop recording', 'true']);
+    await p.waitForFunction(() => document.getElementById('output')!.textContent!.includes('hall open'), { timeout: 15_000 });
+    await p.focus('#view');
+    await p.keyboard.press('k');
+    await p.waitForFunction(() => /key k at \d+/.test(document.getElementById('output')!.textContent ?? ''), { timeout: 10_000 });
+    await p.click('#record');
+    expect(await p.$eval('#record', (e) => [e.textContent, e.getAttribute('aria-pressed')])).toEqual(['Record', 'false']);
+    expect(await p.$eval('#recording', (e) => (e as HTMLElement).hidden)).toBe(false);
+    const text = await p.$eval('#oracle-text', (e) => (e as HTMLTextAreaElement).value);
+    const download = await p.$eval('#oracle-download', (e) => ({ name: e.getAttribute('download'), href: (e as HTMLAnchorElement).href }));
+    await p.close();
+    expect(download.name).toBe('recording.oracle');
+    expect(decodeURIComponent(download.href.replace(/^data:text\/plain;charset=utf-8,/, ''))).toBe(text);
+    expect(text).toMatch(/^-- oracle: recorded in the playground\n-- until: \d+(\.\d+)?ms\n-- seed: 3\n-- keep-going: yes\n-- key: (\d+) down k\n-- key: \d+ up k\n\nset hall\n/);
+    const pressed = Number(/^-- key: (\d+) down k$/m.exec(text)![1]);
+    expect(text).toContain(`{"t":${pressed},"ev":"print","text":"key k at ${pressed}"}`);
+    // the oracle passes pw check, and fails once its expectation is edited
+    const file = join(mkdtempSync(join(tmpdir(), 'pw-playground-')), 'recording.oracle');
+    writeFileSync(file, text);
+    const passed = checkOracleFile(file);
+    expect(passed.problem).toBeNull();
+    expect(passed.ok).toBe(true);
+    writeFileSync(file, text.replace(`"key k at ${pressed}"`, `"key k at ${pressed + 50}"`));
+    expect(checkOracleFile(file).ok).toBe(false);
   }, 60_000);
 
   it('asks nothing of another origin, and throws nothing', () => {

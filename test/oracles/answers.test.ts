@@ -4,7 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from 'vitest';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { parseOracle, writeOracle } from '../../src/oracle/format.ts';
+import { parseOracle, writeOracle } from '../../src/oraclefile/format.ts';
 import { checkOracleFile } from '../../src/oracle/check.ts';
 
 let dir = '';

@@ -6,10 +6,10 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync, cpSync, mkdirSync } f
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { DEFAULT_SETTINGS, OracleFormatError, parseOracle, withExpected, writeOracle, type OracleSettings } from '../../src/oracle/format.ts';
+import { DEFAULT_SETTINGS, OracleFormatError, parseOracle, withExpected, writeOracle, type OracleSettings } from '../../src/oraclefile/format.ts';
 import { checkOracleFile, firstDivergence, findOracles, updateOracleFile } from '../../src/oracle/check.ts';
 import { colourWanted, painter, renderResult } from '../../src/oracle/diff.ts';
-import { TRACE_KINDS } from '../../src/oracle/kinds.ts';
+import { TRACE_KINDS } from '../../src/oraclefile/kinds.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';
 
 const here = fileURLToPath(new URL('.', import.meta.url));

@@ -4,9 +4,9 @@ import { describe, it, expect, beforeEach, afterEach } from 'vitest';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { OracleFormatError, parseOracle, writeOracle } from '../../src/oracle/format.ts';
+import { OracleFormatError, parseOracle, writeOracle } from '../../src/oraclefile/format.ts';
 import { checkOracleFile, updateOracleFile } from '../../src/oracle/check.ts';
-import { jsonValues } from '../../src/oracle/hostlines.ts';
+import { jsonValues } from '../../src/oraclefile/hostlines.ts';
 
 let tmp: string;
 beforeEach(() => {
