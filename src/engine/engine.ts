@@ -172,6 +172,10 @@ export class Engine implements BuiltinContext, VmContext {
     return this.onSpawn === null && this.afterHeartbeat === null && this.threads.timeline === null && this.debugVm === null && this.traceVm === null;
   }
 
+  get readyCount(): number {
+    return this.threads.readyCount;
+  }
+
   get running(): Thread | null {
     return this.threads.running;
   }

@@ -111,7 +111,7 @@ export class FrameDriver {
     const host = this.host;
     const st = host.state;
     const c = st.clock;
-    if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
+    if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || host.readyCount > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
     // unlocked, the game clock moves with the wall clock from (lastWall, game)
     const game = c.lastWall + (this.nextEventAt() - c.game);
     const wall = host.threads.wallSleepers.peekTime();
@@ -271,7 +271,9 @@ export class FrameDriver {
     const sleeper = sleepers.length > 0 ? sleepers.peekTime() : Infinity;
     const running = c.lockDepth === 0 && c.saveDepth === 0;
     const offset = c.lastWall - c.game;
-    const end = Math.min(this.stepIndex + this.quiet, this.stepCount);
+    // a host watching variables looks after every pass: one at a time then
+    const watched = host.afterHeartbeat !== null;
+    const end = watched ? this.stepIndex + 1 : Math.min(this.stepIndex + this.quiet, this.stepCount);
     let i = this.stepIndex + 1;
     for (; i < end; i++) {
       const ts = steps[i];
@@ -289,6 +291,7 @@ export class FrameDriver {
     passQuietly(host, k);
     this.stepIndex = i;
     this.quiet -= k;
+    if (watched && !host.halted) host.afterHeartbeat!();
   }
 
   /** Reads the heartbeat stepper up to game time `target`: the steps due, with their times. */

@@ -21,6 +21,8 @@ export interface QuietHost {
   readonly halted: boolean;
   /** Live threads: calctime runs only in a pass where there are none. */
   readonly threadCount: number;
+  /** Threads ready to run (paused by a live host's slice, answered by the host): each moment runs them. */
+  readonly readyCount: number;
   /**
    * Whether a calctime thread may be counted rather than run: nobody follows thread
    * starts, watches variables after a heartbeat, traces thread runs or steps through code.
@@ -61,12 +63,12 @@ function countable(v: Value | undefined): v is number {
 
 /**
  * How many of the coming heartbeat passes would only count: 0 when the next one has
- * work (input waiting, an actor walking, a loop or cricket about to fire, a calctime of
- * the world's own to run); Infinity when none ever would while nothing else happens.
+ * work (input waiting, a thread ready to run, a walk about to end a turn or a leg, a
+ * loop or cricket about to fire, a calctime of the world's own to run); Infinity when none ever would while nothing else happens.
  */
 export function quietPasses(host: QuietHost): number {
   const st = host.state;
-  if (host.halted || st.mailbox.length > 0) return 0;
+  if (host.halted || st.mailbox.length > 0 || host.readyCount > 0) return 0;
   const p = host.program;
   if (host.threadCount === 0 && p.globalHandlers.calctime !== undefined) {
     const w = pocketwatchOf(p);
