@@ -54,6 +54,8 @@ export interface EngineOptions {
    * (vm/guard.ts). null: headless, where such spin is a hang.
    */
   preempt: { now(): number; slice: number } | null;
+  /** Pass quiet heartbeats and idle display frames in one go (false: step every one in full; the results are the same). */
+  skipQuiet: boolean;
 }
 
 export const DEFAULT_OPTIONS: EngineOptions = {
@@ -68,6 +70,7 @@ export const DEFAULT_OPTIONS: EngineOptions = {
   jit: true,
   timeline: false,
   preempt: null,
+  skipQuiet: true,
 };
 
 export class Engine implements BuiltinContext, VmContext {
@@ -158,6 +161,19 @@ export class Engine implements BuiltinContext, VmContext {
 
   get now(): number {
     return this.state.now;
+  }
+
+  get skipQuiet(): boolean {
+    return this.options.skipQuiet;
+  }
+
+  /** Whether a calctime thread may be counted rather than run: nobody follows thread starts, watches variables, traces thread runs or steps through code. */
+  get calctimeUnwatched(): boolean {
+    return this.onSpawn === null && this.afterHeartbeat === null && this.threads.timeline === null && this.debugVm === null && this.traceVm === null;
+  }
+
+  get readyCount(): number {
+    return this.threads.readyCount;
   }
 
   get running(): Thread | null {
@@ -253,6 +269,7 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Hosts post input here; it is drained once per heartbeat service pass, never lost or repeated. */
   post(ev: InputEvent): void {
+    this.frames.forgetQuiet();
     this.state.mailbox.push(ev);
   }
 
@@ -388,6 +405,7 @@ export class Engine implements BuiltinContext, VmContext {
    */
   adopt(state: WorldState, threads: Thread[], fresh?: { addedObjects: number[]; addedProperties: [number, number][] }): void {
     this.state = state;
+    this.frames.forgetQuiet();
     this.actorsChanged();
     this.globals = state.globals;
     this.props = state.props;

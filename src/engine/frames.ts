@@ -2,10 +2,9 @@
 // here they become heartbeat steps, thread wake-ups (on the game clock and on the
 // wall clock) and game frames, each processed at its own exact time, in time order,
 // however many one display frame covers.
-import type { Program } from '../vm/program.ts';
 import { manageTime } from '../time/clock.ts';
 import { advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
-import { ticksAt, unitsToMs } from '../time/units.ts';
+import { STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
 import { frameLoops, stepLoops } from '../time/loops.ts';
 import type { WorldState } from '../world/state.ts';
 import type { WorldContext } from '../world/context.ts';
@@ -13,12 +12,14 @@ import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireS
 import type { Scheduler } from './scheduler.ts';
 import type { Delivery } from './events.ts';
 import { round3 } from './report.ts';
+import { passQuietly, quietPasses, type QuietHost } from './quiet.ts';
 
 /** What the frame driver needs from the engine around it. */
-export interface FrameHost extends WorldContext {
+export interface FrameHost extends WorldContext, QuietHost {
   readonly state: WorldState;
-  readonly program: Program;
   readonly threads: Scheduler;
+  /** False: every heartbeat pass and display frame is stepped in full (the results are the same). */
+  readonly skipQuiet: boolean;
   readonly delivery: Delivery;
   readonly halted: boolean;
   /** Spin and builtin work since game time last moved: each moment starts them again (vm/guard.ts). */
@@ -44,6 +45,10 @@ export class FrameDriver {
   /** The stepper as this display frame found it (when it was read), to read it again when a window moves the clock. */
   private before = { anchor: null as number | null, last: 0, acc: 0, served: 0 };
   private advanced = false;
+  /** Heartbeat passes from here that only count (quiet.ts); -1 when something ran since it was known. */
+  private quiet = -1;
+  /** Game time of the last heartbeat step idleUntil found quiet: idle frames up to it need not look again. */
+  private quietThrough = -Infinity;
 
   constructor(private readonly host: FrameHost) {}
 
@@ -56,6 +61,7 @@ export class FrameDriver {
   displayFrame(wall: number): void {
     const host = this.host;
     const st = host.state;
+    this.quietThrough = -Infinity;
     host.threads.frameStarted();
     manageTime(st.clock, wall);
     this.advanceTo(st.clock.game);
@@ -80,12 +86,18 @@ export class FrameDriver {
   }
 
   /**
-   * A display frame at which nothing can happen (nothing is frame-bound and nothing is
-   * due): only the frame counters move, exactly as displayFrame would move them. Lets a
-   * headless host skip idle stretches without changing any result.
+   * A display frame at which nothing is frame-bound and nothing but quiet heartbeat
+   * passes is due (idleUntil): the clocks and the frame counters move, and the passes
+   * are counted, exactly as displayFrame would do them, without its frame-bound work.
    */
   idleFrame(wall: number): void {
-    const f = this.host.state.frame;
+    const host = this.host;
+    const st = host.state;
+    host.threads.frameStarted();
+    manageTime(st.clock, wall);
+    this.advance(st.clock.game, this.quietThrough);
+    if (host.halted) return;
+    const f = st.frame;
     f.display++;
     const tick = ticksAt(wall);
     if (tick - f.stamp >= f.framerate) {
@@ -94,20 +106,32 @@ export class FrameDriver {
     }
   }
 
-  /** Wall time before which no display frame has anything to do, or -Infinity if one might. */
+  /** Wall time before which no display frame has anything to do but quiet passes, or -Infinity if one might. */
   idleUntil(): number {
-    const st = this.host.state;
+    const host = this.host;
+    const st = host.state;
     const c = st.clock;
-    if (this.frameBound() || st.mailbox.length > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
+    if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || host.readyCount > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
     // unlocked, the game clock moves with the wall clock from (lastWall, game)
     const game = c.lastWall + (this.nextEventAt() - c.game);
-    const wall = this.host.threads.wallSleepers.peekTime();
+    const wall = host.threads.wallSleepers.peekTime();
     return wall < game ? wall : game;
   }
 
-  /** Earliest game time at which something is scheduled (for hosts that skip idle time). */
+  /** Earliest game time at which something is due: a heartbeat pass with work, or a sleeper. */
   nextEventAt(): number {
-    return Math.min(nextDueAt(this.host.state.stepper), this.host.threads.sleepers.peekTime());
+    const st = this.host.state;
+    const beat = nextDueAt(st.stepper);
+    const quiet = this.host.skipQuiet ? quietPasses(this.host) : 0;
+    const work = quiet === 0 ? beat : beat + quiet * STEP_UNITS;
+    this.quietThrough = work - STEP_UNITS;
+    const sleeper = this.host.threads.sleepers.peekTime();
+    return sleeper < work ? sleeper : work;
+  }
+
+  /** Something changed from outside (input posted, a world restored): what idleUntil found quiet may not be. */
+  forgetQuiet(): void {
+    this.quietThrough = -Infinity;
   }
 
   /** Whether anything waits on display or game frames (so frames cannot be skipped). */
@@ -128,6 +152,11 @@ export class FrameDriver {
    * end moves with it (see followClock).
    */
   advanceTo(target: number): void {
+    this.advance(target, -Infinity);
+  }
+
+  /** advanceTo, knowing that the heartbeat steps up to game time quietThrough only count. */
+  private advance(target: number, quietThrough: number): void {
     const host = this.host;
     const st = host.state;
     const c = st.clock;
@@ -142,6 +171,7 @@ export class FrameDriver {
     const sleepers = threads.sleepers;
     const wallSleepers = threads.wallSleepers;
     let stepped = false;
+    this.quiet = -1;
     // No Infinity or Math.min here: times stay small integers, and a time that became
     // a float would be boxed on every store to st.now.
     while (!host.halted) {
@@ -176,6 +206,14 @@ export class FrameDriver {
       }
       host.spin = 0;
       host.work = 0;
+      if (game && isStep && !isWake && (!wallDue || at < tw)) {
+        if (this.quiet < 0) this.quiet = t <= quietThrough ? Math.floor((quietThrough - t) / STEP_UNITS) + 1 : host.skipQuiet ? quietPasses(host) : 0;
+        if (this.quiet > 0) {
+          this.passQuietly(t, at, gameEnd, wallDue ? tw : Infinity);
+          continue;
+        }
+      }
+      this.quiet = -1;
       if (game && (!wallDue || at <= tw)) {
         st.now = t;
         st.wallNow = at;
@@ -217,6 +255,43 @@ export class FrameDriver {
     const wallAt = gameEnd < c.game && c.lockDepth === 0 && c.saveDepth === 0 ? gameEnd + (c.lastWall - c.game) : wallEnd;
     if (wallAt > st.wallNow) st.wallNow = wallAt;
     expireSoundsUpTo(host, st.wallNow);
+  }
+
+  /**
+   * Serves the due heartbeat steps from the next one (at game time t, wall moment at) that
+   * only count, as many as are quiet, up to game time gameEnd and before the next sleeper
+   * and the wall moment wallBefore: each moves the clocks' moment as a pass would.
+   */
+  private passQuietly(t: number, at: number, gameEnd: number, wallBefore: number): void {
+    const host = this.host;
+    const st = host.state;
+    const c = st.clock;
+    const steps = this.stepSink.steps;
+    const sleepers = host.threads.sleepers;
+    const sleeper = sleepers.length > 0 ? sleepers.peekTime() : Infinity;
+    const running = c.lockDepth === 0 && c.saveDepth === 0;
+    const offset = c.lastWall - c.game;
+    // a host watching variables looks after every pass: one at a time then
+    const watched = host.afterHeartbeat !== null;
+    const end = watched ? this.stepIndex + 1 : Math.min(this.stepIndex + this.quiet, this.stepCount);
+    let i = this.stepIndex + 1;
+    for (; i < end; i++) {
+      const ts = steps[i];
+      if (ts > gameEnd || ts >= sleeper) break;
+      const mapped = ts + offset;
+      const ats = running && mapped > at ? mapped : at;
+      if (ats >= wallBefore) break;
+      t = ts;
+      at = ats;
+    }
+    const k = i - this.stepIndex;
+    st.now = t;
+    st.wallNow = at;
+    expireSoundsUpTo(host, at);
+    passQuietly(host, k);
+    this.stepIndex = i;
+    this.quiet -= k;
+    if (watched && !host.halted) host.afterHeartbeat!();
   }
 
   /** Reads the heartbeat stepper up to game time `target`: the steps due, with their times. */

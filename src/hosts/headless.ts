@@ -142,8 +142,12 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     const idle = Math.min(e.idleUntil(), nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity);
     // (that frame was drawn: something happened since the last one)
     if (wall < idle && !resuming) {
-      e.idleFrame(wall);
-      k++;
+      // idle frames change nothing the checks above look at, but the game clock
+      const last = Math.min(idle, end);
+      do {
+        e.idleFrame(wall);
+        wall = displayTime(++k, fps);
+      } while (wall < last && !e.halted && beforeFrame === undefined && c.game < opts.until);
       continue;
     }
     postUpTo(wall);

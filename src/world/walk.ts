@@ -185,14 +185,70 @@ export function stepWalk(a: ActorState): WalkEvent[] {
   if (remaining <= a.speed + DIST_EPS) {
     reachLeg(a, w, leg, events);
   } else if (a.speed > 0) {
-    // Measured back from the target so the position error stays relative to what is left.
-    const left = (remaining - a.speed) / remaining;
-    a.x = leg.x - dx * left;
-    a.y = leg.y - dy * left;
-    a.z = leg.z - dz * left;
+    moveToward(a, leg, dx, dy, dz, remaining);
   }
   // speed <= 0: the walk stays in progress without moving.
   return events;
+}
+
+/** A step along a leg that does not reach its end. */
+function moveToward(a: ActorState, leg: WalkLeg, dx: number, dy: number, dz: number, remaining: number): void {
+  // Measured back from the target so the position error stays relative to what is left.
+  const left = (remaining - a.speed) / remaining;
+  a.x = leg.x - dx * left;
+  a.y = leg.y - dy * left;
+  a.z = leg.z - dz * left;
+}
+
+// Below these a turn or a leg takes so many steps that rounding could move its end by
+// one: such walks are stepped one at a time.
+const MIN_QUIET_TURN = 0.01;
+const MIN_QUIET_SPEED = 1e-3;
+
+/**
+ * How many coming heartbeat steps of the actor's walk surely raise no event (a turn
+ * step that does not end the turn raises none worth telling): a lower bound, one short
+ * of the step that ends a turn or a leg. Infinity when it stands still for good.
+ */
+export function quietWalkSteps(a: ActorState): number {
+  const w = a.walk;
+  if (w === null || w.paused) return Infinity;
+  if (w.leg >= w.legs.length) return 0;
+  const leg = w.legs[w.leg]!;
+  const dx = leg.x - a.x;
+  const dy = leg.y - a.y;
+  const dz = leg.z - a.z;
+  if (w.turning) {
+    if ((dx === 0 && dz === 0) || !(a.turn >= MIN_QUIET_TURN)) return 0;
+    const delta = Math.abs(shortestDelta(a.facing, bearing(a.x, a.z, leg.x, leg.z)));
+    return Math.max(0, Math.floor((delta - a.turn - ANGLE_EPS) / a.turn) - 1);
+  }
+  const remaining = Math.sqrt(dx * dx + dy * dy + dz * dz);
+  if (remaining <= a.speed + DIST_EPS) return 0;
+  if (!(a.speed > 0)) return Infinity;
+  if (a.speed < MIN_QUIET_SPEED) return 0;
+  // each step keeps the position to a few ulps of the coordinates: far less than a step's margin
+  const scale = Math.max(1, Math.abs(a.x), Math.abs(a.y), Math.abs(a.z), Math.abs(leg.x), Math.abs(leg.y), Math.abs(leg.z));
+  const n = Math.floor((remaining - a.speed - DIST_EPS) / a.speed) - 1;
+  return Math.max(0, Math.min(n, Math.floor(a.speed / (scale * 1e-12))));
+}
+
+/** k heartbeat steps of the actor's walk, k <= quietWalkSteps(a): the same arithmetic as stepWalk's, with no events. */
+export function walkQuietly(a: ActorState, k: number): void {
+  const w = a.walk;
+  if (w === null || w.paused) return;
+  const leg = w.legs[w.leg]!;
+  for (let i = 0; i < k; i++) {
+    const dx = leg.x - a.x;
+    const dz = leg.z - a.z;
+    if (w.turning) {
+      a.facing = turnToward(a.facing, bearing(a.x, a.z, leg.x, leg.z), a.turn);
+      continue;
+    }
+    if (!(a.speed > 0)) return;
+    const dy = leg.y - a.y;
+    moveToward(a, leg, dx, dy, dz, Math.sqrt(dx * dx + dy * dy + dz * dz));
+  }
 }
 
 function reachLeg(a: ActorState, w: WalkState, leg: WalkLeg, events: WalkEvent[]): void {

@@ -1,0 +1,145 @@
+// Quiet heartbeat passes: most passes of a running world only count — walks move or
+// turn without arriving, no loop or cricket fires, nobody runs but the boot library's
+// calctime, which only counts. Such passes are done here in one go, k at a time, leaving the world exactly
+// as k ordinary passes would (counters, countdowns, walkers' places, pose frames, the pocketwatch, the
+// thread and sleep numbers calctime's threads would have taken). The frame driver
+// serves them this way and lets display frames through them cheaply (engine/frames.ts).
+import type { Program } from '../vm/program.ts';
+import type { Value } from '../vm/value.ts';
+import type { WorldState } from '../world/state.ts';
+import { quietWalkSteps, walkQuietly, type ActorState } from '../world/walk.ts';
+import { poseFrames } from '../world/pose.ts';
+import { SOUND_FOREVER } from '../world/sound.ts';
+import { shotSounding } from '../world/cricket.ts';
+import { STDLIB } from '../compiler/stdlib.ts';
+
+/** What counting passes needs to know of the engine. */
+export interface QuietHost {
+  readonly state: WorldState;
+  readonly program: Program;
+  readonly globals: (Value | undefined)[];
+  readonly halted: boolean;
+  /** Live threads: calctime runs only in a pass where there are none. */
+  readonly threadCount: number;
+  /** Threads ready to run (paused by a live host's slice, answered by the host): each moment runs them. */
+  readonly readyCount: number;
+  /**
+   * Whether a calctime thread may be counted rather than run: nobody follows thread
+   * starts, watches variables after a heartbeat, traces thread runs or steps through code.
+   */
+  readonly calctimeUnwatched: boolean;
+  actorList(): readonly ActorState[];
+}
+
+const BOOT = STDLIB.find((f) => f.file === 'stdlib/boot.pw');
+
+/** Where the boot library's pocketwatch counts (its calls and whole seconds), if calctime is its own. */
+interface Pocketwatch {
+  calls: number;
+  seconds: number;
+}
+
+const pocketwatches = new WeakMap<Program, Pocketwatch | null>();
+
+/** The global slots of the boot library's pocketwatch, when the program's calctime is the boot library's. */
+function pocketwatchOf(p: Program): Pocketwatch | null {
+  let w = pocketwatches.get(p);
+  if (w !== undefined) return w;
+  w = null;
+  const h = p.globalHandlers.calctime;
+  if (BOOT !== undefined && h !== undefined && p.handlers[h].file === BOOT.file && p.sources[BOOT.file] === BOOT.source) {
+    const calls = p.globals.indexOf('pw_calls');
+    const seconds = p.globals.indexOf('pw_seconds');
+    if (calls >= 0 && seconds >= 0) w = { calls, seconds };
+  }
+  pocketwatches.set(p, w);
+  return w;
+}
+
+/** Counters the boot library's calctime can count k passes of at once: whole numbers well inside exact range. */
+function countable(v: Value | undefined): v is number {
+  return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 48;
+}
+
+/**
+ * How many of the coming heartbeat passes would only count: 0 when the next one has
+ * work (input waiting, a thread ready to run, a walk about to end a turn or a leg, a
+ * loop or cricket about to fire, a calctime of the world's own to run); Infinity when none ever would while nothing else happens.
+ */
+export function quietPasses(host: QuietHost): number {
+  const st = host.state;
+  if (host.halted || st.mailbox.length > 0 || host.readyCount > 0) return 0;
+  const p = host.program;
+  if (host.threadCount === 0 && p.globalHandlers.calctime !== undefined) {
+    const w = pocketwatchOf(p);
+    if (w === null || !host.calctimeUnwatched || !countable(host.globals[w.calls]) || !countable(host.globals[w.seconds])) return 0;
+  }
+  let quiet = Infinity;
+  for (const a of host.actorList()) {
+    if (a.walk === null) continue;
+    const q = quietWalkSteps(a);
+    if (q < quiet) quiet = q;
+  }
+  for (const l of st.loops) {
+    // period-1 loops fire on display frames, not in the pass
+    if (l.paused || l.steps === 1) continue;
+    // the pass that brings it to zero fires it
+    if (l.left - 1 < quiet) quiet = l.left - 1;
+  }
+  if (st.set !== '') {
+    const playing = st.sound.slots[1];
+    for (const c of st.crickets) {
+      if (c.set !== st.set) continue;
+      // a looping shot still sounding never fires again (and a cut-off one restarts: that is work)
+      if (c.loop && c.busyUntil === SOUND_FOREVER) {
+        if (shotSounding(c, playing, st.wallNow)) continue;
+        return 0;
+      }
+      if (c.countdown - 1 < quiet) quiet = c.countdown - 1;
+    }
+  }
+  return quiet > 0 ? quiet : 0;
+}
+
+/** Does k quiet passes (k <= quietPasses(host)): what they would count, counted. */
+export function passQuietly(host: QuietHost, k: number): void {
+  const st = host.state;
+  st.steps += k;
+  for (const l of st.loops) if (!l.paused && l.steps !== 1) l.left -= k;
+  if (st.set !== '') {
+    for (const c of st.crickets) {
+      if (c.set !== st.set) continue;
+      c.countdown = c.countdown > k ? c.countdown - k : 0;
+    }
+  }
+  for (const a of host.actorList()) {
+    if (a.walk !== null) walkQuietly(a, k);
+    const n = poseFrames(st.poses, a.pose);
+    a.poseFrame = (a.poseFrame + k) % n;
+  }
+  if (host.threadCount === 0 && host.program.globalHandlers.calctime !== undefined) countCalctime(host, k);
+}
+
+/**
+ * k runs of the boot library's calctime: pw_calls counts up, and at 20 goes back to 0
+ * and pw_seconds counts one more. Each run was a thread: it took a thread number and a
+ * place in the wake order.
+ */
+function countCalctime(host: QuietHost, k: number): void {
+  const w = pocketwatchOf(host.program)!;
+  const g = host.globals;
+  let calls = g[w.calls] as number;
+  let seconds = g[w.seconds] as number;
+  // the first run that reaches 20 (the very first, if a script set it past 20)
+  const first = calls < 19 ? 20 - calls : 1;
+  if (k < first) calls += k;
+  else {
+    const after = k - first;
+    seconds += 1 + Math.floor(after / 20);
+    calls = after % 20;
+  }
+  g[w.calls] = calls;
+  g[w.seconds] = seconds;
+  host.state.nextThreadId += k;
+  host.state.sleepSeq += k;
+}
