@@ -290,7 +290,9 @@ export class World {
       preempt: this.#realFrames ? { now: () => performance.now(), slice: SLICE_MS } : null,
     });
     this.#engine.stopOnError = o.keepGoing !== true;
-    this.#engine.hostCalls.service = { implementations: implementations(program, o.builtins), answerVoid: false, scripted: new Set() };
+    const given = implementations(program, o.builtins);
+    // a world without host functions keeps the engine's shared service (none, no answer of its own)
+    if (Object.keys(given).length > 0) this.#engine.hostCalls.service = { implementations: given, answerVoid: false, scripted: new Set() };
     // the engine's last memory check reads Node's heap; a browser has no such reading,
     // and the string and list limits still hold there
     const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
