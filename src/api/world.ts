@@ -489,7 +489,13 @@ export class World {
     if (!this.#started) this.start();
     const e = this.#engine;
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
-    this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
+    this.#busy = true;
+    try {
+      if (units < e.idleUntil()) e.idleFrame(units);
+      else e.displayFrame(units);
+    } finally {
+      this.#busy = false;
+    }
     this.#nextFrame++;
     if (this.#watches.waiting) this.#run(() => this.#watches.flush());
     this.#faults.rethrow();
