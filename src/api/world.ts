@@ -290,7 +290,9 @@ export class World {
       preempt: this.#realFrames ? { now: () => performance.now(), slice: SLICE_MS } : null,
     });
     this.#engine.stopOnError = o.keepGoing !== true;
-    this.#engine.hostCalls.service = { implementations: implementations(program, o.builtins), answerVoid: false, scripted: new Set() };
+    const given = implementations(program, o.builtins);
+    // a world without host functions keeps the engine's shared service (none, no answer of its own)
+    if (Object.keys(given).length > 0) this.#engine.hostCalls.service = { implementations: given, answerVoid: false, scripted: new Set() };
     // the engine's last memory check reads Node's heap; a browser has no such reading,
     // and the string and list limits still hold there
     const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
@@ -487,7 +489,13 @@ export class World {
     if (!this.#started) this.start();
     const e = this.#engine;
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
-    this.#run(() => (units < e.idleUntil() ? e.idleFrame(units) : e.displayFrame(units)));
+    this.#busy = true;
+    try {
+      if (units < e.idleUntil()) e.idleFrame(units);
+      else e.displayFrame(units);
+    } finally {
+      this.#busy = false;
+    }
     this.#nextFrame++;
     if (this.#watches.waiting) this.#run(() => this.#watches.flush());
     this.#faults.rethrow();

@@ -33,3 +33,16 @@ export interface Builtin extends Signature {
   /** For sendtoscene and friends: the kind of object the event goes to (compiled to the VM's SEND). */
   sends?: 'scene' | 'actor' | 'prop' | 'flat';
 }
+
+const indexes = new WeakMap<readonly Builtin[], Map<string, number>>();
+
+/** Where a builtin sits in a list by its name: one index per list, shared by every world that runs it. */
+export function builtinIndexIn(builtins: readonly Builtin[], name: string): number | undefined {
+  let index = indexes.get(builtins);
+  if (index === undefined) {
+    index = new Map();
+    for (let i = 0; i < builtins.length; i++) index.set(builtins[i].name, i);
+    indexes.set(builtins, index);
+  }
+  return index.get(name);
+}

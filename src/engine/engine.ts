@@ -4,7 +4,7 @@
 // reporting (prints, trace, errors). Builtins see it through their narrow context, the
 // VM through its own; hosts drive it with display frames.
 import type { Program } from '../vm/program.ts';
-import type { Builtin } from '../builtins/registry.ts';
+import { builtinIndexIn, type Builtin } from '../builtins/registry.ts';
 import type { BuiltinContext, BuiltinLimits } from '../builtins/context.ts';
 import type { Thread } from '../vm/thread.ts';
 import { MAX_STRING, type Value } from '../vm/value.ts';
@@ -108,7 +108,6 @@ export class Engine implements BuiltinContext, VmContext {
   private readonly report: Reporter;
   /** The actors of state.actors in table order; the services walk it every heartbeat. */
   private actors: ActorState[] | null = null;
-  private builtinByName = new Map<string, number>();
   private growth = 0;
   /** Spin since game time last moved (vm/guard.ts). */
   spin = 0;
@@ -133,7 +132,6 @@ export class Engine implements BuiltinContext, VmContext {
     this.state = createWorldState(this.options.seed, this.options.maxCatchUp, program);
     this.globals = this.state.globals;
     this.props = this.state.props;
-    builtins.forEach((b, i) => this.builtinByName.set(b.name, i));
     this.maxThreads = this.options.maxThreads;
     this.realFrames = this.options.realFrames;
     this.preemptive = this.options.preempt !== null;
@@ -391,7 +389,7 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   builtinIndex(name: string): number {
-    const i = this.builtinByName.get(name);
+    const i = builtinIndexIn(this.builtins, name);
     if (i === undefined) throw new Error(`internal: no builtin ${name}`);
     return i;
   }

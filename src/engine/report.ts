@@ -60,8 +60,8 @@ export class Reporter {
     this.tracing && this.trace({ ev: 'print', text });
   }
 
-  /** How often each warning has come from each place: `file:line:col|wording`. */
-  private readonly repeats = new Map<string, number>();
+  /** How often each warning has come from each place: `file:line:col|wording` (made at the first warning). */
+  private repeats: Map<string, number> | null = null;
 
   /**
    * A warning from a builtin: it points at the call the running thread is making, with
@@ -74,8 +74,9 @@ export class Reporter {
     const site = th !== null && th.site >= 0 ? this.at(Math.floor(th.site / SITE_SPAN), th.site % SITE_SPAN) : null;
     this.tracing && this.trace({ ev: 'warning', message });
     const key = `${site ? `${site.file}:${site.line}:${site.col}` : ''}|${wording(message)}`;
-    const n = (this.repeats.get(key) ?? 0) + 1;
-    this.repeats.set(key, n);
+    const repeats = (this.repeats ??= new Map());
+    const n = (repeats.get(key) ?? 0) + 1;
+    repeats.set(key, n);
     if (n > 1 && !isPowerOfTen(n)) return;
     const shown = n === 1 ? message : `${message} — the ${n}th time here (repeats are counted, and shown at the ${n * 10}th, ${n * 100}th… time)`;
     const d: Diagnostic = site ? { ...site, kind: 'warning', message: shown, stack: this.warningStack(th!) } : { kind: 'warning', file: '', line: 0, col: 0, length: 1, message: shown };

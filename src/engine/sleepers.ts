@@ -28,23 +28,27 @@ export interface Bucket {
 const SCAN_LIMIT = 16;
 /** Threads per slab chunk; a wake time with more sleepers chains chunks. (32 measured faster than 8 or 16.) */
 const CHUNK = 32;
+/** Wake times and chunks a heap makes room for at its first sleeper; it doubles as it fills. */
+const START = 4;
+/** A heap nobody has slept in yet holds no tables of its own (a world's wall-clock heap often stays so). */
+const NONE = new Int32Array(0);
 
 export class SleeperHeap {
   /** The distinct wake times, a min-heap in heapTime[0 … size-1]; heapSlot[i] is heapTime[i]'s slot.
    * A plain array: game times are small integers, and read from a Float64Array they would
    * be doubles, boxed wherever they are stored next (the clock, the thread). */
-  private heapTime: number[] = Array.from({ length: 64 }, () => 0);
-  private heapSlot = new Int32Array(64);
+  private heapTime: number[] = [];
+  private heapSlot = NONE;
   private size = 0;
   /**
    * The threads, CHUNK per chunk. A wake time's slot is the first chunk of its list;
    * next[c] is the chunk after c (in a list or in the free list), -1 at the end. For a
    * slot s, last[s] is its list's last chunk and fill[s] how many threads that holds.
    */
-  private slab: (Thread | null)[] = new Array<Thread | null>(CHUNK * 64).fill(null);
-  private next = new Int32Array(64);
-  private last = new Int32Array(64);
-  private fill = new Int32Array(64);
+  private slab: (Thread | null)[] = [];
+  private next = NONE;
+  private last = NONE;
+  private fill = NONE;
   private freeChunk = -1;
   private chunks = 0;
   /** Slot by wake time, while the heap is long; null while it is short. */
@@ -289,7 +293,7 @@ export class SleeperHeap {
 }
 
 function grown<T extends Int32Array>(a: T): T {
-  const b = new (a.constructor as new (n: number) => T)(a.length * 2);
+  const b = new (a.constructor as new (n: number) => T)(Math.max(START, a.length * 2));
   b.set(a);
   return b;
 }

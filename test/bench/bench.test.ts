@@ -3,7 +3,9 @@
 import { describe, it, expect } from 'vitest';
 import { readFileSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
-import { micro, resume, sleepers, fastForward, parseCompile, generateScript, generatedHandlers, scriptBlocks } from './pw-entry.ts';
+import { setFlagsFromString } from 'node:v8';
+import { runInNewContext } from 'node:vm';
+import { micro, resume, sleepers, fastForward, parseCompile, generateScript, generatedHandlers, scriptBlocks, worldFrames, manyWorlds, worldHeap } from './pw-entry.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const script = (name: string) => readFileSync(new URL(`./micro/${name}`, import.meta.url), 'utf8');
@@ -53,6 +55,28 @@ describe('benchmark scripts (tiny sizes)', () => {
     expect(r.value.steps).toBe(2 * 60 * 20);
     expect(r.laps.wall).toHaveLength(2);
     expect(r.laps.cpu.every((t) => t > 0)).toBe(true);
+  });
+
+  it('many demo worlds reach the same wall time frame by frame, as the minimal worlds of the floor do', async () => {
+    const floorFile = './micro/worlds.mjs';
+    const floor = await import(floorFile);
+    // 1 s warm, 1 s timed: 120 frames each, at 60 fps
+    const go = worldFrames(root, 'scripts', 3, 1, 1).prepare();
+    expect(go()).toEqual({ worlds: 3, frames: 120, wallMs: 2000 });
+    const minimal = floor.minimalWorlds(3);
+    // a heartbeat every 50 ms up to 2 000 ms: 40 each
+    expect(floor.giveFrames(minimal, 120)).toBe(3 * 40);
+    expect(manyWorlds(root, 'scripts', 2, 1).prepare()()).toEqual({ worlds: 2, frames: 60, wallMs: 1000 });
+  });
+
+  it('the heap per world is counted over started worlds, once per run', () => {
+    // the benchmark runs under node --expose-gc; here the collector is reached through V8's flag
+    setFlagsFromString('--expose-gc');
+    (globalThis as { gc?: () => void }).gc ??= runInNewContext('gc');
+    const heap = worldHeap(root, 'scripts', 20);
+    expect(heap.prepare()()).toBe(20);
+    expect(heap.perWorld).toHaveLength(1);
+    expect(heap.perWorld[0]).toBeGreaterThan(1000); // a started world holds at least a KB
   });
 
   it('the generated script compiles to the handler count worked out for it', () => {

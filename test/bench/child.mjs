@@ -1,10 +1,11 @@
 // One engine × one benchmark, in a fresh Node process (started by run.mjs):
-//   node --expose-gc child.mjs '{"engine","bench","size","warmups","runs","budgetMs","root","bundle","world","runBudgetMs"}'
+//   node --expose-gc child.mjs '{"engine","bench","size","warmups","runs","budgetMs","root","bundle","world","runBudgetMs","params"}'
+// (params: what a benchmark takes besides its size, e.g. the game seconds of the many-worlds runs.)
 // It prepares the benchmark (untimed), runs it WARMUPS + RUNS times, timing only the
 // work — wall time with process.hrtime.bigint, and the process's CPU time with
 // process.cpuUsage (what child.lua can measure) — and prints one JSON line. A slow
 // benchmark stops early, after 3 timed runs, once the timed runs have used budgetMs:
-//   { value, times: [wall ms…], cpu: [ms…], laps: [[wall ms…]…], cpuLaps: [[ms…]…], maxRssMb, extra }
+//   { value, times: [wall ms…], cpu: [ms…], laps: [[wall ms…]…], cpuLaps: [[ms…]…], maxRssMb, processCpuMs, extra }
 // (laps: a benchmark that times the parts of each run itself, the fast-forward's hours.)
 // The native Lua peers have their own child, child.lua.
 import { readFileSync } from 'node:fs';
@@ -36,6 +37,17 @@ async function pocketwatch() {
       return pw.fastForward(root, job.world, size);
     case 'sleepers':
       return pw.sleepers(root, size, '1h', job.runBudgetMs ?? Infinity);
+    case 'worlds':
+      return pw.worldFrames(root, job.world, size, job.params.warmSeconds, job.params.seconds);
+    case 'manyworlds':
+      return pw.manyWorlds(root, job.world, size, job.params.seconds);
+    case 'worldheap': {
+      const subject = pw.worldHeap(root, job.world, size);
+      subject.after = () => {
+        extra.heapPerWorld = subject.perWorld;
+      };
+      return subject;
+    }
     case 'parse': {
       const text = pw.generateScript(size);
       extra.bytes = Buffer.byteLength(text, 'utf8');
@@ -172,6 +184,15 @@ async function js() {
       },
     };
   }
+  if (bench === 'worlds') {
+    return {
+      prepare(n) {
+        const all = mod.minimalWorlds(n);
+        mod.giveFrames(all, job.params.warmSeconds * 60);
+        return () => mod.giveFrames(all, job.params.seconds * 60);
+      },
+    };
+  }
   if (bench === 'sleepers') return { prepare: (n) => () => mod.sleepers(n, HOUR_TICKS) };
   return { prepare: (n) => () => mod.bench(n) };
 }
@@ -216,4 +237,7 @@ for (let i = 0; i < warmups + runs; i++) {
 subject.after?.();
 // maxRSS is in kilobytes on Linux: the peak resident set of this whole process
 const maxRssMb = process.resourceUsage().maxRSS / 1024;
-process.stdout.write(JSON.stringify({ value, times, cpu, laps, cpuLaps, maxRssMb, extra }) + '\n');
+// and the CPU time of the whole process, start-up and preparation included
+const total = process.cpuUsage();
+const processCpuMs = (total.user + total.system) / 1e3;
+process.stdout.write(JSON.stringify({ value, times, cpu, laps, cpuLaps, maxRssMb, processCpuMs, extra }) + '\n');

@@ -16,6 +16,7 @@ import { BUILTINS } from '../../src/builtins/index.ts';
 import { createHeadlessEngine, continueHeadless } from '../../src/hosts/headless.ts';
 import { TICK_UNITS, parseDuration } from '../../src/time/units.ts';
 import { formatDiagnostic } from '../../src/errors/diagnostic.ts';
+import { compile as compilePublic, World as PublicWorld, type Program as PublicProgram } from '../../src/api/index.ts';
 
 // ---- the engine surface ------------------------------------------------------------------
 
@@ -97,6 +98,21 @@ const pw = {
     return { next: r.nextFrame, exit: r.exit };
   },
   heartbeatSteps: (e: World): number => e.state.steps,
+
+  // the public API, as a game server uses it (src/api: compile, World)
+  /** A folder's scripts compiled by the public compile () (the boot library is built in). */
+  compilePublic: (root: string, dir: string): PublicProgram => compilePublic(pwFiles(root, dir).map((f) => ({ name: f.file, text: f.source }))),
+  /** A started public World (fps 60, seed 1, the world halts at a script error). */
+  startWorld(program: PublicProgram): PublicWorld {
+    const w = new PublicWorld(program);
+    w.start();
+    return w;
+  },
+  /** The world's next display frame at its fps. */
+  frame: (w: PublicWorld): void => w.frame(),
+  /** Wall-clock ms of a world's last frame, and whether a script error happened. */
+  wallMs: (w: PublicWorld): number => w.wallTime,
+  failed: (w: PublicWorld): boolean => w.errors > 0 || w.halted,
 };
 
 // ---- the benchmarks ------------------------------------------------------------------------
@@ -379,4 +395,92 @@ on helper${k} (a, b)
   return total .. " / " .. substr ("helper${k}", 1, 6)
 end
 `;
+}
+
+// ---- many worlds in one process ----------------------------------------------------------
+
+/** Display frames at 60 fps in a span of game seconds. */
+const framesIn = (seconds: number): number => seconds * 60;
+
+/** Gives every world `frames` display frames, round-robin: frame k of every world, then frame k + 1. */
+function roundRobin(worlds: PublicWorld[], frames: number): void {
+  for (let k = 0; k < frames; k++) for (let i = 0; i < worlds.length; i++) pw.frame(worlds[i]);
+}
+
+/** Every world is at the wall time its frames reach, with no script error: the summary a run returns. */
+function checkWorlds(worlds: PublicWorld[], frames: number): { worlds: number; frames: number; wallMs: number } {
+  const wallMs = Math.floor((frames * 1000) / 60);
+  for (const w of worlds) {
+    if (pw.failed(w)) throw new Error('a world stopped with a script error');
+    if (pw.wallMs(w) !== wallMs) throw new Error(`a world is at ${pw.wallMs(w)} ms of wall time after ${frames} frames, not ${wallMs}`);
+  }
+  return { worlds: worlds.length, frames, wallMs };
+}
+
+/**
+ * `count` started worlds of a folder (public World, fps 60), given display frames at 60
+ * fps round-robin: `warmSeconds` of game time untimed (prepare), then `seconds` timed.
+ * The value: the worlds, frames given and wall time reached (the same every run).
+ */
+export function worldFrames(root: string, dir: string, count: number, warmSeconds: number, seconds: number): { prepare(): Go } {
+  const program = pw.compilePublic(root, dir);
+  return {
+    prepare() {
+      const worlds = Array.from({ length: count }, () => pw.startWorld(program));
+      roundRobin(worlds, framesIn(warmSeconds));
+      return () => {
+        roundRobin(worlds, framesIn(seconds));
+        return checkWorlds(worlds, framesIn(warmSeconds + seconds));
+      };
+    },
+  };
+}
+
+/**
+ * The whole job of running many worlds: compile, start `count` worlds and give them
+ * `seconds` of display frames at 60 fps, round-robin (all timed: run.mjs compares
+ * 10 000 worlds × 10 s with 1 000 × 100 s).
+ */
+export function manyWorlds(root: string, dir: string, count: number, seconds: number): { prepare(): Go } {
+  return {
+    prepare() {
+      return () => {
+        const program = pw.compilePublic(root, dir);
+        const worlds = Array.from({ length: count }, () => pw.startWorld(program));
+        roundRobin(worlds, framesIn(seconds));
+        return checkWorlds(worlds, framesIn(seconds));
+      };
+    },
+  };
+}
+
+/**
+ * Heap per started world, in bytes: heap used after a full collection with `count`
+ * started worlds alive, minus before (the program compiled, one world already run, so
+ * code generated on first use is not counted), over `count`. Each run adds its figure
+ * to `perWorld` (run.mjs reads them; a run's value is the count, the same every time).
+ * Needs node --expose-gc.
+ */
+export function worldHeap(root: string, dir: string, count: number): { prepare(): Go; perWorld: number[] } {
+  const gc = (globalThis as { gc?: () => void }).gc;
+  if (!gc) throw new Error('worldHeap needs node --expose-gc');
+  const program = pw.compilePublic(root, dir);
+  roundRobin([pw.startWorld(program)], framesIn(10));
+  const perWorld: number[] = [];
+  return {
+    perWorld,
+    prepare() {
+      return () => {
+        gc();
+        gc();
+        const before = process.memoryUsage().heapUsed;
+        const worlds = Array.from({ length: count }, () => pw.startWorld(program));
+        gc();
+        gc();
+        const after = process.memoryUsage().heapUsed;
+        perWorld.push((after - before) / count);
+        return checkWorlds(worlds, 0).worlds;
+      };
+    },
+  };
 }

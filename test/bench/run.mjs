@@ -8,6 +8,7 @@
 //   npm run bench                    everything (about 5–8 minutes on 2 cores)
 //   npm run bench -- --quick         fewer runs and shorter budgets, for a quick look
 //   npm run bench -- fib luajit      only jobs whose name contains one of the words
+//   npm run bench -- worlds          the many-worlds figures (frames, heap per world, scaling)
 //   npm run bench -- --prof          also write V8 CPU profiles of the Pocketwatch children
 import { execFile, spawnSync } from 'node:child_process';
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
@@ -149,7 +150,7 @@ function child(engine, bench, size, warmups, count, more = {}) {
   }
   const nodeArgs = ['--expose-gc'];
   if (profDir && engine === 'pocketwatch') nodeArgs.push('--cpu-prof', `--cpu-prof-dir=${profDir}`, `--cpu-prof-name=${bench}.cpuprofile`);
-  const job = { engine, bench, size, warmups, runs: count, root, bundle, world: worldDir, budgetMs: more.budgetMs, runBudgetMs: more.runBudgetMs };
+  const job = { engine, bench, size, warmups, runs: count, root, bundle, world: worldDir, budgetMs: more.budgetMs, runBudgetMs: more.runBudgetMs, params: more.params };
   const argv = [...nodeArgs, join(here, 'child.mjs'), JSON.stringify(job)];
   return new Promise((done) => execFile(process.execPath, argv, { cwd: root, maxBuffer: 1 << 24, timeout }, settle(done, timeout)));
 }
@@ -327,6 +328,114 @@ for (const { id, engine, count, warmups, runs: timedRuns, more } of SLEEPERS) {
       detail: `${part}starting the threads ${ms(start)} ms, then ${ms(run / minutes.length)} ms per game minute; in CPU time the hour ${m.minutes < 60 ? 'extrapolates to' : 'took'} ${(hourOf(m.cpuLaps) / 1000).toFixed(1)} s; ${group(m.naps)} wake-ups = ${((m.median * 1e6) / m.naps).toFixed(0)} ns each; RSS is the whole process`,
       target: '≤ 60 s, ≤ 400 MB',
       met: `${yes(hour <= 60_000)}; memory ${yes(m.rss <= 400)}`,
+    });
+  }
+}
+
+// Many worlds in one process, as a game server or a test farm runs them: every world a
+// public World (src/api/world.ts) of the demo world, given display frames by its host.
+const worldsWhere = hasDemo ? 'demo worlds (`scripts/`, public `World`, `frame ()`)' : 'stand-in worlds (`test/bench/world/`, public `World`, `frame ()`)';
+{
+  const count = 5_000;
+  const params = quick ? { warmSeconds: 2, seconds: 5 } : { warmSeconds: 5, seconds: 20 };
+  const frames = params.seconds * 60;
+  const perFrame = (ms) => (ms * 1e3) / (count * frames); // µs per world per frame
+  let pwFrames = null;
+  let floor = null;
+  if (selected('worlds/frames/pocketwatch')) {
+    const label = `${group(count)} ${worldsWhere} at 60 fps, round-robin, ${params.seconds} s of game time after ${params.warmSeconds} s`;
+    const r = await measure(label, 'pocketwatch', 'worlds', count, 1, runs.world, { params, timeoutMs: 600_000 });
+    if (r) {
+      const v = JSON.parse(r.value);
+      const all = params.warmSeconds * 60 + frames;
+      if (v.worlds !== count || v.frames !== all) wrong(label, r.value, `${count} worlds at frame ${all}`);
+      else pwFrames = { wall: stats(r.times), cpu: stats(r.cpu) };
+    }
+  }
+  if (selected('worlds/frames/js')) {
+    const label = `plain-JS floor (a world that checks one next-due time per frame): ${group(count)} worlds at 60 fps, round-robin`;
+    const r = await measure(label, 'js', 'worlds', count, 1, runs.micro, { params });
+    if (r) {
+      // a heartbeat every 50 ms: floor(wall ms / 50) steps per world
+      const expect = count * Math.floor(Math.floor(((params.warmSeconds * 60 + frames) * 1000) / 60) / 50);
+      if (Number(r.value) !== expect) wrong(label, r.value, expect);
+      else floor = { wall: stats(r.times), cpu: stats(r.cpu) };
+    }
+  }
+  if (pwFrames) {
+    const us = perFrame(pwFrames.wall.median);
+    const vsFloor = floor
+      ? `; the plain-JS floor ${perFrame(floor.wall.median).toFixed(4)} µs (CPU ${perFrame(floor.cpu.median).toFixed(4)} µs), so ${ratio(pwFrames.wall.median / floor.wall.median)}× the floor (in CPU time ${ratio(pwFrames.cpu.median / floor.cpu.median)}×)`
+      : '';
+    world.push({
+      figure: `per world per display frame, ${group(count)} ${worldsWhere} at 60 fps, round-robin, steady (${params.seconds} s of game time after ${params.warmSeconds} s)`,
+      value: `${us.toFixed(3)} µs (CPU ${perFrame(pwFrames.cpu.median).toFixed(3)} µs)${floor ? `; ${ratio(pwFrames.wall.median / floor.wall.median)}× the plain-JS floor` : ''}`,
+      detail: `${ms(pwFrames.wall.median)} ms for ${group(count * frames)} world-frames (${ms(pwFrames.wall.min)}–${ms(pwFrames.wall.max)}, ${runsOf(pwFrames.wall.n)}); in CPU time ${perFrame(pwFrames.cpu.median).toFixed(3)} µs${vsFloor}`,
+      target: '≤ 1.0 µs',
+      met: yes(us <= 1.0),
+    });
+  }
+}
+
+if (selected('worlds/heap/pocketwatch')) {
+  const count = 1_000;
+  const label = `heap per started ${hasDemo ? 'demo' : 'stand-in'} world, ${group(count)} alive`;
+  const r = await measure(label, 'pocketwatch', 'worldheap', count, 1, quick ? 2 : runs.world);
+  if (r) {
+    if (Number(r.value) !== count) wrong(label, r.value, count);
+    else {
+      const s = stats(r.extra.heapPerWorld.slice(1)); // the warm-up's figure left out
+      const kb = s.median / 1024;
+      world.push({
+        figure: `heap per started ${worldsWhere.replace(/worlds/, 'world')}, ${group(count)} alive`,
+        value: `${kb.toFixed(1)} KB`,
+        detail: `heap used after a full collection with ${group(count)} started worlds alive, minus before, over ${group(count)}: ${(s.min / 1024).toFixed(1)}–${(s.max / 1024).toFixed(1)} KB, ${runsOf(s.n)}`,
+        target: '≤ 24 KB',
+        met: yes(kb <= 24),
+      });
+    }
+  }
+}
+
+if (selected('worlds/scaling/pocketwatch')) {
+  // the same world-seconds twice: many short-lived worlds, and few long-lived ones
+  const shapes = [
+    { count: 10_000, seconds: 10 },
+    { count: 1_000, seconds: 100 },
+  ];
+  const got = shapes.map(() => ({ process: [], processCpu: [], work: [], cpu: [], rss: [] }));
+  const times = quick ? 1 : 3;
+  for (let k = 0; k < times; k++) {
+    // interleaved, so drift in machine load hits both alike
+    for (const [i, { count, seconds }] of shapes.entries()) {
+      const label = `${group(count)} ${worldsWhere} × ${seconds} s of game time, whole process`;
+      const t0 = process.hrtime.bigint();
+      const r = await measure(label, 'pocketwatch', 'manyworlds', count, 0, 1, { params: { seconds }, timeoutMs: 600_000 });
+      const t1 = process.hrtime.bigint();
+      if (!r) continue;
+      const v = JSON.parse(r.value);
+      if (v.worlds !== count || v.frames !== seconds * 60) {
+        wrong(label, r.value, `${count} worlds at frame ${seconds * 60}`);
+        continue;
+      }
+      got[i].process.push(Number(t1 - t0) / 1e6);
+      got[i].processCpu.push(r.processCpuMs);
+      got[i].work.push(r.times[0]);
+      got[i].cpu.push(r.cpu[0]);
+      got[i].rss.push(r.maxRssMb);
+    }
+  }
+  if (got.every((g) => g.process.length > 0)) {
+    const [many, few] = got.map((g) => ({ process: stats(g.process), processCpu: stats(g.processCpu), work: stats(g.work), cpu: stats(g.cpu), rss: Math.max(...g.rss) }));
+    const r = many.process.median / few.process.median;
+    const side = (g, { count, seconds }) =>
+      `${group(count)} × ${seconds} s: ${ms(g.process.median)} ms (${ms(g.process.min)}–${ms(g.process.max)}; CPU ${ms(g.processCpu.median)} ms), of which compile, start and frames ${ms(g.work.median)} ms (CPU ${ms(g.cpu.median)} ms), ${g.rss.toFixed(0)} MB peak RSS`;
+    world.push({
+      figure: `10 000 ${worldsWhere} × 10 s of game time vs 1 000 × 100 s (the same world-seconds, frames at 60 fps round-robin), whole process`,
+      value: `${ratio(r)}×; in CPU time ${ratio(many.processCpu.median / few.processCpu.median)}×`,
+      detail: `${side(many, shapes[0])}; ${side(few, shapes[1])}; ${runsOf(many.process.n)} each, interleaved, each in a fresh process (timed from outside: Node's start, loading and compiling included); the work alone: ${ratio(many.work.median / few.work.median)}× (CPU ${ratio(many.cpu.median / few.cpu.median)}×)`,
+      target: '≤ 2× (cost linear in worlds)',
+      met: yes(r <= 2),
     });
   }
 }

@@ -66,6 +66,10 @@ describe('SleeperHeap', () => {
   it('reports Infinity when nothing sleeps', () => {
     const heap = new SleeperHeap();
     expect(heap.peekTime()).toBe(Infinity);
+    // a heap nobody slept in has no tables yet: removing and clearing find nothing
+    heap.remove(newThread(0, 't', 0, []), 50);
+    heap.clear();
+    expect(heap.length).toBe(0);
     heap.push(newThread(1, 't', 0, []), 50);
     heap.recycle(heap.popDue());
     expect(heap.peekTime()).toBe(Infinity);
