@@ -70,6 +70,8 @@ export const ownerOf = new Uint8Array(maxIdx + 1);
     const owner = b.level === 'object' ? 1 : ++n;
     for (const t of [b.opener, b.closer, ...b.parts]) ownerOf[idx(t)] = owner;
   }
+  // the categories the grammar matches object blocks by
+  ownerOf[idx(T.ObjectOpener)] = ownerOf[idx(T.ObjectCloser)] = 1;
 }
 
 // ---- how the block loops treat the next token
