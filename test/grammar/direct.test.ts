@@ -90,14 +90,14 @@ const broken: Record<string, string> = {
 };
 
 describe('the direct reader', () => {
-  it('builds the chevrotain AST for every script in the repository', () => {
+  it("builds the careful pass's AST for every script in the repository", () => {
     let accepted = 0;
     for (const e of CORPUS) if (agreeFile(e.source, e.file)) accepted++;
     for (const f of readdirSync(join(ROOT, 'stdlib'))) agreeFile(readFileSync(join(ROOT, 'stdlib', f), 'utf8'), f);
     expect(accepted).toBeGreaterThan(100);
   });
 
-  it('builds the chevrotain AST for crafted scripts and a big generated one', () => {
+  it("builds the careful pass's AST for crafted scripts and a big generated one", () => {
     for (const [name, source] of Object.entries(crafted)) expect(agreeFile(source, name), name).toBe(true);
     expect(agreeFile(generateScript(200_000), 'generated')).toBe(true);
   });
@@ -137,7 +137,7 @@ describe('the direct reader', () => {
     expect(parseRepl('x = 1', '<repl>')).toEqual({ items: parseReplCarefully('x = 1', '<repl>').items, errors: [], incomplete: false });
   });
 
-  it('agrees with the chevrotain passes on random and mutated text', () => {
+  it('agrees with the careful pass on random and mutated text', () => {
     const opts = { numRuns: RUNS, interruptAfterTimeLimit: LONG ? 3_600_000 : 20_000 };
     fc.assert(
       fc.property(fc.oneof(tokenSoup, randomText), (source) => {
