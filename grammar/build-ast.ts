@@ -4,12 +4,13 @@
 // reports the mistakes only visible here (chained comparisons, misplaced items).
 //
 // This walk serves the careful pass, the one that reads a script with errors. A
-// script without errors is turned into AST by the parser's own actions (parser.ts);
-// both share the precedence reading and the positions below.
+// script without errors is read into AST by direct.ts; both share the precedence
+// reading, the statement shapes and the positions below.
 import type { CstNode, IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.ts';
 import * as T from './lexer.ts';
 import type { Problem } from './messages.ts';
+import { objectKind } from './roles.ts';
 
 export interface BuildContext {
   file: string;
@@ -174,23 +175,11 @@ for (const [type, info] of opInfo) {
   opByIdx[type.tokenTypeIdx!] = info.op;
 }
 
-const objectKinds = new Map<TokenType, A.ObjectKind>([
-  [T.SetKw, 'set'],
-  [T.Actor, 'actor'],
-  [T.Prop, 'prop'],
-  [T.Flat, 'flat'],
-]);
-
 /**
- * Thrown by a strict builder (and by the quick parse) at the first problem: the input
- * is then read again by the careful pass, which words every problem.
+ * Thrown by a strict builder (the direct reader's) at the first problem: the input is
+ * then read again by the careful pass, which words every problem.
  */
 export const GIVE_UP: unknown = Object.freeze({ giveUp: true });
-
-/** The object kind an opening keyword starts. */
-export function objectKind(opener: TokenType): A.ObjectKind {
-  return objectKinds.get(opener) ?? 'set';
-}
 
 export class AstBuilder {
   private lastPos: A.Pos = { line: 1, col: 1 };

@@ -4,22 +4,22 @@
 // faster and leaves only the AST behind.
 //
 // The language is defined by the chevrotain grammar (parser.ts) and the token
-// definitions (lexer.ts); this reader follows them and builds exactly the AST their
-// quick pass builds. It takes its keywords, punctuation, operator categories and the
+// definitions (lexer.ts); this reader follows them and builds exactly the AST the
+// careful pass builds. It takes its keywords, punctuation, operator categories and the
 // patterns of names, spaces, numbers, strings and comments from lexer.ts (the common
 // forms of the last three it reads by character classes drawn from those patterns,
-// the rest by the patterns themselves), and the precedence reading and statement
-// shapes from build-ast.ts. At anything it does not
-// expect (a mistake, or only something unusual) it gives up and returns null, and the
-// chevrotain passes read the script: every message still comes from them. Tests hold
-// the two to the same AST on every script the direct reader accepts.
+// the rest by the patterns themselves), the blocks, their closers and the nesting
+// limit from roles.ts, and the precedence reading and statement shapes from
+// build-ast.ts. At a mistake it gives up and returns null, and the careful pass reads
+// the script: every message comes from there. Tests hold the two to the same AST on
+// every script, and the direct reader to accepting every script without mistakes.
 import { EOF } from 'chevrotain';
 import type { IToken, TokenType } from 'chevrotain';
 import type * as A from './ast.ts';
 import * as T from './lexer.ts';
-import { AstBuilder, GIVE_UP, expressionStatement, objectKind, readFlat, takeFrom } from './build-ast.ts';
+import { AstBuilder, GIVE_UP, expressionStatement, readFlat, takeFrom } from './build-ast.ts';
 import type { BuiltOperand, FlatTail } from './build-ast.ts';
-import { PLAIN, maxIdx, tokenRole } from './roles.ts';
+import { MAX_NESTING, PLAIN, closerOf, maxIdx, objectKind, opensObject, tokenRole } from './roles.ts';
 
 // ---- token kinds: tokenTypeIdx of the token definitions
 
@@ -69,21 +69,7 @@ function inCategory(t: TokenType, category: TokenType): boolean {
 }
 
 const isBinOp = new Uint8Array(maxIdx + 1);
-const isOpener = new Uint8Array(maxIdx + 1);
-/** the closing keyword each object opener wants */
-const closerOf = new Uint16Array(maxIdx + 1);
-for (const t of T.allTokens) {
-  if (inCategory(t, T.BinOp)) isBinOp[idx(t)] = 1;
-  if (inCategory(t, T.ObjectOpener)) isOpener[idx(t)] = 1;
-}
-for (const [open, close] of [
-  [T.SetKw, T.Endset],
-  [T.Actor, T.Endactor],
-  [T.Prop, T.Endprop],
-  [T.Flat, T.Endflat],
-] as const) {
-  closerOf[idx(open)] = idx(close);
-}
+for (const t of T.allTokens) if (inCategory(t, T.BinOp)) isBinOp[idx(t)] = 1;
 /** tokens an expression can start with */
 const startsExpr = new Uint8Array(maxIdx + 1);
 for (const k of [NOT, MINUS, NUMBER, STRING, IDENT, TRUE, FALSE, VOID, SELF, LPAREN, LBRACKET]) startsExpr[k] = 1;
@@ -157,9 +143,6 @@ interface WordTable {
   words: (Word | undefined)[];
   count: number;
 }
-
-/** Deeper nesting is left to the chevrotain passes, which have their own guard. */
-const MAX_DEPTH = 100;
 
 class Reader {
   // the scanner: the next character, and where its line starts
@@ -436,8 +419,9 @@ class Reader {
     return p;
   }
 
+  /** One more level of blocks and brackets, counted where the careful pass's guard counts it (at the opening word). */
   private enter(): void {
-    if (++this.depth > MAX_DEPTH) throw GIVE_UP;
+    if (++this.depth > MAX_NESTING) throw GIVE_UP;
   }
 
   /** A statement ends at a separator, or right before a closing or top-level keyword. */
@@ -456,7 +440,7 @@ class Reader {
       const k = this.kind;
       if (k === SEP) this.next();
       else if (k === END_OF_FILE) return items;
-      else if (isOpener[k] === 1) {
+      else if (opensObject[k] === 1) {
         const block = this.objectBlock();
         if (sink !== null) sink.item(block);
         else items.push(block);
@@ -583,9 +567,9 @@ class Reader {
         break;
       case WHILE: {
         const pos = this.pos();
+        this.enter();
         this.next();
         const cond = this.expression();
-        this.enter();
         const body = this.block();
         this.expect(ENDWHILE);
         this.depth--;
@@ -629,10 +613,10 @@ class Reader {
 
   private ifStmt(): A.IfStmt {
     const pos = this.pos();
+    this.enter();
     this.next();
     const cond = this.expression();
     this.expect(THEN);
-    this.enter();
     const body = this.block();
     const node: A.IfStmt = { type: 'if', branches: [{ cond, body, pos }], elseBody: null, pos };
     for (;;) {
@@ -657,6 +641,7 @@ class Reader {
 
   private forStmt(): A.ForStmt {
     const pos = this.pos();
+    this.enter();
     this.next();
     const v = this.param();
     this.expect(EQUALS);
@@ -668,7 +653,6 @@ class Reader {
       this.next();
       step = this.expression();
     }
-    this.enter();
     const body = this.block();
     this.expect(ENDFOR);
     this.depth--;
@@ -681,7 +665,7 @@ class Reader {
   private operand(): A.Expr {
     let prefixes: IToken[] | null = null;
     while (this.kind === NOT || this.kind === MINUS) {
-      if (++this.run > MAX_DEPTH) throw GIVE_UP;
+      if (++this.run > MAX_NESTING) throw GIVE_UP;
       (prefixes ??= []).push(this.opToken());
       this.next();
     }
@@ -817,7 +801,7 @@ function giveUp(): never {
  * Told of a file's items as soon as each is read, for a compiler that compiles a
  * handler while the reader goes on to the next (the file's AST then never lives whole,
  * and no body is read twice). Should the reader give up further on (a mistake, or
- * something it leaves to the chevrotain passes), what the sink was told still stands
+ * nesting past the limit), what the sink was told still stands
  * as read: the caller decides what to do with it.
  */
 export interface ReadSink {
@@ -888,8 +872,8 @@ export function forgetReadBody(): void {
 }
 
 /**
- * The AST of a script without mistakes, read directly, or null if the script has any,
- * or anything else this reader leaves to the chevrotain passes.
+ * The AST of a script without mistakes, read directly, or null if the script has any
+ * (nesting past the limit included): the careful pass then reads it and says what.
  * @param repl statements may stand at top level (REPL input)
  * @param lazyBodies handlers read their bodies again whenever asked for them (see
  *   LazyHandler): for a compiler that walks each body once or twice, then drops it
@@ -905,7 +889,7 @@ export function readDirect(source: string, repl: boolean, lazyBodies = false): (
 
 /**
  * Reads a script file, handing each item to `sink` as soon as it is read (see ReadSink);
- * false when the reader gave up (the chevrotain passes must read the file). Anything
+ * false when the reader gave up (the careful pass must read the file). Anything
  * else the sink throws goes to the caller; a RangeError counts as giving up, wherever
  * it came from (the stack ran out).
  */

@@ -2,16 +2,13 @@
 // only runs on a script with a problem) looks for them in the tokens first, reports each
 // where it is written, in this language's words, and reads on as if it had been written
 // right, so no knock-on errors pile up after it (or at the end of the file).
-import { createTokenInstance, tokenMatcher, type IToken, type TokenType } from 'chevrotain';
+import { createTokenInstance, type IToken, type TokenType } from 'chevrotain';
 import type { Problem } from './messages.ts';
 import * as T from './lexer.ts';
+import { BLOCKS, blockOf } from './roles.ts';
 
 /** The closing keyword an "end X" meant. */
-const END_OF = new Map<TokenType, TokenType>([
-  [T.If, T.Endif],
-  [T.While, T.Endwhile],
-  [T.For, T.Endfor],
-]);
+const END_OF = new Map<TokenType, TokenType>(BLOCKS.filter((b) => b.level === 'statement').map((b) => [b.opener, b.closer]));
 
 const COMPOUND = new Set<TokenType>([T.Plus, T.Minus, T.Star, T.Slash]);
 
@@ -59,7 +56,7 @@ function nestedIfCloses(tokens: IToken[], from: number): boolean {
       if (--depth === 0) return true;
       if (type === T.End) i++;
     } else if ((type === T.Else || type === T.Elseif) && depth === 1) return false;
-    else if (type === T.End || type === T.On || tokenMatcher(tokens[i]!, T.ObjectCloser) || tokenMatcher(tokens[i]!, T.ObjectOpener)) return false;
+    else if ((blockOf[tokens[i]!.tokenTypeIdx]?.level ?? 'statement') !== 'statement') return false;
   }
   return false;
 }

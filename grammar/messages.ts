@@ -3,6 +3,7 @@
 import { EOF } from 'chevrotain';
 import type { IParserErrorMessageProvider, IToken, TokenType } from 'chevrotain';
 import * as T from './lexer.ts';
+import { blockOf } from './roles.ts';
 
 /** A problem before it becomes a SyntaxProblem; `offset` orders and deduplicates. */
 export interface Problem {
@@ -29,22 +30,8 @@ function word(t: IToken): string {
   return t.image.toLowerCase();
 }
 
-/** What each closing keyword closes, for "x without a matching y". */
-const closes = new Map<TokenType, string>([
-  [T.End, 'on'],
-  [T.Endif, 'if'],
-  [T.Else, 'if'],
-  [T.Elseif, 'if'],
-  [T.Endwhile, 'while'],
-  [T.Endfor, 'for'],
-  [T.Endset, 'set'],
-  [T.Endactor, 'actor'],
-  [T.Endprop, 'prop'],
-  [T.Endflat, 'flat'],
-]);
-
 export function strayCloserMessage(t: IToken): string {
-  return `"${word(t)}" without a matching "${closes.get(t.tokenType) ?? '?'}"`;
+  return `"${word(t)}" without a matching "${blockOf[t.tokenTypeIdx]?.word ?? '?'}"`;
 }
 
 export function junkMessage(t: IToken): string {

@@ -371,8 +371,8 @@ class ReadingFile implements ReadSink {
 /**
  * Compiles sources as they are read (see the top), to the program compileFiles would
  * make of their trees; throws CompileErrors. Null when that cannot be done: `unread` is
- * the first source the direct reader gave up on (a mistake, or something it leaves to
- * the chevrotain passes), or null when a declaration came too late (see ReadingFile).
+ * the first source the direct reader gave up on (it has a mistake, which the careful
+ * pass reports), or null when a declaration came too late (see ReadingFile).
  */
 export function compileAsRead(sources: readonly { file: string; source: string }[], builtins: BuiltinTable): { program: Program } | { unread: number | null } {
   let chars = 0;

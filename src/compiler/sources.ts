@@ -66,8 +66,8 @@ export function loadProgramWith(builtins: SignatureTable, sources: readonly Sour
       if (err instanceof CompileErrors) return failed(err.diagnostics);
       throw err;
     }
-    // else something the direct reader leaves to the chevrotain passes, or a declaration
-    // below the handlers it changes: whole trees, declared before they compile
+    // else a declaration below the handlers it changes: whole trees, declared before
+    // they compile
   }
   // When the trees only go to the compiler, handler bodies are read as it asks for them,
   // so a big world's tree never lives all at once (the lints read the whole trees).

@@ -2,20 +2,18 @@ import { describe, it, expect } from 'vitest';
 import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { batchStarts, parseFile, parseFileCarefully, parseFileInBatches, quickParseInBatches } from '../../grammar/parser.ts';
-import { CORPUS, mutate, tokenize } from '../fuzz/text.ts';
-import type { Mutation } from '../fuzz/text.ts';
+import { batchStarts, parseFile } from '../../grammar/parser.ts';
+import type { TopItem } from '../../grammar/ast.ts';
+import { CORPUS } from '../fuzz/text.ts';
 import { generateScript } from '../bench/pw-entry.ts';
 
-// A big file is quick-parsed a batch at a time. Small batch sizes put batch edges at
-// every item, so small scripts exercise them; the result must be exactly that of the
-// whole-file reading, positions included, and any problem must come out as before.
+// The language server parses a big file in pieces cut where batchStarts says items
+// start. Small sizes put an edge at every item, so small scripts exercise them: each
+// piece, read below as many line breaks as the file has above it, must give exactly
+// the items of the whole-file reading, positions included.
 
 const ROOT = join(fileURLToPath(import.meta.url), '../../..');
 const SIZES = [1, 10, 100, 1000];
-const INSERTS = ['\n', ';', 'end', 'endif', 'endset', 'on', 'on x\n', '\nset s\n', 'global g\n', 'if x then', '(', '"'];
-/** Never batched: the whole-file path. */
-const WHOLE = Infinity;
 
 function examples(): { file: string; source: string }[] {
   const dir = join(ROOT, 'docs/examples');
@@ -59,85 +57,51 @@ const miscut: Record<string, string> = {
   'an object opened after a ";"': 'global g; set s\n  on a\n  end\nendset\non b\nend\n',
 };
 
-describe('the quick pass in batches', () => {
+/** The items of each piece of `source` cut at batchStarts (size `size`), or null if a piece has errors. */
+function readInPieces(source: string, size: number): TopItem[] | null {
+  const starts = batchStarts(source, size);
+  const items: TopItem[] = [];
+  for (let b = 0; b <= starts.length; b += 2) {
+    const from = b === 0 ? 0 : starts[b - 2]!;
+    const line = b === 0 ? 0 : starts[b - 1]!;
+    const to = b < starts.length ? starts[b]! : source.length;
+    const r = parseFile('\n'.repeat(line) + source.slice(from, to), 'x.pw');
+    if (r.errors.length > 0) return null;
+    items.push(...r.ast.items);
+  }
+  return items;
+}
+
+describe('where the items of a file start', () => {
   const clean = [...CORPUS.map((e) => ({ file: e.file, source: e.source })), ...examples(), ...Object.entries(crafted).map(([file, source]) => ({ file, source }))].filter(
-    (s) => parseFileCarefully(s.source, s.file).errors.length === 0,
+    (s) => parseFile(s.source, s.file).errors.length === 0,
   );
 
-  it('cuts the crafted scripts into several batches', () => {
-    for (const [name, source] of Object.entries(crafted)) {
+  it('cuts the crafted and broken scripts into several pieces', () => {
+    for (const [name, source] of Object.entries({ ...crafted, ...broken })) {
       expect(batchStarts(source, 1).length, name).toBeGreaterThanOrEqual(2);
     }
   });
 
-  it('builds the AST of the whole-file reading for every script without errors', () => {
+  it('cuts every script without errors only between items', () => {
     expect(clean.length).toBeGreaterThan(100);
     for (const s of clean) {
-      const whole = parseFileInBatches(s.source, s.file, WHOLE);
-      expect(whole.errors, s.file).toEqual([]);
-      expect(parseFileCarefully(s.source, s.file).ast, s.file).toEqual(whole.ast);
-      for (const size of SIZES) {
-        const items = quickParseInBatches(s.source, size);
-        expect(items, `${s.file} in batches of ${size}`).not.toBeNull();
-        expect(items, `${s.file} in batches of ${size}`).toEqual(whole.ast.items);
-        expect(parseFileInBatches(s.source, s.file, size), `${s.file} in batches of ${size}`).toEqual(whole);
-      }
+      const whole = parseFile(s.source, s.file).ast.items;
+      for (const size of SIZES) expect(readInPieces(s.source, size), `${s.file} in pieces of ${size}`).toEqual(whole);
     }
   });
 
-  it('builds the AST of the whole-file reading for a big generated script', () => {
+  it('cuts a big generated script only between items', () => {
     const source = generateScript(300_000);
-    const whole = parseFileInBatches(source, 'g.pw', WHOLE);
-    expect(whole.errors).toEqual([]);
-    expect(parseFileCarefully(source, 'g.pw').ast).toEqual(whole.ast);
     expect(batchStarts(source, 32 * 1024).length).toBeGreaterThanOrEqual(10);
-    expect(parseFile(source, 'g.pw')).toEqual(whole);
-    for (const size of [1, 5000]) {
-      const items = quickParseInBatches(source, size);
-      expect(items, `batches of ${size}`).not.toBeNull();
-      expect(items, `batches of ${size}`).toEqual(whole.ast.items);
-    }
+    const whole = parseFile(source, 'g.pw').ast.items;
+    for (const size of [1, 5000]) expect(readInPieces(source, size), `pieces of ${size}`).toEqual(whole);
   });
 
-  it('gives up on a problem in any batch, and the file reports what it always did', () => {
-    for (const [name, source] of Object.entries(broken)) {
-      expect(batchStarts(source, 1).length, name).toBeGreaterThanOrEqual(2);
-      const whole = parseFileInBatches(source, name, WHOLE);
-      expect(whole.errors.length, name).toBeGreaterThan(0);
-      for (const size of SIZES) {
-        expect(quickParseInBatches(source, size), `${name} in batches of ${size}`).toBeNull();
-        expect(parseFileInBatches(source, name, size), `${name} in batches of ${size}`).toEqual(whole);
-      }
-    }
-  });
-
-  it('gives up where an edge cuts an item, and the file reads as a whole', () => {
+  it('can cut inside an item when a line holds more than its first word says', () => {
     for (const [name, source] of Object.entries(miscut)) {
-      const whole = parseFileInBatches(source, name, WHOLE);
-      expect(whole.errors, name).toEqual([]);
-      expect(quickParseInBatches(source, 1), name).toBeNull();
-      expect(parseFileInBatches(source, name, 1), name).toEqual(whole);
-    }
-  });
-
-  it('reads mutated repository scripts as the whole-file reading does', () => {
-    // a small deterministic generator, so a failure can be replayed
-    let seed = 12345;
-    const next = (n: number): number => {
-      seed = (seed * 1103515245 + 12345) % 2147483648;
-      return seed % n;
-    };
-    const ops = ['deleteToken', 'duplicateToken', 'deleteChar', 'duplicateChar', 'swapChars', 'deleteLine', 'duplicateLine'] as const;
-    for (let k = 0; k < 300; k++) {
-      const e = CORPUS[next(CORPUS.length)]!;
-      const count = tokenize(e.source).length;
-      const op = next(ops.length + 2);
-      const m: Mutation = op < ops.length ? { op: ops[op]!, at: next(Math.max(1, count)) } : { op: 'insertToken', at: next(Math.max(1, count)), text: INSERTS[next(INSERTS.length)]! };
-      const source = mutate(e.source, m);
-      const whole = parseFileInBatches(source, e.file, WHOLE);
-      for (const size of [1, 200]) {
-        expect(parseFileInBatches(source, e.file, size), `${e.file} ${JSON.stringify(m)} in batches of ${size}`).toEqual(whole);
-      }
+      expect(parseFile(source, name).errors, name).toEqual([]);
+      expect(readInPieces(source, 1), name).toBeNull();
     }
   });
 });

@@ -4,28 +4,18 @@ import { readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { readDirect } from '../../grammar/direct.ts';
+import { MAX_NESTING } from '../../grammar/roles.ts';
 import { parseFile, parseFileCarefully, parseRepl, parseReplCarefully } from '../../grammar/parser.ts';
 import { CORPUS, mutation, mutate, randomText, tokenSoup } from '../fuzz/text.ts';
 import { FUZZ_RUNS, LONG } from '../fuzz/config.ts';
 import { generateScript } from '../bench/pw-entry.ts';
 
-// The direct reader must build exactly the AST of the chevrotain passes for every script
-// it accepts, and accept every script they read without errors (nesting past its own
-// limit aside). Positions are part of the AST, so they are compared too.
+// The direct reader must build exactly the AST of the careful pass for every script it
+// accepts, and accept every script the careful pass reads without errors. Positions are
+// part of the AST, so they are compared too.
 
 const ROOT = join(fileURLToPath(import.meta.url), '../../..');
 const RUNS = LONG ? FUZZ_RUNS : 1000;
-
-/** Nesting the direct reader leaves to the chevrotain passes. */
-function nestsDeep(source: string): boolean {
-  let depth = 0;
-  let most = 0;
-  for (const m of source.matchAll(/\b(?:if|while|for|on|set|actor|prop|flat)\b|[([]|\b(?:endif|endwhile|endfor|end|endset|endactor|endprop|endflat)\b|[)\]]/gi)) {
-    depth += /^[([a-z]/i.test(m[0]) && !/^end/i.test(m[0]) ? 1 : -1;
-    most = Math.max(most, depth);
-  }
-  return most > 90 || /(?:(?:not|-)\s*){90}/i.test(source);
-}
 
 /** Items with every lazy handler's body read, as plain data. */
 function materialized(items: readonly unknown[]): unknown[] {
@@ -49,7 +39,7 @@ function agreeFile(source: string, what: string): boolean {
     expect(materialized(lazy!.slice().reverse()).reverse(), `${what}, lazy bodies`).toEqual(careful.ast.items);
   } else {
     expect(readDirect(source, false, true), `${what}: lazy bodies accepted`).toBeNull();
-    if (careful.errors.length === 0 && !nestsDeep(source)) {
+    if (careful.errors.length === 0) {
       expect.fail(`${what}: the direct reader declined a script without errors:\n${source}`);
     }
   }
@@ -62,7 +52,7 @@ function agreeRepl(source: string, what: string): void {
   if (direct !== null) {
     expect(careful.errors, `${what}: accepted REPL input with errors`).toEqual([]);
     expect(direct, what).toEqual(careful.items);
-  } else if (careful.errors.length === 0 && !nestsDeep(source)) {
+  } else if (careful.errors.length === 0) {
     expect.fail(`${what}: declined REPL input without errors:\n${source}`);
   }
 }
@@ -100,14 +90,14 @@ const broken: Record<string, string> = {
 };
 
 describe('the direct reader', () => {
-  it('builds the chevrotain AST for every script in the repository', () => {
+  it("builds the careful pass's AST for every script in the repository", () => {
     let accepted = 0;
     for (const e of CORPUS) if (agreeFile(e.source, e.file)) accepted++;
     for (const f of readdirSync(join(ROOT, 'stdlib'))) agreeFile(readFileSync(join(ROOT, 'stdlib', f), 'utf8'), f);
     expect(accepted).toBeGreaterThan(100);
   });
 
-  it('builds the chevrotain AST for crafted scripts and a big generated one', () => {
+  it("builds the careful pass's AST for crafted scripts and a big generated one", () => {
     for (const [name, source] of Object.entries(crafted)) expect(agreeFile(source, name), name).toBe(true);
     expect(agreeFile(generateScript(200_000), 'generated')).toBe(true);
   });
@@ -121,12 +111,24 @@ describe('the direct reader', () => {
     }
   });
 
-  it('declines nesting past its limit, which the chevrotain passes then read', () => {
-    const deep = `on a\n  x = ${'('.repeat(150)}1${')'.repeat(150)}\n${'  if x then\n'.repeat(120)}${'  endif\n'.repeat(120)}end\n`;
-    expect(readDirect(deep, false)).toBeNull();
-    const r = parseFile(deep, 'x.pw');
-    expect(r.errors).toEqual([]);
-    expect(r.ast.items).toHaveLength(1);
+  it('reads nesting up to the limit, and declines deeper nesting, which the careful pass reports', () => {
+    // scripts nested `n` levels deep (blocks and brackets together), or with `n` prefix operators in a row
+    const shapes: Record<string, (n: number) => string> = {
+      brackets: (n) => `on a\n  x = [${'('.repeat(n - 2)}1${')'.repeat(n - 2)}]\nend\n`,
+      'blocks and calls': (n) => `on a\n${'if x then\n'.repeat(n - 4)}while f (g (1))\nendwhile\n${'endif\n'.repeat(n - 4)}end\n`,
+      'brackets in an if condition': (n) => `on a\n  if ${'('.repeat(n - 2)}x${')'.repeat(n - 2)} then\n  endif\nend\n`,
+      'brackets in a for loop': (n) => `set s\n  on a\n    for i = 1 to x${'[1'.repeat(n - 3)}${']'.repeat(n - 3)}\n    endfor\n  end\nendset\n`,
+      'prefixes in a row': (n) => `on a\n  x = 1 - ${'not '.repeat(n - 2)}- 1\nend\n`,
+    };
+    for (const [name, shape] of Object.entries(shapes)) {
+      agreeFile(shape(MAX_NESTING), `${name}, at the limit`);
+      expect(readDirect(shape(MAX_NESTING), false), `${name}, at the limit`).not.toBeNull();
+      const deeper = shape(MAX_NESTING + 1);
+      expect(readDirect(deeper, false), `${name}, past the limit`).toBeNull();
+      const r = parseFile(deeper, 'x.pw');
+      expect(r.errors.map((e) => e.message).join('\n'), `${name}, past the limit`).toMatch(/nested too deeply|too many "not" and "-" in a row/);
+      expect(r).toEqual(parseFileCarefully(deeper, 'x.pw'));
+    }
   });
 
   it('reads REPL input as the careful pass does', () => {
@@ -135,7 +137,7 @@ describe('the direct reader', () => {
     expect(parseRepl('x = 1', '<repl>')).toEqual({ items: parseReplCarefully('x = 1', '<repl>').items, errors: [], incomplete: false });
   });
 
-  it('agrees with the chevrotain passes on random and mutated text', () => {
+  it('agrees with the careful pass on random and mutated text', () => {
     const opts = { numRuns: RUNS, interruptAfterTimeLimit: LONG ? 3_600_000 : 20_000 };
     fc.assert(
       fc.property(fc.oneof(tokenSoup, randomText), (source) => {

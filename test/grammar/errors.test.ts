@@ -59,6 +59,8 @@ describe('block-closing messages', () => {
 
   it('a closer inside a block closes the enclosing construct', () => {
     expect(errorsOf('on a\n  while x\n    if y then\n      z ()\n  endwhile\nend')).toEqual(['5:3 expected "endif" to close the "if" opened at 3:5']);
+    expect(errorsOf('set s\n  on a\n    x = 1\nendset\n')).toEqual(['4:1 expected "end" to close the handler "a" opened at 2:3']);
+    expect(errorsOf('actor s\n  on a\n    x = 1\nendprop\n')).toEqual(['4:1 expected "end" to close the handler "a" opened at 2:3']);
   });
 
   it('the wrong object closer', () => {

@@ -1,5 +1,8 @@
 import { describe, it, expect } from 'vitest';
 import { lex } from '../../grammar/lexer.ts';
+import type { TokenType } from 'chevrotain';
+import * as T from '../../grammar/lexer.ts';
+import { BLOCKS } from '../../grammar/roles.ts';
 
 function kinds(source: string): string[] {
   return lex(source).tokens.map((t) => t.tokenType.name);
@@ -134,5 +137,17 @@ describe('lexer', () => {
     for (const s of ['"', '\\', '"\\', '\u0000\u00ff', '..."', '1e', '--', '\r', '\uFEFFx']) {
       expect(() => lex(s), JSON.stringify(s)).not.toThrow();
     }
+  });
+});
+
+describe('the table of blocks (roles.ts)', () => {
+  const inCategory = (t: TokenType, c: TokenType): boolean => (t.CATEGORIES ?? []).includes(c);
+  const names = (ts: TokenType[]): string[] => ts.map((t) => t.name).sort();
+
+  it('agrees with the token categories the grammar matches through', () => {
+    const objects = BLOCKS.filter((b) => b.level === 'object');
+    expect(names(T.allTokens.filter((t) => inCategory(t, T.ObjectOpener)))).toEqual(names(objects.map((b) => b.opener)));
+    expect(names(T.allTokens.filter((t) => inCategory(t, T.ObjectCloser)))).toEqual(names(objects.map((b) => b.closer)));
+    expect(names(T.allTokens.filter((t) => inCategory(t, T.Closer)))).toEqual(names(BLOCKS.flatMap((b) => [b.closer, ...b.parts])));
   });
 });

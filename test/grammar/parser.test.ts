@@ -272,8 +272,8 @@ describe('case-insensitivity', () => {
   });
 });
 
-describe('the quick and the careful pass', () => {
-  // A script without errors is read by the quick pass alone; the careful pass (error
+describe('the direct reader and the careful pass', () => {
+  // A script without errors is read by the direct reader alone; the careful pass (error
   // recovery, CST, build-ast.ts) reads scripts with errors. Both must agree on the AST.
   const scripts: { file: string; source: string }[] = [
     ...CORPUS.map((e) => ({ file: e.file, source: e.source })),
@@ -284,12 +284,12 @@ describe('the quick and the careful pass', () => {
   it('build the same AST for every script in the repository without errors', () => {
     let clean = 0;
     for (const s of scripts) {
-      const quick = parseFile(s.source, s.file);
-      if (quick.errors.length > 0) continue;
+      const direct = parseFile(s.source, s.file);
+      if (direct.errors.length > 0) continue;
       clean++;
       const careful = parseFileCarefully(s.source, s.file);
       expect(careful.errors, s.file).toEqual([]);
-      expect(careful.ast, s.file).toEqual(quick.ast);
+      expect(careful.ast, s.file).toEqual(direct.ast);
     }
     expect(clean).toBeGreaterThan(100);
   });
@@ -308,8 +308,8 @@ describe('the quick and the careful pass', () => {
   n = [1, [2], -3][1] .. "a\\n"
   not x
 end`;
-    const quick = parseFile(source, 'e.pw');
-    expect(quick.errors).toEqual([]);
-    expect(parseFileCarefully(source, 'e.pw').ast).toEqual(quick.ast);
+    const direct = parseFile(source, 'e.pw');
+    expect(direct.errors).toEqual([]);
+    expect(parseFileCarefully(source, 'e.pw').ast).toEqual(direct.ast);
   });
 });
