@@ -149,6 +149,7 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** A new program (the REPL adds and redefines handlers): its own generated code, built lazily. */
   set program(p: Program) {
+    this.frames.forgetQuiet();
     this.current = p;
   }
 
@@ -236,6 +237,11 @@ export class Engine implements BuiltinContext, VmContext {
     return this.sliceSpent;
   }
 
+  /** Something changed the world from outside its frames (a debugger setting a variable): the idle check looks again. */
+  forgetQuiet(): void {
+    this.frames.forgetQuiet();
+  }
+
   idleFrame(wall: number): void {
     this.frames.idleFrame(wall);
   }
@@ -289,11 +295,13 @@ export class Engine implements BuiltinContext, VmContext {
   // ---- threads ------------------------------------------------------------
 
   spawn(h: number, args: Value[], origin: string): Thread | null {
+    this.frames.forgetQuiet();
     return this.threads.spawn(h, args, origin);
   }
 
   /** Runs the ready threads (a host's own entry: the REPL's lines, the world's start). */
   drain(): void {
+    this.frames.forgetQuiet();
     this.startSlice();
     this.threads.drain();
   }
@@ -323,6 +331,7 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   stopThread(id: number): boolean {
+    this.frames.forgetQuiet();
     const th = this.threads.live.byId(id);
     if (!th) return false;
     this.threads.stop(th);
@@ -330,6 +339,7 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   stopAllThreads(): number {
+    this.frames.forgetQuiet();
     const all = this.threads.live.all();
     for (const th of all) this.threads.stop(th);
     return all.length;

@@ -49,6 +49,8 @@ export class FrameDriver {
   private quiet = -1;
   /** Game time of the last heartbeat step idleUntil found quiet: idle frames up to it need not look again. */
   private quietThrough = -Infinity;
+  /** What idleUntil found, good until anything but an idle frame happens (NaN: not known). */
+  private idleAt = Number.NaN;
 
   constructor(private readonly host: FrameHost) {}
 
@@ -61,7 +63,7 @@ export class FrameDriver {
   displayFrame(wall: number): void {
     const host = this.host;
     const st = host.state;
-    this.quietThrough = -Infinity;
+    this.forgetQuiet();
     host.threads.frameStarted();
     manageTime(st.clock, wall);
     this.advanceTo(st.clock.game);
@@ -108,14 +110,20 @@ export class FrameDriver {
 
   /** Wall time before which no display frame has anything to do but quiet passes, or -Infinity if one might. */
   idleUntil(): number {
+    // an idle frame changes nothing this looks at but what it already counted on
+    if (this.idleAt === this.idleAt) return this.idleAt;
     const host = this.host;
     const st = host.state;
     const c = st.clock;
-    if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || host.readyCount > 0 || c.lockDepth > 0 || c.saveDepth > 0) return -Infinity;
+    if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || host.readyCount > 0 || c.lockDepth > 0 || c.saveDepth > 0) {
+      this.idleAt = -Infinity;
+      return -Infinity;
+    }
     // unlocked, the game clock moves with the wall clock from (lastWall, game)
     const game = c.lastWall + (this.nextEventAt() - c.game);
     const wall = host.threads.wallSleepers.peekTime();
-    return wall < game ? wall : game;
+    this.idleAt = wall < game ? wall : game;
+    return this.idleAt;
   }
 
   /** Earliest game time at which something is due: a heartbeat pass with work, or a sleeper. */
@@ -129,9 +137,10 @@ export class FrameDriver {
     return sleeper < work ? sleeper : work;
   }
 
-  /** Something changed from outside (input posted, a world restored): what idleUntil found quiet may not be. */
+  /** Something happened (a frame drawn, input posted, threads started or stopped, a world restored): what idleUntil found may not hold. */
   forgetQuiet(): void {
     this.quietThrough = -Infinity;
+    this.idleAt = Number.NaN;
   }
 
   /** Whether anything waits on display or game frames (so frames cannot be skipped). */
@@ -152,6 +161,7 @@ export class FrameDriver {
    * end moves with it (see followClock).
    */
   advanceTo(target: number): void {
+    this.forgetQuiet();
     this.advance(target, -Infinity);
   }
 

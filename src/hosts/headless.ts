@@ -116,7 +116,11 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
   // the frame it had not drawn: an uninterrupted run sees a quiet world only at a frame.
   let betweenFrames = k > 0 && c.wall > displayTime(k - 1, fps);
   while (!e.halted) {
-    if (beforeFrame !== undefined) beforeFrame(k);
+    if (beforeFrame !== undefined) {
+      beforeFrame(k);
+      // (a debugger stopped there may have set a variable)
+      e.forgetQuiet();
+    }
     const resuming = betweenFrames;
     betweenFrames = false;
     if (!resuming && e.isQuiet() && nextInput >= inputs.length && e.state.mailbox.length === 0) break;
