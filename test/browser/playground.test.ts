@@ -33,7 +33,7 @@ beforeAll(async () => {
     };
   });
   await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -155,7 +155,7 @@ describe('the playground page', () => {
     expect(fromB).toEqual(fromA);
     await a.close();
     await b.close();
-  }, 60_000);
+  });
 
   it('marks a runtime error at its line: in the gutter and the problems bar, not only in the events log', async () => {
     const p = await browser.newPage();
@@ -182,7 +182,7 @@ describe('the playground page', () => {
     expect(Math.abs(at.mark - at.line)).toBeLessThan(4);
     expect(Math.abs(at.range - at.line)).toBeLessThan(4);
     await p.close();
-  }, 60_000);
+  });
 
   it('asks nothing of another origin, and throws nothing', () => {
     expect(requests.length).toBeGreaterThan(2);
