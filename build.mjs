@@ -19,8 +19,11 @@ import { spawnSync } from 'node:child_process';
 import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
+import { INPUTS_FILE, inputsHash } from './tools/inputs.mjs';
 
 const root = resolve('.');
+// read before anything is built: sources changed during the build make the next test run build again
+const inputs = inputsHash(root);
 // Built beside dist/ and swapped in at the end, so a `pw` already running (another test
 // process) never finds its files half written or gone.
 const fresh = `dist.building-${process.pid}`;
@@ -222,6 +225,8 @@ rmSync(old, { recursive: true, force: true });
 // the VS Code extension in editors/vscode/ (its grammar is generated from the lexer's tokens)
 const { buildExtension } = await import('./editors/vscode/build.mjs');
 await buildExtension();
+// last: a build that failed half way leaves no record of its inputs
+writeFileSync(join('dist', INPUTS_FILE), `${inputs}\n`);
 
 // `npm run build` also writes docs/builtins.md from the registry (not `npm ci` or the test setup: a stale page must fail its test)
 if (process.env.npm_lifecycle_event === 'build') await (await import('./tools/builtins-reference.mjs')).writeBuiltinsReference();

@@ -81,7 +81,7 @@ describe('the packed tarball in a project of its own', () => {
     copyFileSync(join(example, 'game.mjs'), join(app, 'game.mjs'));
     copyFileSync(join(example, 'faucet.pw'), join(app, 'faucet.pw'));
     for (const f of ['tavern.mjs', 'tavern.pw', 'tavern.oracle', 'pocketwatch.json']) copyFileSync(join(root, 'docs/examples/host', f), join(app, f));
-  }, 60_000);
+  });
 
   it('brings only what the core needs, and no script that would build it', () => {
     const ls = JSON.parse(execFileSync('npm', ['ls', '--omit=dev', '--all', '--json', '--offline'], { cwd: app, encoding: 'utf8' })) as { dependencies?: Record<string, LsNode> };

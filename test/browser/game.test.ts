@@ -34,7 +34,7 @@ beforeAll(async () => {
   page.on('requestfailed', (r) => problems.push(`request failed: ${r.url()}`));
   await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
   loadedAt = Date.now();
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -38,7 +38,7 @@ beforeAll(async () => {
     };
   });
   await page.goto(`${origin}/index.html`, { waitUntil: 'load' });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();
@@ -160,7 +160,7 @@ describe('the playground page', () => {
     expect(fromB).toEqual(fromA);
     await a.close();
     await b.close();
-  }, 60_000);
+  });
 
   it('marks a runtime error at its line: in the gutter and the problems bar, not only in the events log', async () => {
     const p = await browser.newPage();
@@ -187,7 +187,7 @@ describe('the playground page', () => {
     expect(Math.abs(at.mark - at.line)).toBeLessThan(4);
     expect(Math.abs(at.range - at.line)).toBeLessThan(4);
     await p.close();
-  }, 60_000);
+  });
 
   it('records: Record starts the world afresh, keys typed on the canvas are recorded, Stop gives an oracle pw check passes', async () => {
     const hall = 'set hall\n  on key (name)\n    print ("key " .. name .. " at " .. gametime ())\n  end\nendset\n\non startup\n  gotoset ("hall")\n  print ("hall open")\nend\n';

@@ -29,7 +29,7 @@ interface Run {
 function pw(args: string[], files: Record<string, string | Buffer> = {}): Run {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd: dir, encoding: 'utf8', timeout: 20000, maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
   const ms = Number(process.hrtime.bigint() - started) / 1e6;
   return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms };
 }
@@ -414,7 +414,7 @@ describe('pw run: a snapshot or trace never replaces what is not its own', () =>
       cwd: dir,
       input: 'x = [1, 2, 3]\n:save earlier.json\nprint ("after")\n',
       encoding: 'utf8',
-      timeout: 20000,
+      timeout: 120_000,
     });
     expect(r.stderr).toContain('cannot write the snapshot to "earlier.json" (EFBIG)');
     expect(r.stdout).toBe('after\n');

@@ -23,7 +23,7 @@ function pw(args: string[], files: Record<string, string> = {}, input?: string, 
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const env = { ...process.env };
   delete env.CI; // some cases record expectations with --update, which writes only outside CI
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 20000, input, env });
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 120_000, input, env });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -16,7 +16,7 @@ function run(args: string[], env: Record<string, string> = {}) {
   delete clean.FORCE_COLOR;
   delete clean.NO_COLOR;
   delete clean.CI; // --update writes only outside CI
-  const r = spawnSync(process.execPath, [pw, ...args], { cwd: root, encoding: 'buffer', env: { ...clean, ...env }, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [pw, ...args], { cwd: root, encoding: 'buffer', env: { ...clean, ...env }, timeout: 120_000 });
   return { code: r.status, stdout: r.stdout.toString('utf8'), stderr: r.stderr.toString('utf8'), raw: r.stdout };
 }
 

@@ -17,7 +17,7 @@ function run(args: string[], cwd: string) {
   delete env.FORCE_COLOR;
   delete env.NO_COLOR;
   delete env.CI; // --update writes only outside CI
-  const r = spawnSync(process.execPath, [pw, ...args], { cwd, encoding: 'utf8', env, timeout: 60_000 });
+  const r = spawnSync(process.execPath, [pw, ...args], { cwd, encoding: 'utf8', env, timeout: 120_000 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 

@@ -14,13 +14,13 @@ export interface Ran {
 /** `pw repl ARGS` with `input` piped in whole. */
 export function repl(input: string, args: string[] = [], cwd?: string): Ran & { ms: number } {
   const started = Date.now();
-  const r = spawnSync(process.execPath, [PW, 'repl', ...args], { input, encoding: 'utf8', timeout: 15_000, cwd });
+  const r = spawnSync(process.execPath, [PW, 'repl', ...args], { input, encoding: 'utf8', timeout: 120_000, cwd });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status, ms: Date.now() - started };
 }
 
 /** `pw run ARGS`. */
 export function run(args: string[], cwd: string): Ran {
-  const r = spawnSync(process.execPath, [PW, 'run', ...args], { encoding: 'utf8', timeout: 15_000, cwd });
+  const r = spawnSync(process.execPath, [PW, 'run', ...args], { encoding: 'utf8', timeout: 120_000, cwd });
   return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 

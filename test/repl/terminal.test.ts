@@ -70,8 +70,10 @@ async function startLoop(t: Terminal): Promise<number> {
   expect(await t.shows('clock running', t.output().length)).toBe(true);
   const from = t.output().length;
   t.keys(LOOP);
-  // the loop gets a slice of each frame: the REPL goes on drawing its status line
-  await pause(600);
+  // the loop gets a slice of each frame: the REPL goes on drawing its status line (waited for, not a fixed
+  // pause: on a loaded machine the first frames come late)
+  const end = Date.now() + 15_000;
+  while (new Set(framesShown(t, from)).size < 3 && Date.now() < end) await pause(25);
   return from;
 }
 

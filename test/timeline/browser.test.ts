@@ -38,7 +38,7 @@ beforeAll(async () => {
     headless: true,
     args: [...(process.getuid?.() === 0 ? ['--no-sandbox'] : []), '--disable-background-networking', '--disable-component-update', '--disable-sync', '--no-first-run'],
   });
-}, 60_000);
+});
 
 afterAll(async () => {
   await browser?.close();

@@ -22,7 +22,7 @@ afterAll(() => {
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
 function pw(args: string[], cwd = dir): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 30000, maxBuffer: 64 << 20 });
+  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
 }
 
