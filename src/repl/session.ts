@@ -16,7 +16,8 @@ import { closest } from '../errors/suggest.ts';
 import { SLICE_SPIN } from '../vm/guard.ts';
 import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
-import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
+import type { Thread } from '../vm/thread.ts';
+import { callFrames, handlersOf } from '../engine/callframes.ts';
 import { repr } from '../vm/value.ts';
 import { handlerNaming } from '../vm/names.ts';
 import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
@@ -63,14 +64,6 @@ const IDLE_MARGIN = 3;
 const REPORTED_ELSEWHERE = new Set(['print', 'error', 'warning']);
 
 const liveIds = (threads: Iterable<Thread>): number[] => [...threads].filter((t) => !t.done).map((t) => t.id);
-
-/** The handlers on a thread's stack, outermost first. */
-function handlersOf(th: Thread): number[] {
-  const frames = frameList(th);
-  const out: number[] = [];
-  for (let fp = 0; fp < frames.length; fp += FRAME_WORDS) out.push(frames[fp]);
-  return out;
-}
 
 export class ReplSession {
   readonly world: LiveWorld;
@@ -257,8 +250,7 @@ export class ReplSession {
     e.adopt(e.state, e.liveThreads());
     const why = outcome === 'frozen' ? `the world did not answer for ${FREEZE_MS / 1000} s (a loop that never waits?)` : 'interrupted';
     if (stuck) {
-      const frames = frameList(stuck);
-      const h = e.program.handlers[frames[frames.length - FRAME_WORDS]];
+      const h = e.program.handlers[callFrames(stuck)[0]?.handler ?? -1];
       this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
     } else this.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: why });
     this.stopForeground();
