@@ -8,7 +8,7 @@ import type { Thread } from '../vm/thread.ts';
 import { callFrames, handlersOf } from '../engine/callframes.ts';
 import { strWithin, typeName, type Value } from '../vm/value.ts';
 import { describeWait, handlerName, waitName } from '../engine/waits.ts';
-import { inspectWorld } from '../api/inspect.ts';
+import { inspectWorld } from '../session/inspect.ts';
 import { stamp } from '../trace/describe.ts';
 import { unitsToMs } from '../time/units.ts';
 import { MAX_LOOPS } from '../time/loops.ts';

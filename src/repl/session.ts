@@ -24,7 +24,8 @@ import { TIMELINE_KINDS, type TraceEvent } from '../trace/events.ts';
 import { FORMAT_HINT, RecentTimeline, formatOf, renderTimeline } from '../timeline/index.ts';
 import { unitsToMs } from '../time/units.ts';
 import { overwrites, writeSnapshotFile, writeWhole } from '../node/outputs.ts';
-import { DEFAULT_LIMITS, readSnapshot, writeSnapshot, SnapshotError, type HostInfo } from '../engine/snapshot.ts';
+import { SnapshotError, type HostInfo } from '../engine/snapshot.ts';
+import { Session } from '../session/index.ts';
 import { History, type HistoryOptions } from '../engine/history.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
 import { performance } from 'node:perf_hooks';
@@ -67,6 +68,8 @@ const liveIds = (threads: Iterable<Thread>): number[] => [...threads].filter((t)
 
 export class ReplSession {
   readonly world: LiveWorld;
+  /** The running world as every face sees it: saved, restored and inspected there. */
+  readonly running: Session;
   filter: Set<WorldKind> = new Set(DEFAULT_FILTER);
   /** The lines typed so far of a block not yet closed. */
   readonly lines = new LineGrouper();
@@ -126,6 +129,15 @@ export class ReplSession {
     // a spinning thread's slice is counted, not timed, so time travel replays its pauses exactly
     const preempt = { now: () => this.world.engine.spin, slice: SLICE_SPIN };
     this.world = new LiveWorld(program, host, { seed: opts.seed ?? 1, loopGuard: opts.loopGuard, wall, timer: opts.timer, timeline: true, preempt });
+    const world = this.world;
+    this.running = new Session({
+      get engine() {
+        return world.engine;
+      },
+      hostInfo: () => this.hostInfo(),
+      stateForSave: () => this.world.stateForSave(),
+      adopt: (r) => this.world.adopt(r.state, r.threads, r.changes),
+    });
     this.world.onFrame = () => this.afterFrame();
     this.world.frameGuard = (frame) => this.timedFrame(frame);
     this.watchSpawns();
@@ -526,14 +538,10 @@ export class ReplSession {
 
   /** The world as its scripts see it, as text. */
   private observable(): string {
-    const e = this.engine;
-    const body = JSON.parse(writeSnapshot(e.state, e.threadsForSave(), e.program, this.hostInfo())).body;
     // (the code and the host are not the world; a thread that came and went leaves only its number and place in line used)
-    delete body.program;
-    delete body.host;
-    delete body.world.nextThreadId;
-    delete body.world.sleepSeq;
-    return JSON.stringify(body);
+    const { program, host, world, ...rest } = this.running.saveBody({ asItStands: true });
+    const { nextThreadId, sleepSeq, ...seen } = world;
+    return JSON.stringify({ ...rest, world: seen });
   }
 
   /** Going back pauses a running world first: the latest moment is a paused one, to come back to. */
@@ -555,7 +563,7 @@ export class ReplSession {
   private capture(): { text: string; extra: Capture } {
     const e = this.engine;
     return {
-      text: writeSnapshot(e.state, e.threadsForSave(), e.program, this.hostInfo()),
+      text: this.running.save({ asItStands: true }),
       extra: {
         program: e.program,
         live: this.world.moment(),
@@ -573,7 +581,7 @@ export class ReplSession {
 
   /** Back to a checkpoint, exactly as it was. */
   private rewind(text: string, c: Capture): void {
-    const restored = readSnapshot(text, c.program);
+    const restored = this.running.read(text, { program: c.program });
     this.engine.program = c.program;
     this.world.rewind(restored.state, restored.threads, c.live);
     this.group = c.group;
@@ -863,7 +871,7 @@ export class ReplSession {
     );
     if (clash) return this.replError(`:save ${path} would overwrite ${clash}`);
     try {
-      writeSnapshotFile(path, () => writeSnapshot(this.world.stateForSave(), e.threadsForSave(), e.program, this.hostInfo()));
+      writeSnapshotFile(path, () => this.running.save());
     } catch (err) {
       return this.replError(err instanceof UsageError ? err.message : `cannot save the world to "${path}": ${(err as Error).message}`);
     }
@@ -889,7 +897,7 @@ export class ReplSession {
       throw err;
     }
     try {
-      readSnapshot(text, this.engine.program);
+      this.running.read(text);
     } catch (err) {
       if (err instanceof SnapshotError) return this.replError(`cannot restore "${args[0]}": ${err.message}`);
       throw err;
@@ -899,8 +907,7 @@ export class ReplSession {
 
   /** Takes over a snapshot that fits the loaded scripts (each time from its text: the world takes over what is read). */
   private adoptSnapshot(text: string): void {
-    const restored = readSnapshot(text, this.engine.program);
-    this.world.adopt(restored.state, restored.threads, restored.changes);
+    this.running.restore(text);
     this.recent.reset();
     this.followThreads();
     this.info(`restored the world saved at game time ${stamp(unitsToMs(this.engine.now))} (${this.engine.threadCount} thread${this.engine.threadCount === 1 ? '' : 's'})`);
@@ -967,8 +974,8 @@ export class ReplSession {
   private swapProgram(r: ReloadInput): void {
     const e = this.engine;
     const before = e.program;
-    const text = writeSnapshot(this.world.stateForSave(), e.threadsForSave(), withoutLeftovers(before), this.hostInfo());
-    const restored = readSnapshot(text, r.program, DEFAULT_LIMITS, { dropChanged: true });
+    const text = this.running.save({ program: withoutLeftovers(before) });
+    const restored = this.running.read(text, { program: r.program, dropChanged: true });
     e.program = r.program;
     this.world.adopt(restored.state, restored.threads, restored.changes);
     this.files = r.files;

@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ['src/compiler'], // the language: it knows builtins by their signatures only
   ['src/world', 'src/builtins'], // services over world state
   ['src/engine'],
+  ['src/session'], // the running world under every face: save, restore, inspect, a thread's frames
   ['src/api', 'src/hosts', 'src/timeline', 'src/lint', 'src/explore'], // clients: the package core, the clocks that drive a world, traces, lints, the explorer's search
   ['src/node', 'src/protocol', 'src/project'], // Node only: files and terminal, message framing on stdio, the game folder's project file
   ['src/oracle', 'pocketwatch/node'], // oracles, the package's Node entries
@@ -43,10 +44,12 @@ const BELOW: Record<string, string[]> = {
   'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/signatures', 'src/time', 'src/hash'],
   'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins', 'src/signatures', 'src/engine'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash', 'src/signatures'],
+  // one running world as every face sees it; in the package core, so no Node built-in
+  'src/session': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/engine'],
   // the package core: runs in a browser (test/api/core.test.ts checks it imports no Node built-in)
-  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures', 'src/explore'],
+  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/session', 'src/signatures', 'src/explore'],
   // the explorer's search (pw explore): a client of the headless host, in the package core
-  'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/hosts', 'src/signatures'],
+  'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/session', 'src/hosts', 'src/signatures'],
   'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
   // the game folder's project file, for the tools on Node
   'src/project': ['src/compiler', 'src/engine', 'src/errors', 'src/signatures', 'src/node'],
@@ -69,7 +72,7 @@ const BELOW: Record<string, string[]> = {
     'src/builtins',
     'src/compiler',
     'src/lint',
-    'src/engine',
+    'src/engine', 'src/session',
     'src/api',
     'src/hosts',
     'src/node',
@@ -86,7 +89,7 @@ const BELOW: Record<string, string[]> = {
     'src/signatures',
     'src/compiler',
     'src/lint',
-    'src/engine',
+    'src/engine', 'src/session',
     'src/api',
     'src/hosts',
     'src/timeline',
@@ -103,7 +106,7 @@ const BELOW: Record<string, string[]> = {
     'src/builtins',
     'src/compiler',
     'src/lint',
-    'src/engine',
+    'src/engine', 'src/session',
     'src/hosts',
     'src/timeline',
     'src/explore',
