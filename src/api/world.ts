@@ -451,7 +451,15 @@ export class World {
 
   #hostInfo(): HostInfo {
     const e = this.#engine;
-    return { kind: this.#realFrames ? 'live' : 'headless', fps: this.#fps, nextFrame: this.#nextFrame, files: this.program.files.slice(), seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] };
+    return {
+      kind: this.#realFrames ? 'live' : 'headless',
+      fps: this.#fps,
+      nextFrame: this.#nextFrame,
+      files: this.program.files.slice(),
+      seed: e.options.seed,
+      loopGuard: e.options.loopGuard,
+      input: [],
+    };
   }
 
   /**

@@ -5,28 +5,22 @@
 // stopped there — answering requests until one lets it go on.
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { readScripts, UsageError } from '../node/load.ts';
-import { checkOutputPlace, overwrites, TraceFile } from '../node/outputs.ts';
-import { loadProject } from '../project/index.ts';
-import { loadLinted } from '../lint/index.ts';
-import { formatDiagnostic } from '../errors/diagnostic.ts';
+import { UsageError } from '../node/load.ts';
+import type { TraceFile } from '../node/outputs.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
 import { callDepth, type Thread } from '../vm/thread.ts';
 import { TIMELINE_KINDS, traceLine } from '../trace/events.ts';
-import { Mailbox, WORLD_ROLE, type WorldMessage, type WorldRequest } from './channel.ts';
-import { launchOptions, LaunchError, type LaunchOptions } from './launch.ts';
+import { Mailbox, Refused, WORLD_ROLE, type WorldMessage, type WorldRequest } from './channel.ts';
+import { launchOptions, loadLaunch, LaunchError, type LaunchOptions } from './launch.ts';
 import { Sources } from './sources.ts';
 import { Breakpoints, statementColumn } from './breakpoints.ts';
 import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
-import { Control, Unwind, type Replay, type Step, type Stop } from './control.ts';
-import { Run, type Extra, type RunHost } from './run.ts';
+import { Control, Unwind, type Step, type Stop } from './control.ts';
+import { Run, type RunHost } from './run.ts';
 import { BOOT_SCOPE, Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
-import type { Checkpoint } from '../engine/history.ts';
+import { planBack, type BackPlan } from './back.ts';
 import type { Value } from '../vm/value.ts';
-
-/** A request the world cannot answer as asked: its message goes back in the error response. */
-class Refused extends Error {}
 
 type State = 'new' | 'launched' | 'running' | 'stopped' | 'ended';
 
@@ -60,7 +54,7 @@ export class WorldSession {
   private vars = new Variables();
   private scopesOf = new Map<number, { frame: ShownFrame; kind: 'locals' | 'object' | 'globals' }>();
   /** Where going back goes, once the stopped world is abandoned. */
-  private plan: { cp: Checkpoint<Extra>; replay: Replay } | null = null;
+  private plan: BackPlan | null = null;
   /** Something to say once the response to the request being answered is out. */
   private then: (() => void) | null = null;
   private disconnected = false;
@@ -297,7 +291,7 @@ export class WorldSession {
       case 'reverseContinue':
         this.mustBeStopped(command);
         if (this.opts!.noDebug) throw new Refused('a run without debugging keeps no history to go back in');
-        this.back(command);
+        this.plan = planBack(command, this.stop!, this.run!, this.control!, this.breakpoints!);
         return 'back';
       case 'stackTrace':
         return this.stackTrace(a);
@@ -340,36 +334,8 @@ export class WorldSession {
   private launch(a: Record<string, unknown>): undefined {
     if (this.state !== 'new') throw new Refused('a program is launched already');
     const opts = launchOptions(a);
-    const scripts = readScripts(opts.program);
-    let hostBuiltins: ReturnType<typeof loadProject>['builtins'];
-    try {
-      hostBuiltins = loadProject(opts.program).builtins;
-    } catch (err) {
-      if (err instanceof UsageError) throw new Refused(err.message);
-      throw err;
-    }
-    const loaded = loadLinted(scripts, hostBuiltins);
-    for (const d of [...loaded.diagnostics, ...loaded.warnings]) this.output('stderr', formatDiagnostic(d, loaded.sources[d.file]) + '\n');
-    if (!loaded.program) {
-      const n = loaded.diagnostics.length;
-      throw new Refused(`${n} error${n === 1 ? '' : 's'} in the scripts; nothing was run (see the debug console)`);
-    }
-    const program = loaded.program;
-    if (opts.trace !== null) {
-      // a trace written over a script (by any name, a link included) would wipe the script
-      const script = overwrites(
-        opts.trace,
-        scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })),
-      );
-      if (script !== undefined) throw new Refused(`the trace "${opts.trace}" would overwrite ${script}`);
-      // (a FIFO would block the world's thread, and every request behind it, until something reads it)
-      checkOutputPlace(opts.trace, 'trace');
-      try {
-        this.trace = new TraceFile(opts.trace);
-      } catch (err) {
-        throw new Refused(`cannot write the trace to "${opts.trace}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-      }
-    }
+    const { program, trace } = loadLaunch(opts, (text) => this.output('stderr', text));
+    this.trace = trace;
     this.opts = opts;
     this.program = program;
     this.sources = new Sources(program);
@@ -548,52 +514,6 @@ export class WorldSession {
       else c.asked = 'pause';
     }
     return 'go';
-  }
-
-  /**
-   * Searches the past for where to go back to — the statement before, in this thread
-   * and no deeper (stepBack), or the last breakpoint hit (reverseContinue) — and makes
-   * that the plan. Scans run from the latest checkpoint backwards; the stopped world
-   * stays as it is until a place is found.
-   */
-  private back(kind: 'stepBack' | 'reverseContinue'): void {
-    const stop = this.stop!;
-    const run = this.run!;
-    const c = this.control!;
-    const bp = this.breakpoints!;
-    const id = stop.th?.id ?? -1;
-    const depth = stop.th ? callDepth(stop.th) : 0;
-    const list = run.checkpoints();
-    let until = stop.count;
-    let inclusive = stop.after;
-    let untilFrame = stop.frame;
-    // stepping back from a thread's first statement goes to whatever ran before it
-    let anyThread = stop.th === null;
-    for (let i = list.length - 1; i >= 0; i--) {
-      const cp = list[i];
-      if (inclusive ? cp.extra.count > until : cp.extra.count >= until) continue;
-      let mine = -1;
-      let any = -1;
-      const look = (th: Thread, pc: number, n: number): void => {
-        if (kind === 'reverseContinue') {
-          if (bp.marks[th.hi]?.[pc] === 1 && bp.at(th.hi, pc).some((b) => b.log === null && c.holds(b, th, pc))) mine = n;
-        } else if (bp.startsOf(th.hi)[pc] === 1) {
-          any = n;
-          if (th.id === id && callDepth(th) <= depth) mine = n;
-        }
-      };
-      const alive = run.scan(cp, { kind: 'scan', until, inclusive, untilFrame, look });
-      if (kind === 'stepBack' && !alive.has(id)) anyThread = true;
-      const target = mine >= 0 ? mine : anyThread ? any : -1;
-      if (target >= 0) {
-        this.plan = { cp, replay: { kind: 'goto', target, reason: kind === 'reverseContinue' ? 'breakpoint' : 'step' } };
-        return;
-      }
-      until = cp.extra.count;
-      inclusive = true;
-      untilFrame = Math.max(1, cp.moment);
-    }
-    throw new Refused(kind === 'stepBack' ? 'there is nothing earlier to step back to (the history begins here)' : 'no breakpoint was hit earlier in the history kept');
   }
 }
 

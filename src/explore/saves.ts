@@ -38,7 +38,12 @@ export function checkSaveRestore(program: Program, options: WorldOptions, fork: 
   const copy = copyWorld(fork);
   let text: string;
   try {
-    text = saveWorld({ state: copy.state, threads: copy.threads, program, host: { kind: 'headless', fps: options.fps, nextFrame: fork.frame, files: [], seed: options.seed, loopGuard: options.loopGuard, input: [] } });
+    text = saveWorld({
+      state: copy.state,
+      threads: copy.threads,
+      program,
+      host: { kind: 'headless', fps: options.fps, nextFrame: fork.frame, files: [], seed: options.seed, loopGuard: options.loopGuard, input: [] },
+    });
   } catch (err) {
     return { kind: 'save', message: `the world cannot be saved here: ${(err as Error).message}` };
   }

@@ -242,7 +242,9 @@ describe('World.inspect', () => {
   });
 
   it('shows a sound that plays while a savetimer window holds the game clock (sounds run on the wall clock)', () => {
-    const w = new World(compile([{ name: 's.pw', text: 'on startup\n  defsound ("hiss", 5000)\n  delay (30)\n  savetimer ()\n  walldelay (60)\n  playsound ("hiss")\n  walldelay (600)\n  restoretimer ()\nend\n' }]));
+    const w = new World(
+      compile([{ name: 's.pw', text: 'on startup\n  defsound ("hiss", 5000)\n  delay (30)\n  savetimer ()\n  walldelay (60)\n  playsound ("hiss")\n  walldelay (600)\n  restoretimer ()\nend\n' }]),
+    );
     for (let k = 1; k <= 90; k++) w.frame((k * 1000) / 60);
     const v = w.inspect();
     expect(v.clock.saved).toBe(1);
