@@ -18,7 +18,8 @@ import { Breakpoints, statementColumn } from './breakpoints.ts';
 import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
 import { Control, Unwind, type Step, type Stop } from './control.ts';
 import { Run, type RunHost } from './run.ts';
-import { BOOT_SCOPE, Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
+import { WORLD_THREAD, framesOf, threadName } from './view.ts';
+import { Shown, type ShownFrame } from './shown.ts';
 import { planBack, type BackPlan } from './back.ts';
 import type { Value } from '../vm/value.ts';
 
@@ -26,12 +27,6 @@ type State = 'new' | 'launched' | 'running' | 'stopped' | 'ended';
 
 /** What a request asks of a stopped world: to go on (perhaps stepping), or to go back. */
 type Resume = 'go' | 'back';
-
-/** A frame shown in a stack trace, by the id it was given. */
-interface ShownFrame extends FrameInfo {
-  /** Its place from the outermost (0), so that a replay finds it again. */
-  depth: number;
-}
 
 export class WorldSession {
   private state: State = 'new';
@@ -50,9 +45,8 @@ export class WorldSession {
   stopOnRunaway = false;
   private queue: WorldRequest[] = [];
   private stop: Stop | null = null;
-  private frames = new Map<number, ShownFrame>();
-  private vars = new Variables();
-  private scopesOf = new Map<number, { frame: ShownFrame; kind: 'locals' | 'object' | 'globals' }>();
+  /** What a stopped world has shown the client: frames, scopes and variables by the ids it was given. */
+  private shown = new Shown();
   /** Where going back goes, once the stopped world is abandoned. */
   private plan: BackPlan | null = null;
   /** Something to say once the response to the request being answered is out. */
@@ -166,9 +160,7 @@ export class WorldSession {
   }
 
   private forget(): void {
-    this.frames.clear();
-    this.scopesOf.clear();
-    this.vars.clear();
+    this.shown.forget();
   }
 
   // ---- requests ---------------------------------------------------------------------
@@ -297,10 +289,10 @@ export class WorldSession {
         return this.stackTrace(a);
       case 'scopes':
         this.mustBeStopped(command);
-        return { scopes: this.scopes(a) };
+        return { scopes: this.shown.scopes(this.engine, a.frameId) };
       case 'variables':
         this.mustBeStopped(command);
-        return { variables: this.variables(a) };
+        return { variables: this.shown.variables(a) };
       case 'evaluate':
         return this.evaluate(a);
       case 'setVariable':
@@ -372,51 +364,15 @@ export class WorldSession {
     return out;
   }
 
-  private thread(id: unknown): Thread {
-    const th = this.engine.liveThreads().find((t) => t.id === id);
-    if (!th) throw new Refused(`there is no thread ${String(id)} (it may have ended)`);
-    return th;
-  }
-
   private stackTrace(a: Record<string, unknown>): DebugProtocol.StackTraceResponse['body'] {
-    const e = this.engine;
-    const frames: FrameInfo[] = a.threadId === WORLD_THREAD ? [{ th: null, hi: -1, pc: 0, base: 0 }] : framesOf(this.thread(a.threadId));
-    const start = Number.isInteger(a.startFrame) ? (a.startFrame as number) : 0;
-    const levels = Number.isInteger(a.levels) && (a.levels as number) > 0 ? (a.levels as number) : frames.length;
-    const stackFrames = frames.slice(start, start + levels).map((f, i): DebugProtocol.StackFrame => {
-      const id = this.frames.size + 1;
-      this.frames.set(id, { ...f, depth: frames.length - 1 - (start + i) });
-      if (f.th === null) return { id, name: frameName(e, f), line: 0, column: 0, presentationHint: 'label' };
-      const h = e.program.handlers[f.hi];
+    const at = (hi: number, pc: number) => {
+      const e = this.engine;
+      const h = e.program.handlers[hi];
       // at a statement's start, the statement; elsewhere (a call a frame waits in), the instruction's own place
-      const col = this.breakpoints!.startsOf(f.hi)[f.pc] === 1 ? statementColumn(e.program, f.hi, f.pc) : (h.cols[f.pc] ?? h.col);
-      return { id, name: frameName(e, f), source: this.sources!.source(h.file), line: this.line(h.lines[f.pc] ?? h.line), column: this.col(col) };
-    });
-    return { stackFrames, totalFrames: frames.length };
-  }
-
-  private frame(id: unknown): ShownFrame {
-    const f = this.frames.get(id as number);
-    if (!f) throw new Refused(`there is no frame ${String(id)} (ask for the stack trace again)`);
-    return f;
-  }
-
-  private scopes(a: Record<string, unknown>): DebugProtocol.Scope[] {
-    const f = this.frame(a.frameId);
-    const scopes = this.vars.scopes(this.engine, f);
-    for (const s of scopes) {
-      const kind = s.presentationHint === 'locals' ? 'locals' : s.name === 'Globals' || s.name === BOOT_SCOPE ? 'globals' : s.name === 'World' ? null : 'object';
-      if (kind !== null) this.scopesOf.set(s.variablesReference, { frame: f, kind });
-    }
-    return scopes;
-  }
-
-  private variables(a: Record<string, unknown>): DebugProtocol.Variable[] {
-    const start = Number.isInteger(a.start) ? (a.start as number) : 0;
-    const count = Number.isInteger(a.count) ? (a.count as number) : 0;
-    const vars = this.vars.get(a.variablesReference as number, start, count);
-    if (vars === null) throw new Refused(`there are no variables ${String(a.variablesReference)} (they belong to an earlier stop)`);
-    return vars;
+      const col = this.breakpoints!.startsOf(hi)[pc] === 1 ? statementColumn(e.program, hi, pc) : (h.cols[pc] ?? h.col);
+      return { source: this.sources!.source(h.file), line: this.line(h.lines[pc] ?? h.line), column: this.col(col) };
+    };
+    return this.shown.stackTrace(this.engine, a, at);
   }
 
   private exceptionInfo(a: Record<string, unknown>): DebugProtocol.ExceptionInfoResponse['body'] {
@@ -439,22 +395,22 @@ export class WorldSession {
     // "!code" in the debug console: run it for real, side effects and all
     const effects = a.context === 'repl' && text.trimStart().startsWith('!');
     if (effects) text = text.trimStart().slice(1);
-    const f = a.frameId === undefined ? this.topFrame() : this.frame(a.frameId);
+    const f = a.frameId === undefined ? this.topFrame() : this.shown.frame(a.frameId);
     // the debug console takes statements and shows what they print; a watch or a hover, one expression
     const value = this.runText(text, f?.th ? f : null, true, effects, a.context === 'repl');
-    const v = this.vars.value('', value);
+    const v = this.shown.vars.value('', value);
     return { result: v.value, type: v.type, variablesReference: v.variablesReference, indexedVariables: v.indexedVariables };
   }
 
   private setVariable(a: Record<string, unknown>): DebugProtocol.SetVariableResponse['body'] {
     this.mustBeStopped('setVariable');
-    const scope = this.scopesOf.get(a.variablesReference as number);
+    const scope = this.shown.scopeOf(a.variablesReference);
     if (!scope) throw new Refused('only locals, properties and globals are set here, not items of a list (in the debug console: !list[2] = …)');
     if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new Refused('setVariable needs a name and a value');
     // the frame's names for locals; its object's for a property; none but the globals for a global
     const f = scope.kind === 'globals' ? null : scope.frame;
     const value = this.runText(`${a.name} = ${a.value}`, f, scope.kind === 'locals', true, true);
-    const v = this.vars.value(a.name, value);
+    const v = this.shown.vars.value(a.name, value);
     return { value: v.value, type: v.type, variablesReference: v.variablesReference };
   }
 

@@ -8,6 +8,7 @@ import type { SourceText } from '../node/load.ts';
 import type { Program } from '../vm/program.ts';
 import type * as A from '../../grammar/ast.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
+import type { Thread } from '../vm/thread.ts';
 import type { Session } from '../session/index.ts';
 import type { ReplLog } from './log.ts';
 
@@ -95,4 +96,18 @@ export interface Loader extends Repl {
   define(files: A.ScriptFile[]): string[] | null;
   /** After the world took over other threads: the REPL's own, found again by id. */
   followThreads(): void;
+}
+
+/** What running code typed at the prompt (code.ts) reads and changes of the session. */
+export interface Coder {
+  readonly engine: Engine;
+  readonly log: ReplLog;
+  /** Typed groups so far: each is a file of its own, `<repl N>`. */
+  group: number;
+  typedAtPrompt: readonly string[];
+  defs: readonly string[];
+  /** Starts a thread of the REPL's (Ctrl-C stops it) and runs what is ready. */
+  spawnForeground(handler: number, origin: string): Thread | null;
+  /** A thread whose value is echoed when it finishes. */
+  echo(th: Thread): void;
 }

@@ -1,17 +1,13 @@
 // The REPL's core, with no terminal in sight: a live world, the code typed into it,
 // the commands, and the event log. The ink UI and the plain line mode both drive it.
-import { parseRepl, type ReplParse } from '../../grammar/parser.ts';
+import type { ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
-import { compileFiles, compileSnippet } from '../compiler/link.ts';
-import type { Program } from '../vm/program.ts';
-import { builtinTable } from '../engine/load.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
-import { CompileErrors } from '../errors/diagnostic.ts';
 import { SLICE_SPIN } from '../vm/guard.ts';
 import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
 import type { Thread } from '../vm/thread.ts';
-import { callFrames, handlersOf } from '../engine/callframes.ts';
+import { callFrames } from '../engine/callframes.ts';
 import { repr } from '../vm/value.ts';
 import { unitsToMs } from '../time/units.ts';
 import type { HostInfo } from '../engine/snapshot.ts';
@@ -25,7 +21,8 @@ import { stamp, type LogEntry, type WorldKind } from './events.ts';
 import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
 import { ReplLog } from './log.ts';
 import { runCommand } from './commands.ts';
-import type { Loader, SessionOptions } from './context.ts';
+import type { Coder, Loader, SessionOptions } from './context.ts';
+import { define, evaluate } from './code.ts';
 import { FREEZE_MS, type Outcome } from './interrupt.ts';
 import { statusInfo, statusText, type StatusInfo } from './status.ts';
 
@@ -36,7 +33,7 @@ const IDLE_MARGIN = 3;
 
 const liveIds = (threads: Iterable<Thread>): number[] => [...threads].filter((t) => !t.done).map((t) => t.id);
 
-export class ReplSession implements Loader {
+export class ReplSession implements Loader, Coder {
   readonly world: LiveWorld;
   /** The running world as every face sees it: saved, restored and inspected there. */
   readonly running: Session;
@@ -52,7 +49,7 @@ export class ReplSession implements Loader {
   /** Called when the files the world is made of may have changed (a :load, going back before one): what --watch watches. */
   onFilesChanged: (() => void) | null = null;
   private quitListeners: (() => void)[] = [];
-  private group = 0;
+  group = 0;
   /** Threads started from the REPL (and what they started while running): Ctrl-C stops these. */
   private foreground = new Map<number, Thread>();
   /** REPL threads whose value is echoed when they finish. */
@@ -267,97 +264,21 @@ export class ReplSession implements Loader {
 
   // ---- code ---------------------------------------------------------------
 
-  /**
-   * `parsed`: the parse of `text`, if it has been parsed already. Its syntax errors are
-   * reported under this group's name, whatever file name it was parsed with.
-   */
   private evaluate(text: string, parsed: ReplParse | null = null): void {
-    const file = `<repl ${++this.group}>`;
-    const { items, errors } = parsed ?? parseRepl(text, file);
-    if (errors.length > 0) {
-      for (const p of errors) this.log.report({ kind: 'syntax error', file, line: p.pos.line, col: p.pos.col, length: p.length, message: p.message }, text);
-      return;
-    }
-    const tops = items.filter((i): i is A.TopItem => i.type === 'handler' || i.type === 'object' || i.type === 'global');
-    const stmts = items.filter((i): i is A.Stmt => i.type !== 'handler' && i.type !== 'object' && i.type !== 'global');
-    const source: A.ScriptFile = { file, source: text, items: tops };
-    const before = this.engine.program;
-    if (tops.length > 0) {
-      const defined = this.define([source]);
-      if (defined === null) return;
-      this.typedAtPrompt = [...this.typedAtPrompt, ...defined];
-      this.defs = [...this.defs, file];
-    }
-    if (stmts.length > 0) {
-      let compiled: { program: Program; handler: number };
-      try {
-        compiled = compileSnippet(source, stmts, builtinTable(this.engine.program.hostBuiltins), this.engine.program);
-      } catch (err) {
-        if (err instanceof CompileErrors) {
-          for (const d of err.diagnostics) this.log.report(d, d.file === file ? text : this.engine.program.sources[d.file]);
-          return;
-        }
-        throw err;
-      }
-      this.engine.program = compiled.program;
-      const th = this.spawnForeground(compiled.handler, 'repl');
-      if (th) {
-        this.awaitingEcho.push(th);
-        this.checkEchoes();
-      }
-    }
-    const globals = this.engine.program.globals.slice(before.globals.length);
-    if (globals.length > 0) this.typedAtPrompt = [...this.typedAtPrompt, ...globals.map((g) => `global ${g}`)];
+    evaluate(this, text, parsed);
   }
 
-  /**
-   * Adds or redefines handlers and objects in the running world. Threads parked in a
-   * handler that is redefined are stopped: their place in the old code means nothing
-   * in the new. New startup handlers run, as they would when the world boots.
-   * Returns what was defined (e.g. "prop lamp", "on greet"), or null when it did not compile.
-   */
   define(files: A.ScriptFile[]): string[] | null {
-    const e = this.engine;
-    const before = e.program;
-    let result: ReturnType<typeof compileFiles>;
-    try {
-      result = compileFiles(files, builtinTable(before.hostBuiltins), before, { replace: true });
-    } catch (err) {
-      if (err instanceof CompileErrors) {
-        const texts = Object.fromEntries(files.map((f) => [f.file, f.source]));
-        for (const d of err.diagnostics) this.log.report(d, texts[d.file] ?? before.sources[d.file]);
-        return null;
-      }
-      throw err;
-    }
-    const { program, added, newObjects } = result;
-    const replaced = new Set(added.filter((h) => h < before.handlers.length));
-    for (const o of newObjects) if (o < before.objects.length && before.objects[o].init >= 0) replaced.add(before.objects[o].init);
-    if (replaced.size > 0) this.stopThreadsIn(replaced);
-    e.program = program;
-    e.initObjects(newObjects);
-    // an object's handlers come with it; name the objects and the global handlers
-    const objects = newObjects.map((o) => `${program.objects[o].kind} ${program.objects[o].spelled}`);
-    const handlers = added.filter((h) => program.handlers[h].object < 0 && program.handlers[h].name !== 'startup').map((h) => `on ${program.handlers[h].spelled}`);
-    const what = [...objects, ...handlers];
-    if (what.length > 0) this.log.emit({ kind: 'info', text: `defined ${what.join(', ')}` });
-    const startups = program.startups.slice(before.startups.length);
-    for (const h of startups) this.spawnForeground(h, 'startup');
-    return startups.length > 0 ? [...what, 'on startup'] : what;
+    return define(this, files);
   }
 
-  private stopThreadsIn(handlers: Set<number>): void {
-    let n = 0;
-    for (const th of this.engine.liveThreads()) {
-      if (handlersOf(th).some((h) => handlers.has(h))) {
-        this.engine.stopThread(th.id);
-        n++;
-      }
-    }
-    if (n > 0) this.log.emit({ kind: 'info', text: `stopped ${n} thread${n === 1 ? '' : 's'} running code that was just redefined` });
+  /** A thread started from the prompt whose value is echoed when it finishes. */
+  echo(th: Thread): void {
+    this.awaitingEcho.push(th);
+    this.checkEchoes();
   }
 
-  private spawnForeground(handler: number, origin: string): Thread | null {
+  spawnForeground(handler: number, origin: string): Thread | null {
     this.capturing = true;
     let th: Thread | null;
     try {
