@@ -1,5 +1,7 @@
-// The REPL's core, with no terminal in sight: a live world, the code typed into it,
-// the commands, and the event log. The ink UI and the plain line mode both drive it.
+// The REPL's core, with no terminal in sight: a live world and its past, the threads
+// started from the prompt, and the inputs from outside applied and recorded. The code
+// typed (code.ts), the commands (commands.ts), files (reload.ts) and the log (log.ts)
+// are beside it. The ink UI and the plain line mode both drive it.
 import type { ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
