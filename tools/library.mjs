@@ -13,8 +13,8 @@ import { dirname, join, posix } from 'node:path';
 export const ENTRIES = { index: 'src/api/index.ts', node: 'src/api/node.ts', vitest: 'src/api/vitest.ts' };
 
 // the folders public types may come from: the interface itself, the trace events it hands
-// out, and the explorer's options and report (a file that imports nothing)
-const PUBLIC = /^src\/(api\/|trace\/|explore\/findings\.ts$)/;
+// out, the explorer's options and report and the running world's view (files that import nothing)
+const PUBLIC = /^src\/(api\/|trace\/|explore\/findings\.ts$|session\/view\.ts$)/;
 
 const IMPORT_LINE = /^import\s+(type\s+)?\{([^}]*)\}\s+from\s+'([^']+)';\n/gm;
 

@@ -17,7 +17,7 @@ export {
   type PendingRequest,
   type HostValue,
 } from './world.ts';
-export type { WorldView, LoopView, CricketView, ActorView, SoundView, ThreadView } from './inspect.ts';
+export type { WorldView, LoopView, CricketView, ActorView, SoundView, ThreadView } from '../session/view.ts';
 export { highlight, type HighlightSpan, type HighlightKind } from './highlight.ts';
 export { describeTrace as describeEvent, kindOfTrace as eventKind, WORLD_KINDS as EVENT_KINDS, DEFAULT_WORLD_KINDS as DEFAULT_EVENT_KINDS, type WorldKind as EventKind } from '../trace/describe.ts';
 export { clockText, statusFields, type StatusInfo, type StatusField } from './status.ts';

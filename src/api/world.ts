@@ -4,13 +4,14 @@
 import { Engine, type EngineHost } from '../engine/engine.ts';
 import { SLICE_MS } from '../vm/guard.ts';
 import { builtinsFor } from '../builtins/host.ts';
-import { describeChanges, readSnapshot, writeSnapshot, SnapshotError as Refused, type HostInfo } from '../engine/snapshot.ts';
+import { describeChanges, SnapshotError as Refused, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
+import { Session, readWorld } from '../session/index.ts';
+import type { WorldView } from '../session/view.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import { FPS_RULE, SEED_RULE, isFps, isSeed } from '../engine/settings.ts';
 import { displayTime as frameTime, STEP_UNITS, TIME_MAX, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { Program, publicDiagnostic, type Diagnostic } from './program.ts';
-import { inspectWorld, type WorldView } from './inspect.ts';
 import { getVariable, postClick, postKey, postSend, postSet, Watches, type HostValue } from './hostinput.ts';
 import { closest } from '../errors/suggest.ts';
 import type { HostFunction } from '../engine/hostcalls.ts';
@@ -264,6 +265,7 @@ export function hostFaults(): HostFaults {
 export class World {
   readonly program: Program;
   readonly #engine: Engine;
+  readonly #session: Session;
   readonly #fps: number;
   readonly #realFrames: boolean;
   #nextFrame = 1;
@@ -298,6 +300,7 @@ export class World {
     const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
     if (typeof proc?.memoryUsage !== 'function') this.#engine.checkMemory = () => {};
     this.#watches = new Watches(this.#engine);
+    this.#session = new Session({ engine: this.#engine, hostInfo: () => this.#hostInfo() });
   }
 
   /** Runs property initialisers and every startup handler, at wall time 0. frame () does it if not yet done. */
@@ -438,14 +441,19 @@ export class World {
 
   /** The world as plain data: clocks, set and view, loops, crickets, actors, sounds, threads. */
   inspect(): WorldView {
-    return inspectWorld(this.#engine);
+    return this.#session.inspect();
   }
 
   /** The whole running world as JSON data; World.restore () continues it. */
   save(): WorldSnapshot {
     this.#idle('save ()');
+    // (read back from its text: the host gets data of its own, sharing nothing with the world)
+    return JSON.parse(this.#session.save()) as WorldSnapshot;
+  }
+
+  #hostInfo(): HostInfo {
     const e = this.#engine;
-    const info: HostInfo = {
+    return {
       kind: this.#realFrames ? 'live' : 'headless',
       fps: this.#fps,
       nextFrame: this.#nextFrame,
@@ -454,7 +462,6 @@ export class World {
       loopGuard: e.options.loopGuard,
       input: [],
     };
-    return JSON.parse(writeSnapshot(e.state, e.threadsForSave(), this.program.code, info)) as WorldSnapshot;
   }
 
   /**
@@ -465,9 +472,9 @@ export class World {
    */
   static restore(program: Program, snapshot: WorldSnapshot | string, options: WorldOptions = {}): World {
     if (!(program instanceof Program)) throw new TypeError('World.restore () needs a program made by compile ()');
-    let saved: ReturnType<typeof readSnapshot>;
+    let saved: RestoredWorld;
     try {
-      saved = readSnapshot(snapshotText(snapshot), program.code);
+      saved = readWorld(snapshotText(snapshot), program.code);
     } catch (err) {
       // whatever the snapshot is, refusing it is a SnapshotError (the reader's own message, or what stopped it)
       if (err instanceof Refused) throw new SnapshotError(err.message);
@@ -475,7 +482,7 @@ export class World {
     }
     const h = saved.host;
     const w = new World(program, { ...options, seed: h.seed, fps: h.fps, loopGuard: options.loopGuard ?? h.loopGuard });
-    w.#engine.adopt(saved.state, saved.threads, saved.changes);
+    w.#session.adopt(saved);
     w.#nextFrame = h.nextFrame;
     w.#started = true;
     // what patched scripts no longer have, as pw run says it: a warning to the host

@@ -8,7 +8,8 @@ import { stderr, stderrIsTerminal, stdout } from '../node/terminal.ts';
 import { loadLinted } from '../lint/index.ts';
 import { loadProject } from '../project/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
-import { writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
+import type { HostInfo } from '../engine/snapshot.ts';
+import { saveWorld } from '../session/index.ts';
 import { parseDuration, unitsToMs } from '../time/units.ts';
 import type { ExploreOptions } from '../explore/findings.ts';
 import { searchOptions } from '../explore/options.ts';
@@ -169,7 +170,7 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     else {
       const copy = structuredClone({ state: warp.fork.state, threads: warp.fork.threads });
       const info: HostInfo = { kind: 'headless', fps: search.fps, nextFrame: warp.fork.frame, files: a.files, seed: search.seed, loopGuard: search.loopGuard, input: warp.pending };
-      writeSnapshotFile(a.save, () => writeSnapshot(copy.state, copy.threads, loaded.program!, info));
+      writeSnapshotFile(a.save, () => saveWorld({ state: copy.state, threads: copy.threads, program: loaded.program!, host: info }));
     }
   }
   return finish(report, a);

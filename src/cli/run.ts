@@ -4,7 +4,8 @@ import { readScripts, readSnapshotFile, UsageError } from '../node/load.ts';
 import { loadLinted } from '../lint/index.ts';
 import { loadProject } from '../project/index.ts';
 import { createHeadlessEngine, continueHeadless, runHeadless, type HeadlessResult } from '../hosts/headless.ts';
-import { decodeSnapshot, describeChanges, fitSnapshot, writeSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
+import { decodeSnapshot, describeChanges, fitSnapshot, SnapshotError, type DecodedSnapshot, type HostInfo } from '../engine/snapshot.ts';
+import { Session } from '../session/index.ts';
 import { formatDiagnostic } from '../errors/diagnostic.ts';
 import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
 import { TimelineBuilder } from '../timeline/index.ts';
@@ -176,7 +177,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
     }
     if (a.save && !r.engine.halted) {
       const info: HostInfo = { kind: 'headless', fps: restored ? restored.host.fps : a.fps, nextFrame: r.nextFrame, files, seed: r.engine.options.seed, loopGuard: a.loopGuard, input: r.pendingInput };
-      writeSnapshotFile(a.save, () => writeSnapshot(r.engine.state, r.engine.threadsForSave(), program, info));
+      const session = new Session({ engine: r.engine, hostInfo: () => info });
+      writeSnapshotFile(a.save, () => session.save({ program }));
     }
   }
   stdout.flush();

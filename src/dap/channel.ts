@@ -52,3 +52,6 @@ export class Mailbox {
     Atomics.wait(this.signal, 0, this.seen, ms);
   }
 }
+
+/** A request the world cannot answer as asked: its message goes back in the error response. */
+export class Refused extends Error {}

@@ -3,6 +3,13 @@
 import { isAbsolute, resolve } from 'node:path';
 import { parseDuration } from '../time/units.ts';
 import { defaultWallLimit } from '../hosts/headless.ts';
+import { readScripts, UsageError } from '../node/load.ts';
+import { checkOutputPlace, overwrites, TraceFile } from '../node/outputs.ts';
+import { loadProject } from '../project/index.ts';
+import { loadLinted } from '../lint/index.ts';
+import { formatDiagnostic } from '../errors/diagnostic.ts';
+import type { Program } from '../vm/program.ts';
+import { Refused } from './channel.ts';
 
 export interface LaunchOptions {
   /** The .pw files and folders, as absolute paths. */
@@ -74,4 +81,44 @@ export function launchOptions(args: unknown): LaunchOptions {
     trace: trace === null ? null : isAbsolute(trace) ? trace : resolve(cwd, trace),
     noDebug: flag('noDebug', a.noDebug),
   };
+}
+
+/**
+ * The launched program: its scripts read and compiled against the game folder's host
+ * builtins (their diagnostics told to `output`), and the trace file opened. A launch
+ * that cannot run is refused, saying why.
+ */
+export function loadLaunch(opts: LaunchOptions, output: (text: string) => void): { program: Program; trace: TraceFile | null } {
+  const scripts = readScripts(opts.program);
+  let hostBuiltins: ReturnType<typeof loadProject>['builtins'];
+  try {
+    hostBuiltins = loadProject(opts.program).builtins;
+  } catch (err) {
+    if (err instanceof UsageError) throw new Refused(err.message);
+    throw err;
+  }
+  const loaded = loadLinted(scripts, hostBuiltins);
+  for (const d of [...loaded.diagnostics, ...loaded.warnings]) output(formatDiagnostic(d, loaded.sources[d.file]) + '\n');
+  if (!loaded.program) {
+    const n = loaded.diagnostics.length;
+    throw new Refused(`${n} error${n === 1 ? '' : 's'} in the scripts; nothing was run (see the debug console)`);
+  }
+  const program = loaded.program;
+  let trace: TraceFile | null = null;
+  if (opts.trace !== null) {
+    // a trace written over a script (by any name, a link included) would wipe the script
+    const script = overwrites(
+      opts.trace,
+      scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })),
+    );
+    if (script !== undefined) throw new Refused(`the trace "${opts.trace}" would overwrite ${script}`);
+    // (a FIFO would block the world's thread, and every request behind it, until something reads it)
+    checkOutputPlace(opts.trace, 'trace');
+    try {
+      trace = new TraceFile(opts.trace);
+    } catch (err) {
+      throw new Refused(`cannot write the trace to "${opts.trace}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
+    }
+  }
+  return { program, trace };
 }

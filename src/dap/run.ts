@@ -10,7 +10,7 @@ import type { Program } from '../vm/program.ts';
 import type { Value } from '../vm/value.ts';
 import { builtinsFor } from '../builtins/host.ts';
 import { History, type Checkpoint } from '../engine/history.ts';
-import { readSnapshot, writeSnapshot, type HostInfo } from '../engine/snapshot.ts';
+import { Session, saveWorld } from '../session/index.ts';
 import { continueHeadless, createHeadlessEngine, displayTime } from '../hosts/headless.ts';
 import { LIVE_FRAME_MS } from '../hosts/live.ts';
 import type { TraceFile } from '../node/outputs.ts';
@@ -45,6 +45,8 @@ export interface RunHost {
 export class Run {
   engine!: Engine;
   readonly history: History<Extra>;
+  /** The world saved and read one way, whichever engine runs it now. */
+  private readonly session: Session;
   /** Live: the wall reading (units) of each display frame, by its number. */
   private walls: number[] = [];
   /** Live: where the wall clock's 0 is (performance.now ms), and when the last frame was drawn. */
@@ -57,6 +59,16 @@ export class Run {
     private readonly control: Control,
     private readonly host: RunHost,
   ) {
+    const run = this;
+    this.session = new Session({
+      get engine() {
+        return run.engine;
+      },
+      hostInfo: () => {
+        const o = this.opts;
+        return { kind: o.live ? 'live' : 'headless', fps: o.fps, nextFrame: this.history.cursor + 1, files: [], seed: o.seed, loopGuard: o.loopGuard, input: [] };
+      },
+    });
     this.history = new History<Extra>({
       position: () => ({ steps: this.engine.state.steps, game: this.engine.state.clock.game }),
       capture: () => this.capture(),
@@ -162,18 +174,16 @@ export class Run {
   }
 
   private capture(): { text: string; extra: Extra } {
-    const e = this.engine;
-    const o = this.opts;
-    const info: HostInfo = { kind: o.live ? 'live' : 'headless', fps: o.fps, nextFrame: this.history.cursor + 1, files: [], seed: o.seed, loopGuard: o.loopGuard, input: [] };
-    const threads = e.threadsForSave();
+    const parts = this.session.parts({ program: this.program });
+    const threads = parts.threads;
     return {
-      text: writeSnapshot(e.state, threads, this.program, info),
+      text: saveWorld(parts),
       extra: { count: this.control.count, errors: this.host.errors, traceBytes: this.host.trace?.bytes ?? 0, ids: threads.map((th) => th.id), stacks: structuredClone(threads.map((th) => th.stack)) },
     };
   }
 
   private restored(text: string, extra: Extra): Engine {
-    const w = readSnapshot(text, this.program);
+    const w = this.session.read(text, { program: this.program });
     const e = this.makeEngine();
     e.adopt(w.state, w.threads);
     // a snapshot keeps only what code may still read; the rest is put back for the debugger's eyes

@@ -4,10 +4,11 @@
 // sounds). All of it is read from plain data; nothing here changes the world.
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import type { Engine } from '../engine/engine.ts';
-import { FRAME_WORDS, frameList, type Thread } from '../vm/thread.ts';
+import type { Thread } from '../vm/thread.ts';
+import { callFrames, handlersOf } from '../engine/callframes.ts';
 import { strWithin, typeName, type Value } from '../vm/value.ts';
 import { describeWait, handlerName, waitName } from '../engine/waits.ts';
-import { inspectWorld } from '../api/inspect.ts';
+import { inspectWorld } from '../session/inspect.ts';
 import { stamp } from '../trace/describe.ts';
 import { unitsToMs } from '../time/units.ts';
 import { MAX_LOOPS } from '../time/loops.ts';
@@ -41,9 +42,7 @@ const SHOWN = 200;
 
 /** "set engine · steamhiss — delay 30 until 4.750s": where it started, and what it waits for. */
 export function threadName(e: Engine, th: Thread): string {
-  const frames = frameList(th);
-  const first = frames.length > 0 ? frames[0] : th.hi;
-  const h = e.program.handlers[first];
+  const h = e.program.handlers[handlersOf(th)[0] ?? -1];
   const o = h && h.object >= 0 ? e.program.objects[h.object] : null;
   const who = !h ? th.origin : o ? `${o.kind} ${o.spelled} · ${h.spelled}` : h.spelled;
   let wait = waitName(e, th);
@@ -63,16 +62,7 @@ export interface FrameInfo {
 
 /** A thread's frames, innermost first. */
 export function framesOf(th: Thread): FrameInfo[] {
-  const f = frameList(th);
-  const out: FrameInfo[] = [];
-  for (let fp = f.length - FRAME_WORDS; fp >= 0; fp -= FRAME_WORDS) {
-    const innermost = fp === f.length - FRAME_WORDS;
-    // a caller, or a thread parked in a builtin, is past its call: name the call itself
-    const past = !innermost || (th.wait !== null && th.wait.kind !== 'debugger');
-    const pc = f[fp + 1];
-    out.push({ th, hi: f[fp], pc: past && pc > 0 ? pc - 1 : pc, base: f[fp + 2] });
-  }
-  return out;
+  return callFrames(th).map((f) => ({ th, hi: f.handler, pc: f.at, base: f.base }));
 }
 
 /** A frame's name in the call stack: "steamhiss (set engine)". */

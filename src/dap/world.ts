@@ -5,39 +5,28 @@
 // stopped there — answering requests until one lets it go on.
 import { isMainThread, parentPort, workerData, type MessagePort } from 'node:worker_threads';
 import type { DebugProtocol } from '@vscode/debugprotocol';
-import { readScripts, UsageError } from '../node/load.ts';
-import { checkOutputPlace, overwrites, TraceFile } from '../node/outputs.ts';
-import { loadProject } from '../project/index.ts';
-import { loadLinted } from '../lint/index.ts';
-import { formatDiagnostic } from '../errors/diagnostic.ts';
+import { UsageError } from '../node/load.ts';
+import type { TraceFile } from '../node/outputs.ts';
 import type { Engine, EngineHost } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
 import { callDepth, type Thread } from '../vm/thread.ts';
 import { TIMELINE_KINDS, traceLine } from '../trace/events.ts';
-import { Mailbox, WORLD_ROLE, type WorldMessage, type WorldRequest } from './channel.ts';
-import { launchOptions, LaunchError, type LaunchOptions } from './launch.ts';
+import { Mailbox, Refused, WORLD_ROLE, type WorldMessage, type WorldRequest } from './channel.ts';
+import { launchOptions, loadLaunch, LaunchError, type LaunchOptions } from './launch.ts';
 import { Sources } from './sources.ts';
 import { Breakpoints, statementColumn } from './breakpoints.ts';
 import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
-import { Control, Unwind, type Replay, type Step, type Stop } from './control.ts';
-import { Run, type Extra, type RunHost } from './run.ts';
-import { BOOT_SCOPE, Variables, WORLD_THREAD, frameName, framesOf, threadName, type FrameInfo } from './view.ts';
-import type { Checkpoint } from '../engine/history.ts';
+import { Control, Unwind, type Step, type Stop } from './control.ts';
+import { Run, type RunHost } from './run.ts';
+import { WORLD_THREAD, framesOf, threadName } from './view.ts';
+import { Shown, type ShownFrame } from './shown.ts';
+import { planBack, type BackPlan } from './back.ts';
 import type { Value } from '../vm/value.ts';
-
-/** A request the world cannot answer as asked: its message goes back in the error response. */
-class Refused extends Error {}
 
 type State = 'new' | 'launched' | 'running' | 'stopped' | 'ended';
 
 /** What a request asks of a stopped world: to go on (perhaps stepping), or to go back. */
 type Resume = 'go' | 'back';
-
-/** A frame shown in a stack trace, by the id it was given. */
-interface ShownFrame extends FrameInfo {
-  /** Its place from the outermost (0), so that a replay finds it again. */
-  depth: number;
-}
 
 export class WorldSession {
   private state: State = 'new';
@@ -56,11 +45,10 @@ export class WorldSession {
   stopOnRunaway = false;
   private queue: WorldRequest[] = [];
   private stop: Stop | null = null;
-  private frames = new Map<number, ShownFrame>();
-  private vars = new Variables();
-  private scopesOf = new Map<number, { frame: ShownFrame; kind: 'locals' | 'object' | 'globals' }>();
+  /** What a stopped world has shown the client: frames, scopes and variables by the ids it was given. */
+  private shown = new Shown();
   /** Where going back goes, once the stopped world is abandoned. */
-  private plan: { cp: Checkpoint<Extra>; replay: Replay } | null = null;
+  private plan: BackPlan | null = null;
   /** Something to say once the response to the request being answered is out. */
   private then: (() => void) | null = null;
   private disconnected = false;
@@ -172,9 +160,7 @@ export class WorldSession {
   }
 
   private forget(): void {
-    this.frames.clear();
-    this.scopesOf.clear();
-    this.vars.clear();
+    this.shown.forget();
   }
 
   // ---- requests ---------------------------------------------------------------------
@@ -297,16 +283,16 @@ export class WorldSession {
       case 'reverseContinue':
         this.mustBeStopped(command);
         if (this.opts!.noDebug) throw new Refused('a run without debugging keeps no history to go back in');
-        this.back(command);
+        this.plan = planBack(command, this.stop!, this.run!, this.control!, this.breakpoints!);
         return 'back';
       case 'stackTrace':
         return this.stackTrace(a);
       case 'scopes':
         this.mustBeStopped(command);
-        return { scopes: this.scopes(a) };
+        return { scopes: this.shown.scopes(this.engine, a.frameId) };
       case 'variables':
         this.mustBeStopped(command);
-        return { variables: this.variables(a) };
+        return { variables: this.shown.variables(a) };
       case 'evaluate':
         return this.evaluate(a);
       case 'setVariable':
@@ -340,36 +326,8 @@ export class WorldSession {
   private launch(a: Record<string, unknown>): undefined {
     if (this.state !== 'new') throw new Refused('a program is launched already');
     const opts = launchOptions(a);
-    const scripts = readScripts(opts.program);
-    let hostBuiltins: ReturnType<typeof loadProject>['builtins'];
-    try {
-      hostBuiltins = loadProject(opts.program).builtins;
-    } catch (err) {
-      if (err instanceof UsageError) throw new Refused(err.message);
-      throw err;
-    }
-    const loaded = loadLinted(scripts, hostBuiltins);
-    for (const d of [...loaded.diagnostics, ...loaded.warnings]) this.output('stderr', formatDiagnostic(d, loaded.sources[d.file]) + '\n');
-    if (!loaded.program) {
-      const n = loaded.diagnostics.length;
-      throw new Refused(`${n} error${n === 1 ? '' : 's'} in the scripts; nothing was run (see the debug console)`);
-    }
-    const program = loaded.program;
-    if (opts.trace !== null) {
-      // a trace written over a script (by any name, a link included) would wipe the script
-      const script = overwrites(
-        opts.trace,
-        scripts.map((f) => ({ path: f.file, what: `the script "${f.file}"` })),
-      );
-      if (script !== undefined) throw new Refused(`the trace "${opts.trace}" would overwrite ${script}`);
-      // (a FIFO would block the world's thread, and every request behind it, until something reads it)
-      checkOutputPlace(opts.trace, 'trace');
-      try {
-        this.trace = new TraceFile(opts.trace);
-      } catch (err) {
-        throw new Refused(`cannot write the trace to "${opts.trace}" (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`);
-      }
-    }
+    const { program, trace } = loadLaunch(opts, (text) => this.output('stderr', text));
+    this.trace = trace;
     this.opts = opts;
     this.program = program;
     this.sources = new Sources(program);
@@ -406,51 +364,15 @@ export class WorldSession {
     return out;
   }
 
-  private thread(id: unknown): Thread {
-    const th = this.engine.liveThreads().find((t) => t.id === id);
-    if (!th) throw new Refused(`there is no thread ${String(id)} (it may have ended)`);
-    return th;
-  }
-
   private stackTrace(a: Record<string, unknown>): DebugProtocol.StackTraceResponse['body'] {
-    const e = this.engine;
-    const frames: FrameInfo[] = a.threadId === WORLD_THREAD ? [{ th: null, hi: -1, pc: 0, base: 0 }] : framesOf(this.thread(a.threadId));
-    const start = Number.isInteger(a.startFrame) ? (a.startFrame as number) : 0;
-    const levels = Number.isInteger(a.levels) && (a.levels as number) > 0 ? (a.levels as number) : frames.length;
-    const stackFrames = frames.slice(start, start + levels).map((f, i): DebugProtocol.StackFrame => {
-      const id = this.frames.size + 1;
-      this.frames.set(id, { ...f, depth: frames.length - 1 - (start + i) });
-      if (f.th === null) return { id, name: frameName(e, f), line: 0, column: 0, presentationHint: 'label' };
-      const h = e.program.handlers[f.hi];
+    const at = (hi: number, pc: number) => {
+      const e = this.engine;
+      const h = e.program.handlers[hi];
       // at a statement's start, the statement; elsewhere (a call a frame waits in), the instruction's own place
-      const col = this.breakpoints!.startsOf(f.hi)[f.pc] === 1 ? statementColumn(e.program, f.hi, f.pc) : (h.cols[f.pc] ?? h.col);
-      return { id, name: frameName(e, f), source: this.sources!.source(h.file), line: this.line(h.lines[f.pc] ?? h.line), column: this.col(col) };
-    });
-    return { stackFrames, totalFrames: frames.length };
-  }
-
-  private frame(id: unknown): ShownFrame {
-    const f = this.frames.get(id as number);
-    if (!f) throw new Refused(`there is no frame ${String(id)} (ask for the stack trace again)`);
-    return f;
-  }
-
-  private scopes(a: Record<string, unknown>): DebugProtocol.Scope[] {
-    const f = this.frame(a.frameId);
-    const scopes = this.vars.scopes(this.engine, f);
-    for (const s of scopes) {
-      const kind = s.presentationHint === 'locals' ? 'locals' : s.name === 'Globals' || s.name === BOOT_SCOPE ? 'globals' : s.name === 'World' ? null : 'object';
-      if (kind !== null) this.scopesOf.set(s.variablesReference, { frame: f, kind });
-    }
-    return scopes;
-  }
-
-  private variables(a: Record<string, unknown>): DebugProtocol.Variable[] {
-    const start = Number.isInteger(a.start) ? (a.start as number) : 0;
-    const count = Number.isInteger(a.count) ? (a.count as number) : 0;
-    const vars = this.vars.get(a.variablesReference as number, start, count);
-    if (vars === null) throw new Refused(`there are no variables ${String(a.variablesReference)} (they belong to an earlier stop)`);
-    return vars;
+      const col = this.breakpoints!.startsOf(hi)[pc] === 1 ? statementColumn(e.program, hi, pc) : (h.cols[pc] ?? h.col);
+      return { source: this.sources!.source(h.file), line: this.line(h.lines[pc] ?? h.line), column: this.col(col) };
+    };
+    return this.shown.stackTrace(this.engine, a, at);
   }
 
   private exceptionInfo(a: Record<string, unknown>): DebugProtocol.ExceptionInfoResponse['body'] {
@@ -473,22 +395,22 @@ export class WorldSession {
     // "!code" in the debug console: run it for real, side effects and all
     const effects = a.context === 'repl' && text.trimStart().startsWith('!');
     if (effects) text = text.trimStart().slice(1);
-    const f = a.frameId === undefined ? this.topFrame() : this.frame(a.frameId);
+    const f = a.frameId === undefined ? this.topFrame() : this.shown.frame(a.frameId);
     // the debug console takes statements and shows what they print; a watch or a hover, one expression
     const value = this.runText(text, f?.th ? f : null, true, effects, a.context === 'repl');
-    const v = this.vars.value('', value);
+    const v = this.shown.vars.value('', value);
     return { result: v.value, type: v.type, variablesReference: v.variablesReference, indexedVariables: v.indexedVariables };
   }
 
   private setVariable(a: Record<string, unknown>): DebugProtocol.SetVariableResponse['body'] {
     this.mustBeStopped('setVariable');
-    const scope = this.scopesOf.get(a.variablesReference as number);
+    const scope = this.shown.scopeOf(a.variablesReference);
     if (!scope) throw new Refused('only locals, properties and globals are set here, not items of a list (in the debug console: !list[2] = …)');
     if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new Refused('setVariable needs a name and a value');
     // the frame's names for locals; its object's for a property; none but the globals for a global
     const f = scope.kind === 'globals' ? null : scope.frame;
     const value = this.runText(`${a.name} = ${a.value}`, f, scope.kind === 'locals', true, true);
-    const v = this.vars.value(a.name, value);
+    const v = this.shown.vars.value(a.name, value);
     return { value: v.value, type: v.type, variablesReference: v.variablesReference };
   }
 
@@ -548,52 +470,6 @@ export class WorldSession {
       else c.asked = 'pause';
     }
     return 'go';
-  }
-
-  /**
-   * Searches the past for where to go back to — the statement before, in this thread
-   * and no deeper (stepBack), or the last breakpoint hit (reverseContinue) — and makes
-   * that the plan. Scans run from the latest checkpoint backwards; the stopped world
-   * stays as it is until a place is found.
-   */
-  private back(kind: 'stepBack' | 'reverseContinue'): void {
-    const stop = this.stop!;
-    const run = this.run!;
-    const c = this.control!;
-    const bp = this.breakpoints!;
-    const id = stop.th?.id ?? -1;
-    const depth = stop.th ? callDepth(stop.th) : 0;
-    const list = run.checkpoints();
-    let until = stop.count;
-    let inclusive = stop.after;
-    let untilFrame = stop.frame;
-    // stepping back from a thread's first statement goes to whatever ran before it
-    let anyThread = stop.th === null;
-    for (let i = list.length - 1; i >= 0; i--) {
-      const cp = list[i];
-      if (inclusive ? cp.extra.count > until : cp.extra.count >= until) continue;
-      let mine = -1;
-      let any = -1;
-      const look = (th: Thread, pc: number, n: number): void => {
-        if (kind === 'reverseContinue') {
-          if (bp.marks[th.hi]?.[pc] === 1 && bp.at(th.hi, pc).some((b) => b.log === null && c.holds(b, th, pc))) mine = n;
-        } else if (bp.startsOf(th.hi)[pc] === 1) {
-          any = n;
-          if (th.id === id && callDepth(th) <= depth) mine = n;
-        }
-      };
-      const alive = run.scan(cp, { kind: 'scan', until, inclusive, untilFrame, look });
-      if (kind === 'stepBack' && !alive.has(id)) anyThread = true;
-      const target = mine >= 0 ? mine : anyThread ? any : -1;
-      if (target >= 0) {
-        this.plan = { cp, replay: { kind: 'goto', target, reason: kind === 'reverseContinue' ? 'breakpoint' : 'step' } };
-        return;
-      }
-      until = cp.extra.count;
-      inclusive = true;
-      untilFrame = Math.max(1, cp.moment);
-    }
-    throw new Refused(kind === 'stepBack' ? 'there is nothing earlier to step back to (the history begins here)' : 'no breakpoint was hit earlier in the history kept');
   }
 }
 

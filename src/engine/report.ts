@@ -1,7 +1,8 @@
 // Reporting: what a world tells its host. Prints, trace events, warnings and script
 // errors, each error with its file:line:col, a code frame and the script call stack.
 import type { Program } from '../vm/program.ts';
-import { FRAME_WORDS, SITE_SPAN, type Thread } from '../vm/thread.ts';
+import { SITE_SPAN, type Thread } from '../vm/thread.ts';
+import { callFrames, pastCall } from './callframes.ts';
 import { formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import type { TraceFields } from '../world/context.ts';
@@ -129,8 +130,7 @@ export class Reporter {
     const out: string[] = [];
     for (let i = frames.length - 2; i >= 0; i -= 2) {
       const h = program.handlers[frames[i]];
-      // a caller's saved pc is past its call instruction: name the call itself
-      const pc = Math.max(0, frames[i + 1] - (i !== frames.length - 2 ? 1 : 0));
+      const pc = i !== frames.length - 2 ? pastCall(frames[i + 1]) : frames[i + 1];
       const obj = h.object >= 0 ? ` (${program.objects[h.object].kind} ${program.objects[h.object].spelled})` : '';
       out.push(`${h.spelled}${obj} at ${h.file}:${h.lines[pc] ?? h.line}:${h.cols[pc] ?? h.col}`);
     }
@@ -151,10 +151,9 @@ function isPowerOfTen(n: number): boolean {
 
 /** A thread's frames as (handler, pc) pairs, outermost first. */
 function framePairs(th: Thread): number[] {
-  const out: number[] = [];
-  for (let fp = 0; fp < th.frames.length; fp += FRAME_WORDS) out.push(th.frames[fp], th.frames[fp + 1]);
-  if (th.hi >= 0) out.push(th.hi, th.pc);
-  return out;
+  return callFrames(th)
+    .reverse()
+    .flatMap((f) => [f.handler, f.pc]);
 }
 
 /** Where a failed thread stood: its frames, then those of generated code that kept none on the thread (innermost last). */

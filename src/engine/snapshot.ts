@@ -1,6 +1,6 @@
 // Saving and restoring a running world (docs/saving.md): the writer, the reader and
 // the schema they share live in save/; this is what the rest of Pocketwatch uses.
-export { writeSnapshot } from './save/write.ts';
+export { writeSnapshot, writeSnapshotBody } from './save/write.ts';
 export {
   decodeSnapshot,
   describeChanges,
@@ -15,4 +15,4 @@ export {
   type SnapshotLimits,
 } from './save/read.ts';
 export { SnapshotError } from './save/schema.ts';
-export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo } from './save/format.ts';
+export { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './save/format.ts';

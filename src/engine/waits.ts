@@ -9,6 +9,7 @@ import { TICK_UNITS, unitsToMs } from '../time/units.ts';
 import { stamp } from '../trace/describe.ts';
 import type { HostRequest } from '../world/state.ts';
 import { hostCallText } from '../world/hostdata.ts';
+import { pastCall } from './callframes.ts';
 
 // A builtin call's words, from the opcode table: the opcode, then its operands, one of them the builtin.
 const CALLB_WORDS = OPS[Op.CALLB]!.operands.length + 1;
@@ -108,7 +109,7 @@ export function threadWhere(w: WaitView, th: Thread): string {
   if (th.hi < 0) return '';
   const h = w.program.handlers[th.hi];
   if (!h) return '';
-  let pc = th.pc;
-  if (waitingBuiltin(w, th)) pc -= CALLB_WORDS;
+  // parked in a builtin: at the call itself
+  const pc = waitingBuiltin(w, th) ? pastCall(th.pc) : th.pc;
   return `${handlerName(w.program, th.hi)} at ${h.file}:${h.lines[pc] ?? h.line}`;
 }

@@ -5,7 +5,8 @@ import type { Program } from '../vm/program.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import { traceLine } from '../trace/events.ts';
 import { continueHeadless, createHeadlessEngine } from '../hosts/headless.ts';
-import { readSnapshot, writeSnapshot } from '../engine/snapshot.ts';
+import type { RestoredWorld } from '../engine/snapshot.ts';
+import { readWorld, saveWorld } from '../session/index.ts';
 import { PAUSED } from '../vm/guard.ts';
 import type { Wait } from '../vm/thread.ts';
 import { copyWorld, type Fork, type WorldOptions } from './world.ts';
@@ -37,13 +38,18 @@ export function checkSaveRestore(program: Program, options: WorldOptions, fork: 
   const copy = copyWorld(fork);
   let text: string;
   try {
-    text = writeSnapshot(copy.state, copy.threads, program, { kind: 'headless', fps: options.fps, nextFrame: fork.frame, files: [], seed: options.seed, loopGuard: options.loopGuard, input: [] });
+    text = saveWorld({
+      state: copy.state,
+      threads: copy.threads,
+      program,
+      host: { kind: 'headless', fps: options.fps, nextFrame: fork.frame, files: [], seed: options.seed, loopGuard: options.loopGuard, input: [] },
+    });
   } catch (err) {
     return { kind: 'save', message: `the world cannot be saved here: ${(err as Error).message}` };
   }
-  let restored: ReturnType<typeof readSnapshot>;
+  let restored: RestoredWorld;
   try {
-    restored = readSnapshot(text, program);
+    restored = readWorld(text, program);
   } catch (err) {
     return { kind: 'save', message: `a save made here is refused on restoring: ${(err as Error).message}` };
   }

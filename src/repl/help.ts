@@ -1,5 +1,5 @@
-// :help and docs/builtins.md, generated from the builtin registry (so they never go out
-// of date), and the REPL's own command table.
+// :help and docs/builtins.md, generated from the builtin registry and the REPL's
+// command table (commands.ts), so they never go out of date.
 import type { Builtin } from '../builtins/registry.ts';
 import { signature } from '../builtins/registry.ts';
 import { closest } from '../errors/suggest.ts';
@@ -10,37 +10,6 @@ export interface CommandInfo {
   args: string;
   doc: string;
 }
-
-export const COMMANDS: readonly CommandInfo[] = [
-  { name: 'help', args: '[name]', doc: 'this list; with a name, the whole description of a builtin or command' },
-  { name: 'load', args: 'FILE|FOLDER', doc: 'load scripts into the running world (handlers and objects are added or redefined; its startup handlers run)' },
-  { name: 'loops', args: '', doc: 'the armed loop slots and how many steps each has left' },
-  { name: 'crickets', args: '', doc: 'the crickets, their countdowns and whether they sound' },
-  { name: 'actors', args: '', doc: 'every actor: position, facing, pose, walk' },
-  { name: 'threads', args: '', doc: 'every live thread, what it waits for and since when' },
-  { name: 'pause', args: '', doc: 'freeze the world where it is (the game clock is saved; nothing moves)' },
-  { name: 'resume', args: '', doc: 'go on from exactly where :pause stopped' },
-  { name: 'save', args: 'FILE', doc: 'save the running world (threads mid-wait, loops, walks, crickets, clocks) to a file' },
-  { name: 'restore', args: 'FILE', doc: 'go back to a world saved with :save (the same scripts must be loaded)' },
-  { name: 'step', args: '[N]', doc: 'while paused, advance N heartbeats (50 ms of game time each; default 1); in the past, replay the next N' },
-  { name: 'back', args: '[N]', doc: 'go back N heartbeats (default 1), the mirror of :step: the world is rebuilt as it was then, and holds still there' },
-  { name: 'goto', args: 'TIME|now', doc: 'go to the moment the game clock read TIME (e.g. 12.5s, 2m), or back to the latest moment' },
-  { name: 'history', args: '', doc: 'what the REPL keeps to go back: its checkpoints, their memory, and every input (clicks, lines, commands)' },
-  { name: 'reload', args: '', doc: 'compile the loaded files again and swap them in under the running world: values, loops, walks, clocks and threads are kept' },
-  { name: 'click', args: '[KIND] NAME', doc: 'click an object, e.g. :click prop faucet (delivered on the next heartbeat)' },
-  { name: 'key', args: 'NAME', doc: 'press and release a key, e.g. :key space: the current set hears on key (name), keydown () sees it once' },
-  { name: 'answer', args: 'REQUEST [VALUE]', doc: 'answer a waiting host builtin\'s request with a value as JSON, e.g. :answer 1 "yes" (no value: void; delivered on the next heartbeat)' },
-  { name: 'filter', args: '[KIND…|all]', doc: 'choose which kinds of events the log shows: print loop walk sound set click event time; +kind/-kind adjust' },
-  { name: 'timeline', args: '[FILE]', doc: 'draw the last minute of the world: every loop, thread, walk and sound on one time axis (default timeline.html; .svg, or .json for Perfetto)' },
-  {
-    name: 'record',
-    args: 'on FILE|off',
-    doc: 'record an oracle: on starts the world again from game time 0 and records every click, key and answer with what the world does; off writes FILE and checks it passes pw check',
-  },
-  { name: 'status', args: '', doc: 'the status line, once, as text (handy in the line mode)' },
-  { name: 'trace', args: 'on|off', doc: 'show or hide world events in the log (prints and errors always show)' },
-  { name: 'quit', args: '', doc: 'leave the REPL (also Ctrl-D on an empty line, or Ctrl-C twice)' },
-];
 
 const AREA_TITLES: Record<string, string> = { core: 'values and text', timing: 'time and loops', world: 'the world', host: "the host's builtins" };
 
@@ -54,15 +23,15 @@ const AREA_NOTES: Record<string, string[]> = {
   ],
 };
 
-export function helpText(builtins: readonly Builtin[], topic?: string): string[] {
-  if (topic) return topicHelp(builtins, topic.toLowerCase().replace(/^:/, ''));
+export function helpText(builtins: readonly Builtin[], commands: readonly CommandInfo[], topic?: string): string[] {
+  if (topic) return topicHelp(builtins, commands, topic.toLowerCase().replace(/^:/, ''));
   const out: string[] = [];
   out.push('Type a statement to run it in the live world, or an expression to see its value.');
   out.push('A block (on, if, while, for, set, actor, prop, flat) waits for its closing keyword.');
   out.push('Ctrl-C stops the script you started; Ctrl-C twice or Ctrl-D quits. Up/down: history.');
   out.push('');
   out.push('Commands:');
-  out.push(...table(COMMANDS.map((c) => [`  :${c.name}${c.args ? ' ' + c.args : ''}`, c.doc])));
+  out.push(...table(commands.map((c) => [`  :${c.name}${c.args ? ' ' + c.args : ''}`, c.doc])));
   const areas = [...new Set(builtins.map((b) => b.area))];
   for (const area of areas) {
     out.push('');
@@ -74,7 +43,7 @@ export function helpText(builtins: readonly Builtin[], topic?: string): string[]
   return out;
 }
 
-function topicHelp(builtins: readonly Builtin[], topic: string): string[] {
+function topicHelp(builtins: readonly Builtin[], commands: readonly CommandInfo[], topic: string): string[] {
   const b = builtins.find((x) => x.name === topic);
   if (b) {
     const out = [signature(b), `  ${b.doc}`];
@@ -82,9 +51,9 @@ function topicHelp(builtins: readonly Builtin[], topic: string): string[] {
     out.push(`  (${AREA_TITLES[b.area] ?? b.area})`);
     return out;
   }
-  const c = COMMANDS.find((x) => x.name === topic);
+  const c = commands.find((x) => x.name === topic);
   if (c) return [`:${c.name}${c.args ? ' ' + c.args : ''}`, `  ${c.doc}`];
-  const guess = closest(topic, [...builtins.map((x) => x.name), ...COMMANDS.map((x) => x.name)]);
+  const guess = closest(topic, [...builtins.map((x) => x.name), ...commands.map((x) => x.name)]);
   return [`no builtin or command "${topic}"${guess ? ` — did you mean "${guess}"?` : ''}`];
 }
 

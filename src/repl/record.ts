@@ -7,7 +7,7 @@
 import { dirname, relative, resolve, sep } from 'node:path';
 import { Engine } from '../engine/engine.ts';
 import { builtinsFor } from '../builtins/host.ts';
-import { writeSnapshot } from '../engine/snapshot.ts';
+import { saveWorld } from '../session/save.ts';
 import { Recorder } from '../oraclefile/record.ts';
 import { ORACLE_EXTENSION } from '../oraclefile/format.ts';
 import { checkOracleFile } from '../oracle/check.ts';
@@ -92,14 +92,11 @@ function start(s: Recordable, file: string, emit: (e: LogEntry) => void, restart
   );
   fresh.stopOnError = false;
   fresh.boot(0);
-  const snapshot = writeSnapshot(fresh.state, fresh.threadsForSave(), program, {
-    kind: 'live',
-    fps: 60,
-    nextFrame: fresh.state.frame.display + 1,
-    files,
-    seed: e.options.seed,
-    loopGuard: e.options.loopGuard,
-    input: [],
+  const snapshot = saveWorld({
+    state: fresh.state,
+    threads: fresh.threadsForSave(),
+    program,
+    host: { kind: 'live', fps: 60, nextFrame: fresh.state.frame.display + 1, files, seed: e.options.seed, loopGuard: e.options.loopGuard, input: [] },
   });
   restart(snapshot);
   recordings.set(s, { file, recorder, files });

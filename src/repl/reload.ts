@@ -16,6 +16,14 @@ import type { HandlerCode, Program } from '../vm/program.ts';
 import { handlerDigest, handlerNaming } from '../vm/names.ts';
 import { repr, type Value } from '../vm/value.ts';
 import type { RestoredWorld } from '../engine/snapshot.ts';
+import type { Loader, SessionOptions } from './context.ts';
+import { readSources } from '../node/load.ts';
+import { handlersOf } from '../engine/callframes.ts';
+import { loadLinted } from '../lint/index.ts';
+import { loadProgram } from '../engine/load.ts';
+import { formatDiagnostic } from '../errors/diagnostic.ts';
+import { Input, type LoadInput, type ReloadInput } from './travel.ts';
+import type { LogEntry } from './events.ts';
 
 /** A name the REPL gives what is typed at its prompt (`<repl 3>`), never a file's. */
 export const isTyped = (name: string): boolean => name.startsWith('<repl ');
@@ -168,4 +176,141 @@ export function reloadReport(files: string[], changes: Changes, restored: Restor
     out.push(`  stopped thread ${d.id} (${d.origin}): it was in ${shownHandler(d.handler)}, which ${d.why === 'changed' ? 'changed' : 'is gone'}`);
   }
   return out;
+}
+
+// ---- loading files into the running world, and reloading them ----
+
+export function initialProgram(r: Loader, opts: SessionOptions, early: LogEntry[]): Program {
+  let sources: SourceText[] = [];
+  for (const f of opts.files ?? []) {
+    try {
+      sources.push(...readSources([f]));
+    } catch (err) {
+      r.log.errorCount++;
+      early.push({ kind: 'error', text: `cannot load ${f}: ${(err as Error).message}` });
+    }
+  }
+  sources = [...sources, ...(opts.sources ?? [])];
+  // files that did not load are looked for again by :reload
+  r.roots = [...(opts.files ?? [])];
+  r.inMemory = new Set((opts.sources ?? []).map((s) => s.file));
+  const loaded = loadLinted(sources, r.hostBuiltins);
+  if (loaded.program) {
+    r.files = sources.map((s) => s.file);
+    r.defs = [...r.files];
+    if (sources.length > 0) early.push({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+    for (const d of loaded.warnings) early.push({ kind: 'warning', text: formatDiagnostic(d, loaded.sources[d.file]) });
+    return loaded.program;
+  }
+  for (const d of loaded.diagnostics) {
+    r.log.errorCount++;
+    early.push({ kind: 'error', text: formatDiagnostic(d, loaded.sources[d.file]) });
+  }
+  early.push({ kind: 'info', text: 'the world starts without those files: fix them, then :load them' });
+  const bare = loadProgram([], true, { host: r.hostBuiltins });
+  if (!bare.program) throw new Error('the boot library does not compile');
+  return bare.program;
+}
+
+/** :load — parse and compile files into the running world. */
+export function loadFiles(r: Loader, paths: string[]): void {
+  let sources: SourceText[];
+  try {
+    sources = readSources(paths);
+  } catch (err) {
+    r.log.errorCount++;
+    r.log.emit({ kind: 'error', text: (err as Error).message });
+    return;
+  }
+  if (sources.length === 0) {
+    r.log.emit({ kind: 'info', text: `no .pw files in ${paths.join(', ')}` });
+    return;
+  }
+  const bytes = sources.reduce((n, f) => n + f.source.length, 0);
+  r.input(Input.load, { sources, paths, bytes }, () => loadSources(r, { sources, paths }));
+}
+
+export function loadSources(r: Loader, { sources, paths }: LoadInput): void {
+  const { files, errors } = parseSources(sources);
+  if (errors.length > 0) {
+    const texts = Object.fromEntries(sources.map((s) => [s.file, s.source]));
+    for (const d of errors) r.log.report(d, texts[d.file]);
+    return;
+  }
+  if (r.define(files)) {
+    // loading a file again redefines it in place: it is still one file of the world
+    r.files = [...r.files, ...sources.map((f) => f.file).filter((f) => !r.files.includes(f))];
+    const names = new Set(sources.map((f) => f.file));
+    r.defs = [...r.defs.filter((d) => !names.has(d)), ...names];
+    r.roots = [...new Set([...r.roots, ...paths])];
+    r.onFilesChanged?.();
+    r.log.emit({ kind: 'info', text: `loaded ${sources.map((s) => s.file).join(', ')}` });
+    lintLoaded(r, sources);
+  }
+}
+
+/** The warnings of files just loaded, read together with every file loaded before. */
+function lintLoaded(r: Loader, fresh: SourceText[]): void {
+  const names = new Set(fresh.map((s) => s.file));
+  const program = r.engine.program;
+  const all = [...new Set(r.files)].map((file) => ({ file, source: program.sources[file] ?? '' }));
+  const linted = loadLinted(all, r.hostBuiltins);
+  for (const d of linted.warnings) if (names.has(d.file)) r.log.report(d, linted.sources[d.file]);
+}
+
+/**
+ * :reload (and --watch) — every loaded file compiled again, with what was defined at
+ * the prompt, and swapped in under the running world. One that does not compile
+ * changes nothing.
+ */
+export function reloadFiles(r: Loader, quiet = false): void {
+  let fresh: SourceText[];
+  try {
+    fresh = readSources([...r.roots]);
+  } catch (err) {
+    return r.log.error(`cannot reload: ${(err as Error).message}`);
+  }
+  const program = r.engine.program;
+  const found = new Map(fresh.map((f) => [f.file, f.source]));
+  // a file gone from its folder goes from the world; one new in it comes in last
+  const defs = [...r.defs.filter((d) => isTyped(d) || found.has(d) || r.inMemory.has(d)), ...[...found.keys()].filter((f) => !r.defs.includes(f))];
+  const textOf = (name: string): string => found.get(name) ?? program.sources[name] ?? '';
+  const changed = [...defs.filter((d) => !isTyped(d) && textOf(d) !== program.sources[d]), ...r.defs.filter((d) => !defs.includes(d))];
+  if (changed.length === 0) return quiet ? undefined : r.log.info('nothing to reload: the loaded files are as they were');
+  const snippets = new Set<string>();
+  const names = handlerNaming(program).names;
+  for (const th of r.engine.liveThreads()) {
+    for (const hi of handlersOf(th)) if (names[hi].startsWith('(repl)@')) snippets.add(program.handlers[hi].file);
+  }
+  const globals = r.typedAtPrompt.filter((t) => t.startsWith('global ')).map((t) => t.slice(7));
+  const rebuilt = rebuildProgram(defs, textOf, [...snippets], globals, r.hostBuiltins);
+  if ('diagnostics' in rebuilt) {
+    for (const d of rebuilt.diagnostics) r.log.report(d, rebuilt.sources[d.file]);
+    return r.log.info('the reload changed nothing: the world runs on with the scripts it had');
+  }
+  const files = defs.filter((d) => !isTyped(d));
+  const bytes = changed.reduce((n, f) => n + textOf(f).length, 0);
+  r.input(Input.reload, { program: rebuilt.program, files, defs, changed, bytes }, () => swapProgram(r, { program: rebuilt.program, files, defs, changed, bytes }));
+  lintLoaded(
+    r,
+    fresh.filter((f) => changed.includes(f.file)),
+  );
+}
+
+/**
+ * The new program under the running world: the world is written as a snapshot with
+ * the old one and read into the new one, which keeps every value, loop, walk, clock
+ * and thread by name; a thread in a handler that changed is stopped and named.
+ */
+export function swapProgram(r: Loader, to: ReloadInput): void {
+  const e = r.engine;
+  const before = e.program;
+  const text = r.running.save({ program: withoutLeftovers(before) });
+  const restored = r.running.read(text, { program: to.program, dropChanged: true });
+  e.program = to.program;
+  r.world.adopt(restored.state, restored.threads, restored.changes);
+  r.files = to.files;
+  r.defs = to.defs;
+  r.followThreads();
+  r.log.emit({ kind: 'output', text: reloadReport(to.changed, handlerChanges(before, to.program), restored, to.program, e.props).join('\n') });
 }

@@ -1,12 +1,12 @@
 // Time travel in the REPL: what the session records in its history (engine/history.ts)
 // — every input the live world takes from outside — and how :history describes it.
 import type { History } from '../engine/history.ts';
-import type { LiveMoment } from '../hosts/live.ts';
 import type { Program } from '../vm/program.ts';
 import type { SourceText } from '../node/load.ts';
 import { stamp } from './events.ts';
 import { table } from './inspect.ts';
-import { unitsToMs } from '../time/units.ts';
+import { parseDuration, unitsToMs } from '../time/units.ts';
+import type { Repl } from './context.ts';
 
 /** The inputs, by kind. A frame's and a heartbeat step's value is the wall reading it was drawn at (every input's is). */
 export const Input = {
@@ -54,21 +54,7 @@ export interface ReloadInput {
   bytes: number;
 }
 
-/** What the session keeps beside a checkpoint's snapshot: the rest of what restoring it needs (lists the session never changes in place, shared). */
-export interface Capture {
-  program: Program;
-  live: LiveMoment;
-  group: number;
-  files: readonly string[];
-  roots: readonly string[];
-  defs: readonly string[];
-  typedAtPrompt: readonly string[];
-  /** Ids of the live threads started from the REPL, and of those whose value is still to be echoed. */
-  foreground: number[];
-  awaitingEcho: number[];
-  /** The log's loop lines (when each was last written, and how many firings since): key, time, count, … */
-  loopsShown: (string | number)[];
-}
+export type { Capture } from './context.ts';
 
 const NAMES: Record<number, string> = Object.fromEntries(Object.entries(Input).map(([k, v]) => [v, k]));
 
@@ -104,7 +90,7 @@ function describe(kind: number, payload: unknown): string {
 const SHOWN_INPUTS = 30;
 
 /** :history — what is kept, where the world is, the checkpoints and the inputs besides frames. */
-export function historyText(h: History<Capture>): string[] {
+export function historyText<T>(h: History<T>): string[] {
   const first = h.moment(h.first);
   const last = h.moment(h.last);
   const at = h.moment(h.cursor);
@@ -145,6 +131,98 @@ export function historyText(h: History<Capture>): string[] {
   return out;
 }
 
-function mark(h: History<Capture>, from: number, to: number): string {
+function mark<T>(h: History<T>, from: number, to: number): string {
   return h.cursor >= from && h.cursor <= to ? '← now' : '';
+}
+
+// ---- the commands that move through time: :pause, :resume, :step, :back, :goto ----
+
+export function pause(r: Repl): void {
+  if (r.history.inPast) return r.log.info('the world is in the past and holds still there (:step replays what came next, :goto now comes back)');
+  if (r.world.paused) return r.log.info('already paused (:resume goes on)');
+  r.input(Input.pause, undefined, () => r.world.pause());
+  r.log.info(`paused at game time ${stamp(unitsToMs(r.engine.now))}: nothing moves until :resume (:step N advances N heartbeats)`);
+}
+
+export function resume(r: Repl): void {
+  r.goOnFromHere();
+  if (!r.world.paused) return r.log.info('not paused');
+  r.input(Input.resume, undefined, () => r.world.resume());
+  r.log.info(`resumed from game time ${stamp(unitsToMs(r.engine.now))}`);
+}
+/** The N of :step N and :back N, or null after saying what is wrong. */
+function heartbeats(r: Repl, command: string, args: string[]): number | null {
+  const n = args.length === 0 ? 1 : Number(args[0]);
+  if (Number.isInteger(n) && n >= 1 && n <= 72_000 && args.length <= 1) return n;
+  r.log.error(`:${command} needs a whole number of heartbeats from 1 to 72000, not "${args.join(' ')}"`);
+  return null;
+}
+
+export function step(r: Repl, args: string[]): void {
+  const n = heartbeats(r, 'step', args);
+  if (n === null) return;
+  const h = r.history;
+  let note = '';
+  let left = n;
+  if (h.inPast) {
+    // the recorded moments come again, with what they printed; past the latest one the world goes on
+    const target = r.engine.state.steps + n;
+    const i = h.findFirst((m) => m.steps >= target, h.cursor + 1);
+    r.replay('shown', () => h.forward(i < 0 ? h.last : i));
+    left = target - r.engine.state.steps;
+    note = h.inPast ? ' (replayed: still in the past)' : left > 0 ? ' (replayed up to the latest moment, then on from there)' : ' (replayed: back at the latest moment)';
+  }
+  if (left > 0 && !r.world.paused) {
+    r.input(Input.pause, undefined, () => r.world.pause());
+    note = ' (paused first; :resume goes on)';
+  }
+  for (let i = 0; i < left; i++) r.input(Input.step, undefined, () => r.stepOnce());
+  r.prune();
+  r.log.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(r.engine.now))}${note}`);
+}
+
+/** :back N — the moment N heartbeats ago, rebuilt; the world holds still there. */
+export function back(r: Repl, args: string[]): void {
+  const n = heartbeats(r, 'back', args);
+  if (n === null) return;
+  r.holdStill();
+  const h = r.history;
+  const target = r.engine.state.steps - n;
+  let i = h.findLast((m) => m.steps <= target);
+  const short = i < 0;
+  if (short) i = h.first;
+  if (i === h.cursor) return r.log.info(`the history keeps nothing older: the oldest moment kept is at game time ${stamp(unitsToMs(h.moment(i).game))}`);
+  r.replay('silent', () => h.goto(i));
+  r.log.info(`${short ? 'back to the oldest moment kept, at' : `back ${n} heartbeat${n === 1 ? '' : 's'} to`} ${pastNote(r)}`);
+}
+
+/** :goto T — the moment the game clock first read T (or after, between two frames), or :goto now. */
+export function goto(r: Repl, args: string[]): void {
+  if (args.length !== 1) return r.log.error(':goto needs a game time, e.g. :goto 12.5s, or :goto now for the latest moment');
+  const h = r.history;
+  if (/^(now|end|latest)$/i.test(args[0])) {
+    if (!h.inPast) return r.log.info('already at the latest moment');
+    r.replay('silent', () => h.goto(h.last));
+    return r.log.info(`back at the latest moment, game time ${stamp(unitsToMs(r.engine.state.clock.game))}`);
+  }
+  let units: number;
+  try {
+    units = parseDuration(args[0]);
+  } catch (err) {
+    return r.log.error(`:goto ${(err as Error).message}`);
+  }
+  const i = h.findFirst((m) => m.game >= units);
+  const oldest = h.moment(h.first);
+  if (i < 0) return r.log.error(`the world has not been at game time ${stamp(unitsToMs(units))}: the latest moment is at ${stamp(unitsToMs(h.moment(h.last).game))} (:step or :resume get it there)`);
+  if (i === h.first && oldest.game > units && h.first > 0)
+    return r.log.error(`game time ${stamp(unitsToMs(units))} is older than the history keeps: the oldest moment kept is at ${stamp(unitsToMs(oldest.game))}`);
+  r.holdStill();
+  r.replay('silent', () => h.goto(i));
+  r.log.info(h.inPast ? `at ${pastNote(r)}` : `at the latest moment, game time ${stamp(unitsToMs(r.engine.state.clock.game))}`);
+}
+
+function pastNote(r: Repl): string {
+  const h = r.history;
+  const behind = h.moment(h.last).steps - r.engine.state.steps;
+  return `game time ${stamp(unitsToMs(r.engine.state.clock.game))}, ${behind} heartbeat${behind === 1 ? '' : 's'} before the latest moment. In the past: :step replays what came next, :goto now comes back, anything new goes on from here instead`;
 }

@@ -241,12 +241,24 @@ describe('World.inspect', () => {
     expect(v.sounds[2]).toMatchObject({ name: expect.any(String), source: expect.stringMatching(/^cricket:/) });
   });
 
+  it('shows a sound that plays while a savetimer window holds the game clock (sounds run on the wall clock)', () => {
+    const w = new World(
+      compile([{ name: 's.pw', text: 'on startup\n  defsound ("hiss", 5000)\n  delay (30)\n  savetimer ()\n  walldelay (60)\n  playsound ("hiss")\n  walldelay (600)\n  restoretimer ()\nend\n' }]),
+    );
+    for (let k = 1; k <= 90; k++) w.frame((k * 1000) / 60);
+    const v = w.inspect();
+    expect(v.clock.saved).toBe(1);
+    expect([v.gameTime, v.wallTime]).toEqual([500, 1500]);
+    expect(v.sounds[1]).toMatchObject({ name: 'hiss', source: 'script' });
+    expect(v.sounds[1]!.start).toBeLessThanOrEqual(v.wallTime);
+  });
+
   it('says what each thread waits for and where', () => {
     const w = new World(compile([{ name: 'w.pw', text: 'on startup\n  delay (90)\nend\non startup\n  while true\n    forceupdate ()\n  endwhile\nend\n' }]));
     w.frame(100);
     expect(w.inspect().threads).toEqual([
-      { id: expect.any(Number), origin: 'startup', waits: 'delay (): game time until 1.500s (in 1400 ms)', at: 'startup at w.pw:2' },
-      { id: expect.any(Number), origin: 'startup', waits: expect.stringMatching(/^forceupdate \(\): /), at: 'startup at w.pw:6' },
+      { id: expect.any(Number), origin: 'startup', waits: 'delay (): game time until 1.500s (in 1400 ms)', at: 'startup at w.pw:2', since: 0 },
+      { id: expect.any(Number), origin: 'startup', waits: expect.stringMatching(/^forceupdate \(\): /), at: 'startup at w.pw:6', since: 100 },
     ]);
   });
 });

@@ -20,6 +20,7 @@ const LAYERS: string[][] = [
   ['src/compiler'], // the language: it knows builtins by their signatures only
   ['src/world', 'src/builtins'], // services over world state
   ['src/engine'],
+  ['src/session'], // the running world under every face: save, restore, inspect, a thread's frames
   ['src/api', 'src/hosts', 'src/timeline', 'src/lint', 'src/explore', 'src/oraclefile'], // clients: the package core, the clocks that drive a world, traces, lints, the explorer's search, the oracle file's text
   ['src/node', 'src/protocol', 'src/project'], // Node only: files and terminal, message framing on stdio, the game folder's project file
   ['src/oracle', 'pocketwatch/node'], // oracles, the package's Node entries
@@ -43,12 +44,14 @@ const BELOW: Record<string, string[]> = {
   'src/compiler': ['grammar', 'src/errors', 'src/vm', 'src/signatures', 'src/time', 'src/hash'],
   'src/lint': ['grammar', 'src/errors', 'src/compiler', 'src/vm', 'src/time', 'src/builtins', 'src/signatures', 'src/engine'],
   'src/engine': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/compiler', 'src/hash', 'src/signatures'],
+  // one running world as every face sees it; in the package core, so no Node built-in
+  'src/session': ['src/vm', 'src/world', 'src/builtins', 'src/errors', 'src/time', 'src/trace', 'src/engine'],
   // the package core: runs in a browser (test/api/core.test.ts checks it imports no Node built-in)
-  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures', 'src/explore', 'src/oraclefile'],
+  'src/api': ['grammar', 'src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/session', 'src/signatures', 'src/explore', 'src/oraclefile'],
   // the oracle file's text, read and written, and the recorder that writes one from a running world: no Node, so the package core offers it
   'src/oraclefile': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/engine', 'src/hosts'],
   // the explorer's search (pw explore): a client of the headless host, in the package core
-  'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/hosts', 'src/signatures'],
+  'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/session', 'src/hosts', 'src/signatures'],
   'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
   // the game folder's project file, for the tools on Node
   'src/project': ['src/compiler', 'src/engine', 'src/errors', 'src/signatures', 'src/node'],
@@ -72,6 +75,7 @@ const BELOW: Record<string, string[]> = {
     'src/compiler',
     'src/lint',
     'src/engine',
+    'src/session',
     'src/api',
     'src/hosts',
     'src/node',
@@ -89,6 +93,7 @@ const BELOW: Record<string, string[]> = {
     'src/compiler',
     'src/lint',
     'src/engine',
+    'src/session',
     'src/api',
     'src/hosts',
     'src/timeline',
@@ -107,6 +112,7 @@ const BELOW: Record<string, string[]> = {
     'src/compiler',
     'src/lint',
     'src/engine',
+    'src/session',
     'src/hosts',
     'src/timeline',
     'src/explore',

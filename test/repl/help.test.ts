@@ -5,6 +5,7 @@ import { readFileSync } from 'node:fs';
 import { BUILTINS } from '../../src/builtins/index.ts';
 import { signature } from '../../src/builtins/registry.ts';
 import { builtinReference, helpText } from '../../src/repl/help.ts';
+import { COMMANDS } from '../../src/repl/commands.ts';
 
 function balanced(text: string): boolean {
   let depth = 0;
@@ -26,7 +27,7 @@ describe('builtin summaries', () => {
   });
 
   it(':help lists every builtin with its whole summary', () => {
-    const help = helpText(BUILTINS);
+    const help = helpText(BUILTINS, COMMANDS);
     for (const b of BUILTINS) {
       const line = help.find((l) => l.trimStart().startsWith(`${signature(b)} `));
       expect(line, b.name).toBeDefined();

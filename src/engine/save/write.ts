@@ -27,6 +27,12 @@ export function fileDigests(program: Program): { name: string; sha256: string }[
 
 /** The world as JSON text: `{ "checksum": …, "body": … }`. */
 export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
+  const text = JSON.stringify(writeSnapshotBody(state, threads, program, host));
+  return `{"checksum":"${sha256Hex(text)}","body":${text}}\n`;
+}
+
+/** A snapshot's body as data: what writeSnapshot writes as text. */
+export function writeSnapshotBody(state: WorldState, threads: Thread[], program: Program, host: HostInfo): SnapshotBody {
   const values = new ValueWriter();
   const naming = handlerNaming(program);
   const builtins = builtinsFor(program);
@@ -58,8 +64,7 @@ export function writeSnapshot(state: WorldState, threads: Thread[], program: Pro
     threads: saved,
     lists: values.finish(),
   };
-  const text = JSON.stringify(body);
-  return `{"checksum":"${sha256Hex(text)}","body":${text}}\n`;
+  return body;
 }
 
 /** The state with only the host requests a saved thread still waits for (one stopped meanwhile waits for nothing). */
