@@ -46,6 +46,8 @@ export function newCallSites(): Int32Array {
 /**
  * A call into a plain function (no frame on the thread) from the place `site` (handler
  * × SITE_SPAN + pc): the caller's place is kept by depth, for a warning's call stack.
+ * (A call into one that can never reach a builtin, which is what warns, enters by
+ * enterHandler: it has no place to keep.)
  */
 export function enterDirect(vm: CallSites, th: Thread, site: number, counted: boolean, guard: number, sent = false): void {
   enterHandler(th, counted, guard, sent);
@@ -148,6 +150,8 @@ export interface CallSite {
   framedCall(hi: number | string): boolean | string;
   /** A call of handler hi's plain function with these arguments, as an expression. */
   direct(hi: number | string, args: string[]): string;
+  /** Whether a direct call from here keeps this place for a warning's call stack: a handler it may run may call a builtin. */
+  keepsPlace(): boolean;
   /** A statement handing the thread back to whoever runs it: its wait is set. */
   suspend(): string;
   /** A statement going on with the thread's innermost frame: the one a call pushed, or the caller a return went back to (if any). */
@@ -204,7 +208,14 @@ function callHandler(g: CallSite, hi: number | string, first: number | string, g
     if (typeof first !== 'number' || !Number.isInteger(n)) throw new Error('internal: a direct call needs its operands as the code is made');
     const args = Array.from({ length: n }, (_, j) => g.r(2, first + j));
     const counting = spin(g);
-    return [saveCount(g), counting === '' ? '' : `${counting};`, `DOOR.enterDirect(e, th, ${g.site()}, ${tail});`, `${g.r(0)} = ${g.direct(hi, args)};`, 'th.depth--;', loadCount(g)].join(' ');
+    return [
+      saveCount(g),
+      counting === '' ? '' : `${counting};`,
+      g.keepsPlace() ? `DOOR.enterDirect(e, th, ${g.site()}, ${tail});` : `DOOR.enterHandler(th, ${tail});`,
+      `${g.r(0)} = ${g.direct(hi, args)};`,
+      'th.depth--;',
+      loadCount(g),
+    ].join(' ');
   };
   if (how === true) return framed();
   if (how === false) return direct();

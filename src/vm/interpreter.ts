@@ -50,9 +50,8 @@ function interpreterGen(op: Op): Gen {
     slot: (i, plus = 0) => `base + ${word(i)}${plus ? ` + ${plus}` : ''}`,
     store: () => '',
     framedCall: () => true,
-    direct: () => {
-      throw new Error('internal: the interpreter makes no direct calls');
-    },
+    direct: () => noDirectCalls(),
+    keepsPlace: () => noDirectCalls(),
     suspend: () => "return 'suspended';",
     resume: () => "{ if (th.hi < 0) return 'done'; h = H[th.hi]; code = h.code; K = h.consts; pc = th.pc; base = th.base; continue; }",
     sendCache: () => null,
@@ -61,6 +60,10 @@ function interpreterGen(op: Op): Gen {
     pausable: true,
     waits: () => true,
   };
+}
+
+function noDirectCalls(): never {
+  throw new Error('internal: the interpreter makes no direct calls');
 }
 
 /** What each variant does before an instruction. */

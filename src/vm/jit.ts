@@ -17,7 +17,7 @@ import { SITE_SPAN, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import type { HandlerCode, Program } from './program.ts';
 import type { VmContext } from './context.ts';
-import { directHandlers, liveAtLoopHeads, liveAtResume } from './analysis.ts';
+import { calleesAt, directHandlers, liveAtLoopHeads, liveAtResume, reachesBuiltins } from './analysis.ts';
 import { shapeOf, type Shape } from './structure.ts';
 import * as ops from './ops.ts';
 import * as door from './call.ts';
@@ -40,6 +40,8 @@ interface Code {
   guardOff: boolean;
   /** 1 for the handlers that run as plain functions. */
   direct: Uint8Array;
+  /** 1 for the handlers that may call a builtin (analysis.ts). */
+  reaches: Uint8Array;
   /** Whether builtin b may suspend its caller. */
   waits: (b: number) => boolean;
   plain: (Plain | undefined)[];
@@ -67,7 +69,7 @@ function codeOf(vm: VmContext): Code {
   if (c === undefined) {
     const waits = (b: number): boolean => vm.builtins[b]?.waits !== undefined;
     const direct = directHandlers(p, waits, preemptive, guardOff);
-    variants.set(key, (c = { program: p, traced, preemptive, guardOff, direct, waits, plain: [], resumable: [], entry: [] }));
+    variants.set(key, (c = { program: p, traced, preemptive, guardOff, direct, reaches: reachesBuiltins(p), waits, plain: [], resumable: [], entry: [] }));
   }
   return c;
 }
@@ -192,6 +194,7 @@ function baseGen(site: Site): Omit<Gen, 'framed' | 'slot' | 'store' | 'framedCal
     site: () => String(site.hi * SITE_SPAN + pc),
     next: () => String(nextPc(h.code, pc)),
     direct: (hi, given) => `(D[${hi}] ?? LOAD(e, ${hi}))(e, th${given.map((g) => ', ' + g).join('')})`,
+    keepsPlace: () => calleesAt(site.code.program, h, pc).some((c) => site.code.reaches[c] === 1),
     sendCache: () => {
       site.caches.push(`const ${cache} = { a: undefined, b: undefined, h: -1 };`);
       return cache;

@@ -56,7 +56,11 @@ describe("a warning's call stack through nested script calls", () => {
       '',
       'on inner (n)', //         10
       '  playsound ("bell")', // 11
-      '  return n',
+      '  return twice (n)',
+      'end',
+      '',
+      'on twice (n)',
+      '  return n * 2',
       'end',
       '',
     ];
