@@ -11,6 +11,7 @@ import { MAX_STRING, type Value } from '../vm/value.ts';
 import type { SUSPEND } from '../vm/native.ts';
 import type { VmContext, VmDebugger, VmTrace } from '../vm/context.ts';
 import type { Cutoff } from '../vm/guard.ts';
+import { newCallSites } from '../vm/call.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
 import { manageTime } from '../time/clock.ts';
 import { advance } from '../time/stepper.ts';
@@ -78,6 +79,7 @@ export class Engine implements BuiltinContext, VmContext {
   /** The VM's slot for the current program's generated code. */
   code: unknown = null;
   readonly scratch: Value[] = [];
+  readonly callSites = newCallSites();
   readonly builtins: readonly Builtin[];
   readonly options: EngineOptions;
   readonly limits: BuiltinLimits;

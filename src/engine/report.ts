@@ -2,6 +2,7 @@
 // errors, each error with its file:line:col, a code frame and the script call stack.
 import type { Program } from '../vm/program.ts';
 import { SITE_SPAN, type Thread } from '../vm/thread.ts';
+import { placesOfCall } from '../vm/call.ts';
 import { callFrames, pastCall } from './callframes.ts';
 import { formatDiagnostic, type Diagnostic } from '../errors/diagnostic.ts';
 import type { TraceEvent } from '../trace/events.ts';
@@ -29,6 +30,7 @@ export class Reporter {
       readonly program: Program;
       readonly now: number;
       readonly running: Thread | null;
+      readonly callSites: Int32Array;
       readonly tracingTimeline: boolean;
       readonly state: { readonly wallNow: number; readonly clock: { readonly saveDepth: number } };
     },
@@ -84,13 +86,9 @@ export class Reporter {
     this.host.diagnostic(d, d.line > 0 ? formatDiagnostic(d, this.world.program.sources[d.file]) : `warning: ${shown}`);
   }
 
-  /**
-   * The call stack of a warning: the handler making the builtin call, at that call.
-   * (Its callers are left out: generated code writes a caller's place into the thread
-   * only when the thread suspends or fails, so outer places would differ by engine.)
-   */
+  /** The call stack of a warning: the handler making the builtin call, at that call, and its callers at theirs. */
   private warningStack(th: Thread): string[] {
-    return this.stackOf([Math.floor(th.site / SITE_SPAN), th.site % SITE_SPAN], th.origin);
+    return this.stackOf(placesOfCall(this.world, th), th.origin);
   }
 
   /** A thread stopped at a script error, reported where it stood. */

@@ -26,37 +26,66 @@ export function directHandlers(p: Program, waits: (b: number) => boolean, pausab
   if (direct !== undefined) return direct;
   const n = p.handlers.length;
   direct = new Uint8Array(n).fill(1);
-  const callees: number[][] = [];
   for (let h = 0; h < n; h++) {
     const code = p.handlers[h];
-    const out: number[] = [];
     if (code.registers > DIRECT_MAX_REGISTERS) direct[h] = 0;
     const mayPause = pausable && (code.noLoopCheck || guardOff);
     for (let pc = 0; pc < code.code.length; pc = nextPc(code.code, pc)) {
       const op = code.code[pc] as Op;
       if (mayPause && (op === Op.LOOP || op === Op.FORLOOP || op === Op.CALL || op === Op.SEND)) direct[h] = 0;
       if (op === Op.CALLB && waits(code.code[pc + 2])) direct[h] = 0;
-      else if (op === Op.CALL) out.push(code.code[pc + 2]);
-      else if (op === Op.SEND) out.push(...sendTargets(p, code, pc));
     }
-    callees.push(out);
   }
-  // a handler that calls one needing a frame needs one too: repeat until nothing changes
+  // a handler that calls one needing a frame needs one too
+  spreadToCallers(p, direct, 0);
+  byKey.set(key, direct);
+  return direct;
+}
+
+const builtinsByProgram = new WeakMap<Program, Uint8Array>();
+
+/**
+ * For each handler: 1 when running it may call a builtin — itself, or in a handler it
+ * calls or an event handler it may send to. Only builtins warn while a script runs, so
+ * a call into a plain function that never reaches one has no caller's place to keep
+ * for a warning's call stack (call.ts).
+ */
+export function reachesBuiltins(p: Program): Uint8Array {
+  let reaches = builtinsByProgram.get(p);
+  if (reaches !== undefined) return reaches;
+  reaches = new Uint8Array(p.handlers.length);
+  p.handlers.forEach((code, h) => {
+    for (let pc = 0; pc < code.code.length; pc = nextPc(code.code, pc)) if (code.code[pc] === Op.CALLB) reaches[h] = 1;
+  });
+  spreadToCallers(p, reaches, 1);
+  builtinsByProgram.set(p, reaches);
+  return reaches;
+}
+
+/** The handlers a CALL or SEND at pc may run. */
+export function calleesAt(p: Program, code: HandlerCode, pc: number): number[] {
+  const op = code.code[pc] as Op;
+  if (op === Op.CALL) return [code.code[pc + 2]];
+  return op === Op.SEND ? sendTargets(p, code, pc) : [];
+}
+
+/** Marks with `mark` every handler that calls or sends to a marked one, until nothing changes. */
+function spreadToCallers(p: Program, marks: Uint8Array, mark: 0 | 1): void {
+  const callees = p.handlers.map((code) => {
+    const out: number[] = [];
+    for (let pc = 0; pc < code.code.length; pc = nextPc(code.code, pc)) out.push(...calleesAt(p, code, pc));
+    return out;
+  });
   for (let changed = true; changed; ) {
     changed = false;
-    for (let h = 0; h < n; h++) {
-      if (direct[h] === 0) continue;
-      for (const c of callees[h]) {
-        if (direct[c] === 0) {
-          direct[h] = 0;
-          changed = true;
-          break;
-        }
+    for (let h = 0; h < marks.length; h++) {
+      if (marks[h] === mark) continue;
+      if (callees[h].some((c) => marks[c] === mark)) {
+        marks[h] = mark;
+        changed = true;
       }
     }
   }
-  byKey.set(key, direct);
-  return direct;
 }
 
 /** The handlers a SEND at pc may run: narrowed by its object's name and event when they are constants. */

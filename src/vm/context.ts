@@ -5,6 +5,7 @@ import type { Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import type { Native } from './native.ts';
 import type { Spinner, Worker } from './guard.ts';
+import type { CallSites } from './call.ts';
 
 /** Called before every instruction when the VM is traced (pw run --trace-vm). */
 export type VmTrace = (th: Thread, h: HandlerCode, pc: number) => void;
@@ -30,8 +31,11 @@ export interface VmOptions {
   jit: boolean;
 }
 
-/** (Spinner, Worker: the budgets of code the runaway guard does not count and of builtin work, vm/guard.ts.) */
-export interface VmContext extends Spinner, Worker {
+/**
+ * (Spinner, Worker: the budgets of code the runaway guard does not count and of builtin
+ * work, vm/guard.ts; CallSites: the callers' places of calls without a frame, call.ts.)
+ */
+export interface VmContext extends Spinner, Worker, CallSites {
   readonly program: Program;
   globals: (Value | undefined)[];
   props: (Value | undefined)[][];

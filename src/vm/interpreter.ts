@@ -42,41 +42,28 @@ function interpreterGen(op: Op): Gen {
     self: () => 'e.program.objects[h.object].name',
     object: () => 'h.object',
     list: (i, count) => `OPS.listOf(s, base + ${word(i)}, ${word(count)})`,
-    call: () => `{
-      const hi = ${word(1)}, callee = handlers[hi];
-      th.pc = pc + ${len};
-      const pausing = (h.noLoopCheck || !(G > 0)) && ${guard.callSpin()};
-      DOOR.enterFrame(th, hi, callee, base + ${word(2)}, base + ${word(0)}, ${word(3)}, !h.noLoopCheck, G);
-      if (pausing) { th.backEdges = E; GUARD.pause(th); return 'suspended'; }
-      h = callee; code = h.code; K = h.consts; pc = 0; base = th.base; continue;
-    }`,
-    callNative: () => `{
-      th.pc = pc + ${len}; th.site = th.hi * ${SITE_SPAN} + pc;
-      const r = B[${word(1)}].fn(N, th, s, base + ${word(2)}, ${word(3)});
-      if (r === SUSPEND) { th.resumeDst = base + ${word(0)}; th.backEdges = E; return 'suspended'; }
-      s[base + ${word(0)}] = r;
-    }`,
-    send: () => `{
-      const c = base + ${word(2)}, first = ${word(1)} === 0 ? 1 : 2;
-      const hi = e.sendTarget(${word(1)}, s[c], s[c + 1]);
-      if (hi < 0) s[base + ${word(0)}] = null;
-      else {
-        OPS.checkSent(e.program, hi, ${word(1)}, ${word(3)} - first);
-        const callee = handlers[hi];
-        th.pc = pc + ${len};
-        const pausing = (h.noLoopCheck || !(G > 0)) && ${guard.callSpin()};
-        DOOR.enterFrame(th, hi, callee, c + first, base + ${word(0)}, ${word(3)} - first, !h.noLoopCheck, G, true);
-        if (pausing) { th.backEdges = E; GUARD.pause(th); return 'suspended'; }
-        h = callee; code = h.code; K = h.consts; pc = 0; base = th.base; continue;
-      }
-    }`,
-    ret: (value) => `{
-      const v = ${value}, dst = th.dst;
-      DOOR.leaveFrame(th);
-      if (th.hi < 0) { th.done = true; th.backEdges = E; th.result = v; s.length = 0; return 'done'; }
-      s[dst] = v; h = handlers[th.hi]; code = h.code; K = h.consts; pc = th.pc; base = th.base; continue;
-    }`,
+    known: () => undefined,
+    site: () => `th.hi * ${SITE_SPAN} + pc`,
+    next: () => `pc + ${len}`,
+    // every frame is on the thread, every register in s
+    framed: true,
+    slot: (i, plus = 0) => `base + ${word(i)}${plus ? ` + ${plus}` : ''}`,
+    store: () => '',
+    framedCall: () => true,
+    direct: () => noDirectCalls(),
+    keepsPlace: () => noDirectCalls(),
+    suspend: () => "return 'suspended';",
+    resume: () => "{ if (th.hi < 0) return 'done'; h = H[th.hi]; code = h.code; K = h.consts; pc = th.pc; base = th.base; continue; }",
+    sendCache: () => null,
+    counter: 'E',
+    counted: () => '(!h.noLoopCheck && G > 0)',
+    pausable: true,
+    waits: () => true,
   };
+}
+
+function noDirectCalls(): never {
+  throw new Error('internal: the interpreter makes no direct calls');
 }
 
 /** What each variant does before an instruction. */
@@ -94,9 +81,9 @@ function buildLoop(variant: Variant): Loop | DebuggedLoop {
     cases.push(`case ${op}: ${info.run(interpreterGen(op as Op))}\npc += ${len}; continue;`);
   });
   const body = `
-    const handlers = e.program.handlers, B = e.builtins, N = e.nativeContext, G = e.options.loopGuard, T = e.traceVm, D = e.debugVm;
+    const H = e.program.handlers, B = e.builtins, N = e.nativeContext, G = e.options.loopGuard, T = e.traceVm, D = e.debugVm;
     const s = th.stack;
-    let h = handlers[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges;
+    let h = H[th.hi], code = h.code, K = h.consts, pc = th.pc, base = th.base, opPc = pc, E = th.backEdges;
     try {
       for (;;) {
         opPc = pc;

@@ -17,7 +17,7 @@ import { SITE_SPAN, type Thread } from './thread.ts';
 import type { Value } from './value.ts';
 import type { HandlerCode, Program } from './program.ts';
 import type { VmContext } from './context.ts';
-import { directHandlers, liveAtLoopHeads, liveAtResume } from './analysis.ts';
+import { calleesAt, directHandlers, liveAtLoopHeads, liveAtResume, reachesBuiltins } from './analysis.ts';
 import { shapeOf, type Shape } from './structure.ts';
 import * as ops from './ops.ts';
 import * as door from './call.ts';
@@ -25,10 +25,8 @@ import * as guard from './guard.ts';
 import { SUSPEND } from './native.ts';
 import type { RunOutcome } from './interpreter.ts';
 
-/** Returned by resumable code: the thread suspended (its wait is set) or pushed a frame to run next. */
-const YIELD: unique symbol = Symbol('yield');
-
-type Resumable = (e: VmContext, th: Thread, s: Value[], base: number, pc: number) => Value | typeof YIELD;
+/** Resumable code returns when the thread is suspended (its wait is set), done, or has a new innermost frame to run. */
+type Resumable = (e: VmContext, th: Thread, s: Value[], base: number, pc: number) => void;
 type Plain = (e: VmContext, th: Thread, ...args: Value[]) => Value;
 
 /** The generated code of one program, in one variant; filled in lazily, per handler. */
@@ -42,6 +40,8 @@ interface Code {
   guardOff: boolean;
   /** 1 for the handlers that run as plain functions. */
   direct: Uint8Array;
+  /** 1 for the handlers that may call a builtin (analysis.ts). */
+  reaches: Uint8Array;
   /** Whether builtin b may suspend its caller. */
   waits: (b: number) => boolean;
   plain: (Plain | undefined)[];
@@ -69,7 +69,7 @@ function codeOf(vm: VmContext): Code {
   if (c === undefined) {
     const waits = (b: number): boolean => vm.builtins[b]?.waits !== undefined;
     const direct = directHandlers(p, waits, preemptive, guardOff);
-    variants.set(key, (c = { program: p, traced, preemptive, guardOff, direct, waits, plain: [], resumable: [], entry: [] }));
+    variants.set(key, (c = { program: p, traced, preemptive, guardOff, direct, reaches: reachesBuiltins(p), waits, plain: [], resumable: [], entry: [] }));
   }
   return c;
 }
@@ -86,20 +86,10 @@ export function executeCompiled(vm: VmContext, th: Thread): RunOutcome {
   try {
     for (;;) {
       const hi = th.hi;
-      const dst = th.dst;
       const f = th.pc === 0 && code.direct[hi] === 1 && fresh(th, code.program.handlers[hi]) ? (code.entry[hi] ?? makeEntry(code, hi)) : (code.resumable[hi] ?? makeResumable(code, hi));
-      const r = f(vm, th, s, th.base, th.pc);
-      if (r === YIELD) {
-        if (th.wait !== null) return 'suspended';
-        continue; // a frame was pushed: it runs next
-      }
-      if (th.hi < 0) {
-        th.done = true;
-        th.result = r;
-        s.length = 0;
-        return 'done';
-      }
-      s[dst] = r;
+      f(vm, th, s, th.base, th.pc);
+      if (th.wait !== null) return 'suspended';
+      if (th.done) return 'done';
     }
   } catch (err) {
     return ops.threadFailedWith(th, err);
@@ -131,7 +121,6 @@ function runtime(code: Code) {
     DOOR: door,
     GUARD: guard,
     SUSPEND,
-    YIELD,
     D: code.plain,
     DIR: code.direct,
     H: code.program.handlers,
@@ -139,7 +128,7 @@ function runtime(code: Code) {
   };
 }
 
-const RUNTIME_NAMES = ['OPS', 'DOOR', 'GUARD', 'SUSPEND', 'YIELD', 'D', 'DIR', 'H', 'LOAD'];
+const RUNTIME_NAMES = ['OPS', 'DOOR', 'GUARD', 'SUSPEND', 'D', 'DIR', 'H', 'LOAD'];
 
 function build<T>(code: Code, name: string, params: string, body: string, extra: Record<string, unknown> = {}): T {
   const rt = { ...runtime(code), ...extra };
@@ -183,14 +172,15 @@ function uncounted(code: Code, h: HandlerCode): boolean {
 }
 
 /** The parts of Gen both forms share: operands and constants written in, registers as variables. */
-function baseGen(site: Site): Omit<Gen, 'call' | 'callNative' | 'send' | 'ret' | 'jump'> & { jumpTo(i: number): string } {
+function baseGen(site: Site): Omit<Gen, 'framed' | 'slot' | 'store' | 'framedCall' | 'suspend' | 'resume' | 'counter' | 'pausable' | 'waits'> {
   const { h, pc } = site;
   const word = (i: number): number => h.code[pc + 1 + i];
+  const cache = `C${pc}`;
   return {
     r: (i, plus = 0) => `r${word(i) + plus}`,
     k: (i) => literal(h.consts, word(i)),
     n: (i) => String(word(i)),
-    jumpTo: (i) => site.jump(word(i)),
+    jump: (i) => site.jump(word(i)),
     at: () => `P = ${pc};`,
     fail: (error) => `{ P = ${pc}; throw ${error}; }`,
     backEdge: (i) => (site.uncounted ? guard.spinCheck(`P = ${pc};`, site.pauseAt(word(i))) : guard.backEdgeCheck('E', 'G', `P = ${pc};`)),
@@ -200,29 +190,17 @@ function baseGen(site: Site): Omit<Gen, 'call' | 'callNative' | 'send' | 'ret' |
     self: () => (h.object >= 0 ? JSON.stringify(site.code.program.objects[h.object].name) : 'null'),
     object: () => String(h.object),
     list: (i, count) => `[${Array.from({ length: word(count) }, (_, j) => `r${word(i) + j}`).join(', ')}]`,
+    known: word,
+    site: () => String(site.hi * SITE_SPAN + pc),
+    next: () => String(nextPc(h.code, pc)),
+    direct: (hi, given) => `(D[${hi}] ?? LOAD(e, ${hi}))(e, th${given.map((g) => ', ' + g).join('')})`,
+    keepsPlace: () => calleesAt(site.code.program, h, pc).some((c) => site.code.reaches[c] === 1),
+    sendCache: () => {
+      site.caches.push(`const ${cache} = { a: undefined, b: undefined, h: -1 };`);
+      return cache;
+    },
+    counted: () => String(!site.uncounted),
   };
-}
-
-function args(first: number, n: number): string[] {
-  return Array.from({ length: n }, (_, j) => `r${first + j}`);
-}
-
-/** The lookup of a SEND's target, through a cache of its own. */
-function sendLookup(site: Site): string {
-  const { h, pc } = site;
-  const w = (i: number): number => h.code[pc + 1 + i];
-  const cache = `C${pc}`;
-  site.caches.push(`const ${cache} = { a: undefined, b: undefined, h: -1 };`);
-  return `OPS.sendCached(e, ${cache}, ${w(1)}, r${w(2)}, ${w(3) > 1 ? `r${w(2) + 1}` : 'null'}, ${w(3) - (w(1) === 0 ? 1 : 2)})`;
-}
-
-/** A plain call of handler `callee` (an expression giving its index) with the registers `given`; its result into r[a]. */
-function plainCall(site: Site, callee: string, given: string[], a: number, sent: boolean): string {
-  const counted = !site.uncounted;
-  const sync = site.counts ? 'th.backEdges = E; ' : '';
-  const reload = site.counts ? ' E = th.backEdges;' : '';
-  const spin = counted ? '' : `${guard.callSpin()}; `;
-  return `${sync}${spin}DOOR.enterHandler(th, ${counted}, G${sent ? ', true' : ''}); r${a} = (D[${callee}] ?? LOAD(e, ${callee}))(e, th${given.map((g) => ', ' + g).join('')}); th.depth--;${reload}`;
 }
 
 // ---- resumable functions ------------------------------------------------------
@@ -244,7 +222,7 @@ function makeResumable(code: Code, hi: number): Resumable {
   for (let pc = 0; pc < h.code.length; pc = nextPc(h.code, pc)) {
     if (starts.has(pc)) out.push(`case ${pc}:`);
     if (code.traced) out.push(`T(th, H[${hi}], ${pc});`);
-    const pauseAt = (t: number): string => (code.preemptive ? `{ ${syncRegs(h, heads.get(t)!)} th.pc = ${t}; th.backEdges = E; GUARD.pause(th); return YIELD; }` : '');
+    const pauseAt = (t: number): string => (code.preemptive ? `{ ${syncRegs(h, heads.get(t)!)} th.pc = ${t}; th.backEdges = E; GUARD.pause(th); return; }` : '');
     const site: Site = { h, hi, pc, code, jump: (t) => `{ pc = ${t}; continue; }`, counts: true, caches, uncounted: uncounted(code, h), pauseAt };
     out.push(OPS[h.code[pc] as Op].run(resumableGen(site, live)));
   }
@@ -275,44 +253,23 @@ function makeResumable(code: Code, hi: number): Resumable {
 function resumableGen(site: Site, live: Map<number, Uint8Array>): Gen {
   const { h, pc } = site;
   const w = (i: number): number => h.code[pc + 1 + i];
-  const next = nextPc(h.code, pc);
-  const len = next - pc;
-  /** Registers written back before the thread may be suspended here: those live after, and the arguments. */
-  const sync = (first: number, n: number): string => {
-    const l = live.get(next);
-    const regs: number[] = [];
-    for (let r = 0; r < h.registers; r++) if ((l !== undefined && l[r] === 1) || (r >= first && r < first + n)) regs.push(r);
-    return regs.map((r) => `s[base + ${r}] = r${r};`).join(' ');
-  };
-  const g = baseGen(site);
-  const counted = !site.uncounted;
-  /** A frame is pushed: uncounted, the call counts as spin, and the live host may pause the thread at the callee's start. */
-  const push = (enter: string): string => {
-    if (counted) return `${enter} return YIELD;`;
-    if (!site.code.preemptive) return `${guard.callSpin()}; ${enter} return YIELD;`;
-    return `const pausing = ${guard.callSpin()}; ${enter} if (pausing) GUARD.pause(th); return YIELD;`;
-  };
+  const after = live.get(nextPc(h.code, pc));
   return {
-    ...g,
-    jump: g.jumpTo,
-    call: () => {
-      const callee = w(1);
-      if (site.code.direct[callee] === 1) return `{ P = ${pc}; ${plainCall(site, String(callee), args(w(2), w(3)), w(0), false)} }`;
-      return `{ P = ${pc}; ${sync(w(2), w(3))} th.pc = ${next}; th.backEdges = E; ${push(`DOOR.enterFrame(th, ${callee}, H[${callee}], base + ${w(2)}, base + ${w(0)}, ${w(3)}, ${counted}, G);`)} }`;
+    ...baseGen(site),
+    // the frame is on the thread; its registers are variables, written back before the thread may be suspended
+    framed: true,
+    slot: (i, plus = 0) => `base + ${w(i) + Number(plus)}`,
+    store: (first, count, withLive) => {
+      const regs: string[] = [];
+      for (let r = 0; r < h.registers; r++) if ((withLive && after !== undefined && after[r] === 1) || (r >= w(first) && r < w(first) + w(count))) regs.push(`s[base + ${r}] = r${r};`);
+      return regs.join(' ');
     },
-    callNative: () => {
-      const b = w(1);
-      const waits = site.code.waits(b);
-      const site2 = `th.site = ${site.hi * SITE_SPAN + pc};`;
-      if (!waits) return `{ P = ${pc}; ${site2} ${argSync(w(2), w(3))} r${w(0)} = B[${b}].fn(N, th, s, base + ${w(2)}, ${w(3)}); }`;
-      return `{ P = ${pc}; ${site2} ${sync(w(2), w(3))} th.pc = ${next}; const r = B[${b}].fn(N, th, s, base + ${w(2)}, ${w(3)}); if (r === SUSPEND) { th.resumeDst = base + ${w(0)}; th.backEdges = E; return YIELD; } r${w(0)} = r; }`;
-    },
-    send: () => {
-      const first = w(1) === 0 ? 1 : 2;
-      const n = w(3) - first;
-      return `{ P = ${pc}; const hi = ${sendLookup(site)}; if (hi < 0) r${w(0)} = null; else if (DIR[hi] === 1) { ${plainCall(site, 'hi', args(w(2) + first, n), w(0), true)} } else { ${sync(w(2), w(3))} th.pc = ${pc + len}; th.backEdges = E; ${push(`DOOR.enterFrame(th, hi, H[hi], base + ${w(2) + first}, base + ${w(0)}, ${n}, ${counted}, G, true);`)} } }`;
-    },
-    ret: (value) => `{ const v = ${value}; DOOR.leaveFrame(th); th.backEdges = E; return v; }`,
+    framedCall: (hi) => (typeof hi === 'number' ? site.code.direct[hi] !== 1 : `DIR[${hi}] !== 1`),
+    suspend: () => 'return;',
+    resume: () => 'return;',
+    counter: 'E',
+    pausable: site.code.preemptive,
+    waits: (i) => site.code.waits(w(i)),
   };
 }
 
@@ -321,10 +278,6 @@ function syncRegs(h: HandlerCode, live: Uint8Array): string {
   const out: string[] = [];
   for (let r = 0; r < h.registers; r++) if (live[r] === 1) out.push(`s[base + ${r}] = r${r};`);
   return out.join(' ');
-}
-
-function argSync(first: number, n: number): string {
-  return Array.from({ length: n }, (_, j) => `s[base + ${first + j}] = r${first + j};`).join(' ');
 }
 
 // ---- plain functions ----------------------------------------------------------
@@ -441,25 +394,23 @@ function dispatchBody(code: Code, hi: number, caches: string[]): string {
 }
 
 function plainGen(site: Site): Gen {
-  const { h, pc } = site;
-  const w = (i: number): number => h.code[pc + 1 + i];
-  const g = baseGen(site);
   return {
-    ...g,
-    jump: g.jumpTo,
-    call: () => `{ P = ${pc}; ${plainCall(site, String(w(1)), args(w(2), w(3)), w(0), false)} }`,
-    callNative: () => {
-      const fill = args(w(2), w(3))
-        .map((r, j) => `A[${j}] = ${r};`)
-        .join(' ');
-      return `{ P = ${pc}; th.site = ${site.hi * SITE_SPAN + pc}; const A = e.scratch; ${fill} r${w(0)} = B[${w(1)}].fn(N, th, A, 0, ${w(3)}); }`;
-    },
-    send: () => {
-      const first = w(1) === 0 ? 1 : 2;
-      return `{ P = ${pc}; const hi = ${sendLookup(site)}; if (hi < 0) r${w(0)} = null; else { ${plainCall(site, 'hi', args(w(2) + first, w(3) - first), w(0), true)} } }`;
-    },
-    ret: (value) => `{ const v = ${value};${site.counts ? ' th.backEdges = E;' : ''} return v; }`,
+    ...baseGen(site),
+    // no frame on the thread: it never waits, calls only plain functions, returns to its JavaScript caller
+    framed: false,
+    slot: () => unframed(),
+    store: () => unframed(),
+    framedCall: () => false,
+    suspend: () => unframed(),
+    resume: () => unframed(),
+    counter: site.counts ? 'E' : null,
+    pausable: false,
+    waits: () => false,
   };
+}
+
+function unframed(): never {
+  throw new Error('internal: a plain function has no frame on the thread');
 }
 
 // ---- a thread's first frame in a plain function -----------------------------------
@@ -474,8 +425,7 @@ function makeEntry(code: Code, hi: number): Resumable {
     } catch (err) {
       throw OPS.entryUnwound(err);
     }
-    DOOR.leaveFrame(th);
-    return v;`;
+    DOOR.returnFrom(th, v);`;
   const fn = build<Resumable>(code, safeName(h, '_entry'), 'e, th, s, base, pc', body);
   code.entry[hi] = fn;
   return fn;

@@ -11,12 +11,15 @@
 // A template reaches its operands only through the engine's `Gen`: g.r(i) is register
 // operand i (0 = a … 3 = d) as something to read or assign, g.k(i) a constant's value,
 // g.n(i) an operand's number. Slow paths and every error message are in ops.ts (`OPS`
-// in the templates); the runaway guard's count is g.backEdge(), from guard.ts.
+// in the templates); the runaway guard's count is g.backEdge(), from guard.ts. Calls
+// and returns are the call protocol's templates (call.ts), which see a little more of
+// the engine: where its frames live.
+import { callBuiltinTemplate, callTemplate, returnTemplate, sendTemplate, type CallSite } from './call.ts';
 
 export type OperandKind = 'r' | 'k' | 'K' | 'g' | 'p' | 'h' | 'b' | 'j' | 'n';
 
-/** What a template sees of the engine that instantiates it. */
-export interface Gen {
+/** What a template sees of the engine that instantiates it (calls and returns: what the call protocol sees, call.ts). */
+export interface Gen extends CallSite {
   /** Register operand i, offset by `plus`: to read or to assign. */
   r(i: number, plus?: number): string;
   /** The value of constant operand i. */
@@ -46,11 +49,6 @@ export interface Gen {
   object(): string;
   /** Registers i … i + count - 1 (count from operand `count`) as a new list. */
   list(i: number, count: number): string;
-  /** The engine's call protocol: a handler call, a builtin call, an event sent to an object, a return. */
-  call(): string;
-  callNative(): string;
-  send(): string;
-  ret(value: string): string;
 }
 
 export interface OpInfo {
@@ -272,20 +270,20 @@ def(
 
 // ---- calls
 
-def(Op.CALL, 'call', 'rhrn', 'r[a] = handler h (r[c] … r[c+d-1])', (g) => g.call(), 'call', true, [2, 3]);
-def(Op.CALLB, 'callb', 'rbrn', 'r[a] = builtin b (r[c] … r[c+d-1]); may suspend the thread', (g) => g.callNative(), 'call', true, [2, 3]);
+def(Op.CALL, 'call', 'rhrn', 'r[a] = handler h (r[c] … r[c+d-1])', callTemplate, 'call', true, [2, 3]);
+def(Op.CALLB, 'callb', 'rbrn', 'r[a] = builtin b (r[c] … r[c+d-1]); may suspend the thread', callBuiltinTemplate, 'call', true, [2, 3]);
 def(
   Op.SEND,
   'send',
   'rnrnKK',
   'r[a] = the handler of object kind b (0 scene, 1 actor, 2 prop, 3 flat) named r[c] (not for a scene) for event r[c+1] (r[c] for a scene), run with the rest of r[c] … r[c+d-1]; e, f: the name and event when they are constants',
-  (g) => g.send(),
+  sendTemplate,
   'call',
   true,
   [2, 3],
 );
-def(Op.RET, 'ret', 'r', 'return r[a]', (g) => g.ret(g.r(0)), 'return');
-def(Op.RETV, 'retv', '', 'return void', (g) => g.ret('null'), 'return');
+def(Op.RET, 'ret', 'r', 'return r[a]', (g) => returnTemplate(g, g.r(0)), 'return');
+def(Op.RETV, 'retv', '', 'return void', (g) => returnTemplate(g, 'null'), 'return');
 
 /** Operand count of each instruction. */
 export const OPERAND_COUNT = Uint8Array.from(OPS, (o) => o.operands.length);

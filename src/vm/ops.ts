@@ -138,13 +138,19 @@ export interface SendCache {
   h: number;
 }
 
-/** sendTarget through a call site's cache (a scene's target also depends on the current set; a traced run asks every time, to trace it). */
+/** The handler an event goes to (or -1), checked against the `given` arguments sent. */
+export function sendUncached(vm: Sends, kind: number, a: Value, b: Value, given: number): number {
+  const h = vm.sendTarget(kind, a, b);
+  if (h >= 0) checkSent(vm.program, h, kind, given);
+  return h;
+}
+
+/** sendUncached through a call site's cache (a scene's target also depends on the current set; a traced run asks every time, to trace it). */
 export function sendCached(vm: Sends, c: SendCache, kind: number, a: Value, b: Value, given: number): number {
   const key = kind === 0 ? vm.state.set : b;
   if (a === c.a && key === c.b && !vm.tracing) return c.h;
-  const h = vm.sendTarget(kind, a, b);
   // (a site sends the same number of arguments every time: checked once per target)
-  if (h >= 0) checkSent(vm.program, h, kind, given);
+  const h = sendUncached(vm, kind, a, b, given);
   c.a = a;
   c.b = key;
   c.h = h;

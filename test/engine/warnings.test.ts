@@ -27,10 +27,72 @@ describe('repeated warnings', () => {
     expect(heads.map((l) => l.slice(0, 11))).toEqual(['test.pw:2:3', 'test.pw:3:3']);
   });
 
-  it("a warning's call stack names the line of the call that warned", () => {
+  it("a warning's call stack names the line of the call that warned, and of each call that led there", () => {
     const src = ['on startup', '  ring ()', 'end', '', 'on ring', '  playsound ("bell")', 'end', ''].join('\n');
     const r = runScript(src, { until: 100 });
-    // (the handler that made the call, at the call; its callers are left out, as generated code has no place of theirs yet)
-    expect(r.stderr).toContain('script call stack:\n  ring at test.pw:6:3\n  in a thread started by startup');
+    expect(r.stderr).toContain('script call stack:\n  ring at test.pw:6:3\n  startup at test.pw:2:3\n  in a thread started by startup');
+  });
+});
+
+describe("a warning's call stack through nested script calls", () => {
+  /** The call stack of each warning, run on both engines (which print the same). */
+  function warned(src: string[]): string[][] {
+    const fast = runScript(src.join('\n'), { until: 100 });
+    const slow = runScript(src.join('\n'), { until: 100, jit: false });
+    expect(slow.stderr).toEqual(fast.stderr);
+    return fast.errors.filter((d) => d.kind === 'warning').map((d) => d.stack ?? []);
+  }
+
+  it('handlers that never wait: every caller at its call, and none left over once they returned', () => {
+    const src = [
+      'on startup', //           1
+      '  outer ()', //           2
+      '  playsound ("gong")', // 3
+      'end',
+      '',
+      'on outer', //             6
+      '  print (inner (2))', //  7
+      'end',
+      '',
+      'on inner (n)', //         10
+      '  playsound ("bell")', // 11
+      '  return twice (n)',
+      'end',
+      '',
+      'on twice (n)',
+      '  return n * 2',
+      'end',
+      '',
+    ];
+    expect(warned(src)).toEqual([
+      ['inner at test.pw:11:3', 'outer at test.pw:7:10', 'startup at test.pw:2:3', 'in a thread started by startup'],
+      ['startup at test.pw:3:3', 'in a thread started by startup'],
+    ]);
+  });
+
+  it('callers that wait, and an event sent to a prop, on the way', () => {
+    const src = [
+      'prop lamp', //                      1
+      '  on ring', //                      2
+      '    chime ()', //                   3
+      '  end',
+      'endprop',
+      '',
+      'on startup', //                     7
+      '  patrol ()', //                    8
+      'end',
+      '',
+      'on patrol', //                      11
+      '  delay (1)', //                    12
+      '  sendtoprop ("lamp", "ring")', //  13
+      '  delay (1)',
+      'end',
+      '',
+      'on chime', //                       17
+      '  voice ("hello")', //              18
+      'end',
+      '',
+    ];
+    expect(warned(src)).toEqual([['chime at test.pw:18:3', 'ring (prop lamp) at test.pw:3:5', 'patrol at test.pw:13:3', 'startup at test.pw:8:3', 'in a thread started by startup']]);
   });
 });
