@@ -247,7 +247,8 @@ export class Project {
         ordered.map((e) => e.ast!),
         this.builtins,
         undefined,
-        { uses },
+        // (the program is never run: its code needs no source positions)
+        { uses, positions: false },
       );
     } catch (err) {
       if (!(err instanceof CompileErrors)) {
