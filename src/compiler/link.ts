@@ -256,12 +256,7 @@ class Linker {
  * Compile files on top of `base` (an empty program, or the running one for the REPL).
  * Returns the new program and the indices of the handlers added, or throws CompileErrors.
  */
-export function compileFiles(
-  files: A.ScriptFile[],
-  builtins: BuiltinTable,
-  base: Program = emptyProgram(),
-  options: CompileOptions = {},
-): { program: Program; added: number[]; newObjects: number[] } {
+export function compileFiles(files: A.ScriptFile[], builtins: BuiltinTable, base: Program = emptyProgram(), options: CompileOptions = {}): { program: Program; added: number[]; newObjects: number[] } {
   let chars = 0;
   for (let i = 0; i < files.length; i++) chars += files[i].source.length;
   const l = new Linker(base, builtins, chars, options, true);
