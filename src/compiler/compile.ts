@@ -29,7 +29,7 @@ const slotIndex = (slot: number): number => slot >> 2;
  */
 class CodeBuffer {
   code: Int32Array;
-  /** Source line and column of each word: an instruction's position, on all its words. */
+  /** Source line and column of each word: an instruction's position, on all its words (empty when not kept). */
   lines: Int32Array;
   cols: Int32Array;
   length = 0;
@@ -38,11 +38,15 @@ class CodeBuffer {
   private readonly bounds: number[] = [];
   private readonly scratch = [new Uint8Array(64), new Uint8Array(64)];
 
-  constructor(capacity: number) {
+  /** @param positions whether each word's source position is kept (a program only checked, never run, needs none) */
+  constructor(
+    capacity: number,
+    readonly positions = true,
+  ) {
     capacity = Math.max(capacity, 64);
     this.code = new Int32Array(capacity);
-    this.lines = new Int32Array(capacity);
-    this.cols = new Int32Array(capacity);
+    this.lines = positions ? new Int32Array(capacity) : NO_CODE;
+    this.cols = positions ? new Int32Array(capacity) : NO_CODE;
   }
 
   /** Makes room for at least `n` more words. */
@@ -50,6 +54,7 @@ class CodeBuffer {
     let size = this.code.length * 2;
     while (size < this.length + n) size *= 2;
     this.code = grown(this.code, size, this.length);
+    if (!this.positions) return;
     this.lines = grown(this.lines, size, this.length);
     this.cols = grown(this.cols, size, this.length);
   }
@@ -87,7 +92,7 @@ class CodeBuffer {
   seal(): void {
     // a buffer mostly used is kept as it is (its untouched end costs address space only)
     const n = this.length;
-    const exact = n * 4 < this.code.length * 3;
+    const exact = this.positions && n * 4 < this.code.length * 3;
     this.hand(exact ? this.code.slice(0, n) : this.code, exact ? this.lines.slice(0, n) : this.lines, exact ? this.cols.slice(0, n) : this.cols);
   }
 
@@ -100,8 +105,8 @@ class CodeBuffer {
       const end = bounds[2 * i + 1];
       const h = claimed[i];
       h.code = code.subarray(start, end);
-      h.lines = lines.subarray(start, end);
-      h.cols = cols.subarray(start, end);
+      h.lines = this.positions ? lines.subarray(start, end) : NO_CODE;
+      h.cols = this.positions ? cols.subarray(start, end) : NO_CODE;
     }
     claimed.length = 0;
     bounds.length = 0;
@@ -212,13 +217,13 @@ function unknownMessage(what: string, spelled: string, guess: string | null | un
  * A compile context over `program`; the caller seals `out` once every handler is
  * compiled. `declared`: see CompileContext (false: the caller calls resolveLater).
  */
-export function compileContext(program: Program, builtins: SignatureTable, diagnostics: Diagnostic[], sourceChars: number, declared = true): CompileContext {
+export function compileContext(program: Program, builtins: SignatureTable, diagnostics: Diagnostic[], sourceChars: number, declared = true, positions = true): CompileContext {
   const paramCounts = new Array<number>(program.handlers.length);
   for (let i = 0; i < program.handlers.length; i++) paramCounts[i] = program.handlers[i].params;
   const globals = new Map<string, number>();
   for (let i = 0; i < program.globals.length; i++) if (!globals.has(program.globals[i])) globals.set(program.globals[i], i);
   // scripts come to about one word of code for every three to five characters of source
-  const out = new CodeBuffer(Math.ceil(sourceChars / 2.5));
+  const out = new CodeBuffer(Math.ceil(sourceChars / 2.5), positions);
   return { builtins: builtins.list, builtinIndex: builtins.index, diagnostics, program, paramCounts, globalIndex: globals, out, declared, later: new Later() };
 }
 
@@ -1034,6 +1039,7 @@ class HandlerCompiler {
     if (end > out.code.length) out.grow(operands + 1);
     out.length = end;
     out.code[at] = op;
+    if (!out.positions) return at;
     const line = this.pos.line;
     const col = this.pos.col;
     const lines = out.lines;

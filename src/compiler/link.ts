@@ -59,6 +59,15 @@ interface FileScope {
 }
 
 /** One compilation: declarations and bodies go in (in either order, see the top), the program comes out of `finish`. */
+export interface CompileOptions {
+  /** a handler declared again replaces the old one (the REPL) */
+  replace?: boolean;
+  /** told where each name resolves */
+  uses?: NameUses;
+  /** false: the code keeps no source positions, for a program that is checked and never run */
+  positions?: boolean;
+}
+
 class Linker {
   readonly program: Program;
   readonly diagnostics: Diagnostic[] = [];
@@ -77,12 +86,12 @@ class Linker {
     base: Program,
     private readonly builtins: BuiltinTable,
     sourceChars: number,
-    private readonly options: { replace?: boolean; uses?: NameUses },
+    private readonly options: CompileOptions,
     declaredFirst: boolean,
   ) {
     this.program = extend(base);
     this.program.hostBuiltins = hostBuiltinsOf(builtins);
-    this.cx = compileContext(this.program, builtins, this.diagnostics, sourceChars, declaredFirst);
+    this.cx = compileContext(this.program, builtins, this.diagnostics, sourceChars, declaredFirst, options.positions !== false);
     if (options.uses) this.cx.uses = options.uses;
     this.declaredHere = options.replace ? new Set() : null;
     this.baseGlobals = this.program.globals.length;
@@ -247,12 +256,7 @@ class Linker {
  * Compile files on top of `base` (an empty program, or the running one for the REPL).
  * Returns the new program and the indices of the handlers added, or throws CompileErrors.
  */
-export function compileFiles(
-  files: A.ScriptFile[],
-  builtins: BuiltinTable,
-  base: Program = emptyProgram(),
-  options: { replace?: boolean; uses?: NameUses } = {},
-): { program: Program; added: number[]; newObjects: number[] } {
+export function compileFiles(files: A.ScriptFile[], builtins: BuiltinTable, base: Program = emptyProgram(), options: CompileOptions = {}): { program: Program; added: number[]; newObjects: number[] } {
   let chars = 0;
   for (let i = 0; i < files.length; i++) chars += files[i].source.length;
   const l = new Linker(base, builtins, chars, options, true);

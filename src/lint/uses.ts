@@ -13,17 +13,62 @@ export const propertyKey = (kind: string, object: string, name: string): string 
 export const globalKey = (name: string): string => `g:${name}`;
 export const namedKey = (kind: NameKind, name: string): string => `n:${kind}:${name}`;
 
-/** A variable read or written; it is its own span (the name). */
-export interface VarUse extends Span {
-  scope: 'local' | 'global' | 'property';
-  name: string;
-  write: boolean;
-  /** a handler's parameter, at its declaration */
-  param: boolean;
-  /** key of the handler it is in, or null in property initialisers */
+type VarScope = 'local' | 'global' | 'property';
+const SCOPES: readonly VarScope[] = ['local', 'global', 'property'];
+const WRITE = 4;
+const PARAM = 8;
+/** the column is kept above the scope and the two flags */
+const COL_SHIFT = 4;
+
+/** The handler (and object) a stretch of uses is in: one record per handler, shared by its uses. */
+interface UseSite {
   handler: string | null;
-  /** the object whose handler it is in */
   object: ObjectInfo | null;
+}
+
+/**
+ * A variable read or written; it is its own span (the name). A compiled file records
+ * several per line: the column, scope and flags share one field, and the handler and
+ * object one record per handler.
+ */
+export class VarUse implements Span {
+  constructor(
+    readonly line: number,
+    private readonly packed: number,
+    readonly name: string,
+    private readonly site: UseSite,
+  ) {}
+
+  get col(): number {
+    return this.packed >>> COL_SHIFT;
+  }
+
+  get length(): number {
+    return this.name.length;
+  }
+
+  get scope(): VarScope {
+    return SCOPES[this.packed & 3];
+  }
+
+  get write(): boolean {
+    return (this.packed & WRITE) !== 0;
+  }
+
+  /** a handler's parameter, at its declaration */
+  get param(): boolean {
+    return (this.packed & PARAM) !== 0;
+  }
+
+  /** key of the handler it is in, or null in property initialisers */
+  get handler(): string | null {
+    return this.site.handler;
+  }
+
+  /** the object whose handler it is in */
+  get object(): ObjectInfo | null {
+    return this.site.object;
+  }
 }
 
 /** Where a handler is declared: what a call's use keeps of the handler it reaches. */
@@ -61,8 +106,7 @@ export function callKey(c: CallUse): string | null {
 export class UseLog implements NameUses {
   readonly files = new Map<string, FileUses>();
   private current: FileUses = { vars: [], calls: [] };
-  private handlerAt: string | null = null;
-  private object: ObjectInfo | null = null;
+  private site: UseSite = { handler: null, object: null };
   private params: A.Param[] = [];
   /** (the compiled handler would keep the whole program's code alive with the log) */
   private readonly places = new WeakMap<HandlerCode, HandlerPlace>();
@@ -71,17 +115,17 @@ export class UseLog implements NameUses {
     let uses = this.files.get(file.file);
     if (uses === undefined) this.files.set(file.file, (uses = { vars: [], calls: [] }));
     this.current = uses;
-    this.handlerAt = h ? handlerKey(file.file, h.pos.line, h.pos.col) : null;
+    this.site = { handler: h ? handlerKey(file.file, h.pos.line, h.pos.col) : null, object };
     this.params = h ? h.params : [];
-    this.object = object;
   }
 
-  variable(scope: 'local' | 'global' | 'property', name: string, pos: A.Pos, write: boolean): void {
+  variable(scope: VarScope, name: string, pos: A.Pos, write: boolean): void {
     let param = false;
     if (write && scope === 'local') {
       for (const p of this.params) if (p.pos.line === pos.line && p.pos.col === pos.col) param = true;
     }
-    this.current.vars.push({ line: pos.line, col: pos.col, length: name.length, scope, name, write, param, handler: this.handlerAt, object: this.object });
+    const packed = pos.col * (1 << COL_SHIFT) + SCOPES.indexOf(scope) + (write ? WRITE : 0) + (param ? PARAM : 0);
+    this.current.vars.push(new VarUse(pos.line, packed, name, this.site));
   }
 
   call(name: string, pos: A.Pos, to: HandlerCode | null): void {

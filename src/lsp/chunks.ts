@@ -8,6 +8,12 @@ import { lineStarts } from '../../grammar/lexer.ts';
 import { batchStarts, parseFile } from '../../grammar/parser.ts';
 import { fileFacts, type FileFacts } from '../lint/facts.ts';
 
+/**
+ * Handler bodies are read again from the text whenever the compiler or the facts walk
+ * them, so that a big file's trees never live all at once (the facts keep what they name).
+ */
+const LAZY = { lazyBodies: true };
+
 /** Chunks run on to the first top-level item at least this many characters in. */
 export const CHUNK_CHARS = 32 * 1024;
 /**
@@ -43,7 +49,7 @@ export interface ChunkedParse {
 
 function parsePart(text: string, file: string, line: number): Chunk {
   const padded = line > 0 ? '\n'.repeat(line) + text : text;
-  const r = parseFile(padded, file);
+  const r = parseFile(padded, file, LAZY);
   const facts = fileFacts(r.ast);
   // the file's facts carry the whole text; a chunk's would only keep an old one alive
   facts.source = '';
@@ -54,7 +60,7 @@ function parsePart(text: string, file: string, line: number): Chunk {
 /** Parses a file, reusing the chunks of its last parse that are unchanged and in the same place. */
 export function parseChunked(text: string, file: string, previous: Chunk[] | null): ChunkedParse {
   if (text.length < 2 * CHUNK_CHARS) {
-    const r = parseFile(text, file);
+    const r = parseFile(text, file, LAZY);
     return { ast: r.ast, errors: r.errors, facts: fileFacts(r.ast), chunks: null };
   }
   const starts = batchStarts(text, chunkSize(text.length));
@@ -101,7 +107,7 @@ export function parseChunked(text: string, file: string, previous: Chunk[] | nul
  * more). A file with syntax errors is left to the chunks: the errors are theirs.
  */
 function parseWhole(text: string, file: string, starts: number[]): ChunkedParse | null {
-  const r = parseFile(text, file);
+  const r = parseFile(text, file, LAZY);
   if (r.errors.length > 0) return null;
   const lines = lineStarts(text);
   const items = r.ast.items;

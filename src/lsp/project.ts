@@ -6,6 +6,7 @@ import { folderEntries, isFolder, readTextFile, realPath, SCRIPT_MAX_BYTES, Usag
 import { dirname, isAbsolute, join, relative, resolve, sep } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import type { ScriptFile } from '../../grammar/ast.ts';
+import { forgetReadBody } from '../../grammar/direct.ts';
 import { compileFiles } from '../compiler/link.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
 import { builtinTable } from '../engine/load.ts';
@@ -247,7 +248,8 @@ export class Project {
         ordered.map((e) => e.ast!),
         this.builtins,
         undefined,
-        { uses },
+        // (the program is never run: its code needs no source positions)
+        { uses, positions: false },
       );
     } catch (err) {
       if (!(err instanceof CompileErrors)) {
@@ -259,6 +261,9 @@ export class Project {
           if (e && e.syntax.length === 0) diagnostics.get(d.file)!.push(d);
         }
       }
+    } finally {
+      // (the body read last would keep its text alive: that of a file since changed, say)
+      forgetReadBody();
     }
     const world = new WorldFacts(ordered.map((e) => e.facts!));
     const report = new Set(ordered.filter((e) => !e.boot && e.syntax.length === 0).map((e) => e.file));

@@ -159,6 +159,23 @@ describe('pw lsp, on a 10 MB document', () => {
           `helper${k}`,
         ).toEqual([7 * k + 1]);
       }
+      // an edit in the middle: the edited handler and those of the chunks kept still answer
+      const mid = handlers >> 1;
+      const at = lines[7 * mid + 2].indexOf('10');
+      const seen = s.published();
+      s.change(big, { start: { line: 7 * mid + 2, character: at }, end: { line: 7 * mid + 2, character: at + 2 } }, 'zz');
+      const after = await s.diagnostics(big, (x) => x.length === 2, seen, 110_000);
+      expect(after.map((x) => x.range.start.line)).toEqual([7 * mid + 2, lines.length - 3]);
+      expect(after[0].message).toContain('zz');
+      for (const k of [0, mid, handlers - 1]) {
+        const h = (await s.hover(big, 7 * k + 3, 6)) as { contents: { value: string } } | null;
+        expect(h?.contents.value, `helper${k} after the edit`).toContain('print (value)');
+        const def = (await s.definition(big, 7 * k + 5, 9)) as { range: { start: { line: number } } }[];
+        expect(
+          def.map((l) => l.range.start.line),
+          `helper${k} after the edit`,
+        ).toEqual([7 * k + 1]);
+      }
     } finally {
       await s.stop();
     }
