@@ -15,13 +15,14 @@ import { Mailbox, Refused, WORLD_ROLE, type WorldMessage, type WorldRequest } fr
 import { launchOptions, loadLaunch, LaunchError, type LaunchOptions } from './launch.ts';
 import { Sources } from './sources.ts';
 import { Breakpoints, statementColumn } from './breakpoints.ts';
-import { EvalError, Evaluator, type FrameRef, type Snippet } from './evaluate.ts';
+import { EvalError, Evaluator } from './evaluate.ts';
 import { Control, Unwind, type Step, type Stop } from './control.ts';
 import { Run, type RunHost } from './run.ts';
-import { WORLD_THREAD, framesOf, threadName } from './view.ts';
-import { Shown, type ShownFrame } from './shown.ts';
+import { WORLD_THREAD, threadName } from './view.ts';
+import { Shown } from './shown.ts';
 import { planBack, type BackPlan } from './back.ts';
-import type { Value } from '../vm/value.ts';
+import { DebugConsole } from './console.ts';
+import { ClientPlaces } from './places.ts';
 
 type State = 'new' | 'launched' | 'running' | 'stopped' | 'ended';
 
@@ -30,14 +31,15 @@ type Resume = 'go' | 'back';
 
 export class WorldSession {
   private state: State = 'new';
-  private lineBase = 1;
-  private colBase = 1;
+  /** Lines and columns as the client counts them. */
+  private places = new ClientPlaces();
   private opts: LaunchOptions | null = null;
   private program: Program | null = null;
   private sources: Sources | null = null;
   private evaluator: Evaluator | null = null;
   private breakpoints: Breakpoints | null = null;
   private control: Control | null = null;
+  private console: DebugConsole | null = null;
   private run: Run | null = null;
   private trace: TraceFile | null = null;
   errors = 0;
@@ -152,7 +154,7 @@ export class WorldSession {
   /** A logpoint's line (or why a condition failed), in the debug console. */
   log(text: string, th: Thread, pc: number): void {
     const h = this.program!.handlers[th.hi];
-    this.event('output', { category: 'console', output: text + '\n', source: this.sources!.source(h.file), line: this.line(h.lines[pc] ?? h.line) });
+    this.event('output', { category: 'console', output: text + '\n', source: this.sources!.source(h.file), line: this.places.line(h.lines[pc] ?? h.line) });
   }
 
   private get engine(): Engine {
@@ -208,19 +210,10 @@ export class WorldSession {
     this.event('output', { category, output });
   }
 
-  private line(n: number): number {
-    return n - 1 + this.lineBase;
-  }
-
-  private col(n: number): number {
-    return n - 1 + this.colBase;
-  }
-
   private handle(command: string, a: Record<string, unknown>): unknown {
     switch (command) {
       case 'initialize':
-        this.lineBase = a.linesStartAt1 === false ? 0 : 1;
-        this.colBase = a.columnsStartAt1 === false ? 0 : 1;
+        this.places.initialize(a);
         return undefined;
       case 'launch':
         return this.launch(a);
@@ -234,11 +227,11 @@ export class WorldSession {
     if (this.state === 'new') throw new Refused(`"${command}" needs a launched program: send "launch" first`);
     switch (command) {
       case 'setBreakpoints':
-        return { breakpoints: this.breakpoints!.setLines((a.source ?? {}) as DebugProtocol.Source, this.lines(a)).map((b) => this.shownBreakpoint(b)) };
+        return { breakpoints: this.breakpoints!.setLines((a.source ?? {}) as DebugProtocol.Source, this.places.breakpointLines(a)).map((b) => this.places.breakpoint(b)) };
       case 'setFunctionBreakpoints': {
         const wanted = Array.isArray(a.breakpoints) ? (a.breakpoints as DebugProtocol.FunctionBreakpoint[]) : [];
         if (!wanted.every((w) => w !== null && typeof w === 'object' && typeof w.name === 'string')) throw new Refused('each function breakpoint needs the name of a handler');
-        return { breakpoints: this.breakpoints!.setFunctions(wanted).map((b) => this.shownBreakpoint(b)) };
+        return { breakpoints: this.breakpoints!.setFunctions(wanted).map((b) => this.places.breakpoint(b)) };
       }
       case 'setExceptionBreakpoints': {
         const filters = Array.isArray(a.filters) ? a.filters : [];
@@ -248,10 +241,10 @@ export class WorldSession {
       }
       case 'breakpointLocations': {
         const file = this.sources!.fileOf(a.source as DebugProtocol.Source);
-        const from = Number(a.line) - this.lineBase + 1;
-        const to = a.endLine === undefined ? from : Number(a.endLine) - this.lineBase + 1;
+        const from = this.places.fromClient(Number(a.line));
+        const to = a.endLine === undefined ? from : this.places.fromClient(Number(a.endLine));
         if (file === null || !Number.isInteger(from) || !Number.isInteger(to)) return { breakpoints: [] };
-        return { breakpoints: this.breakpoints!.locations(file, from, to).map((l) => ({ line: this.line(l.line), column: this.col(l.column) })) };
+        return { breakpoints: this.breakpoints!.locations(file, from, to).map((l) => ({ line: this.places.line(l.line), column: this.places.col(l.column) })) };
       }
       case 'configurationDone':
         if (this.state === 'launched') this.state = 'running';
@@ -294,27 +287,13 @@ export class WorldSession {
         this.mustBeStopped(command);
         return { variables: this.shown.variables(a) };
       case 'evaluate':
-        return this.evaluate(a);
+        return this.console!.evaluate(a);
       case 'setVariable':
-        return this.setVariable(a);
+        return this.console!.setVariable(a);
       case 'exceptionInfo':
         return this.exceptionInfo(a);
     }
     throw new Refused(`"${command}" is not a request Pocketwatch's debugger knows`);
-  }
-
-  /** A setBreakpoints request's lines, as the debugger counts them (from 1). */
-  private lines(a: Record<string, unknown>): DebugProtocol.SourceBreakpoint[] {
-    const wanted: unknown[] = Array.isArray(a.breakpoints) ? a.breakpoints : Array.isArray(a.lines) ? a.lines.map((line: unknown) => ({ line })) : [];
-    return wanted.map((w) => {
-      const b = w as DebugProtocol.SourceBreakpoint;
-      if (b === null || typeof b !== 'object' || !Number.isInteger(b.line)) throw new Refused('each breakpoint needs a whole line number');
-      return { ...b, line: b.line - this.lineBase + 1 };
-    });
-  }
-
-  private shownBreakpoint(b: DebugProtocol.Breakpoint): DebugProtocol.Breakpoint {
-    return { ...b, line: b.line === undefined ? undefined : this.line(b.line), column: b.column === undefined ? undefined : this.col(b.column) };
   }
 
   private mustBeStopped(command: string): void {
@@ -348,6 +327,21 @@ export class WorldSession {
       },
     };
     this.run = new Run(opts, program, this.control, host);
+    this.console = new DebugConsole(
+      {
+        get engine() {
+          return session.engine;
+        },
+        get stop() {
+          return session.stop;
+        },
+        mustBeStopped: (command) => this.mustBeStopped(command),
+        output: (category, output) => this.output(category, output),
+      },
+      this.evaluator,
+      this.control,
+      this.shown,
+    );
     this.state = 'launched';
     // the client sends its breakpoints once told, then configurationDone
     this.then = () => this.event('initialized', {});
@@ -370,7 +364,7 @@ export class WorldSession {
       const h = e.program.handlers[hi];
       // at a statement's start, the statement; elsewhere (a call a frame waits in), the instruction's own place
       const col = this.breakpoints!.startsOf(hi)[pc] === 1 ? statementColumn(e.program, hi, pc) : (h.cols[pc] ?? h.col);
-      return { source: this.sources!.source(h.file), line: this.line(h.lines[pc] ?? h.line), column: this.col(col) };
+      return { source: this.sources!.source(h.file), line: this.places.line(h.lines[pc] ?? h.line), column: this.places.col(col) };
     };
     return this.shown.stackTrace(this.engine, a, at);
   }
@@ -384,75 +378,6 @@ export class WorldSession {
       breakMode: 'always',
       details: { message: s.text, stackTrace: this.engine.callStack(s.th).join('\n') },
     };
-  }
-
-  // ---- evaluating -----------------------------------------------------------------------
-
-  private evaluate(a: Record<string, unknown>): DebugProtocol.EvaluateResponse['body'] {
-    if (typeof a.expression !== 'string') throw new Refused('evaluate needs an expression');
-    this.mustBeStopped('evaluate');
-    let text = a.expression;
-    // "!code" in the debug console: run it for real, side effects and all
-    const effects = a.context === 'repl' && text.trimStart().startsWith('!');
-    if (effects) text = text.trimStart().slice(1);
-    const f = a.frameId === undefined ? this.topFrame() : this.shown.frame(a.frameId);
-    // the debug console takes statements and shows what they print; a watch or a hover, one expression
-    const value = this.runText(text, f?.th ? f : null, true, effects, a.context === 'repl');
-    const v = this.shown.vars.value('', value);
-    return { result: v.value, type: v.type, variablesReference: v.variablesReference, indexedVariables: v.indexedVariables };
-  }
-
-  private setVariable(a: Record<string, unknown>): DebugProtocol.SetVariableResponse['body'] {
-    this.mustBeStopped('setVariable');
-    const scope = this.shown.scopeOf(a.variablesReference);
-    if (!scope) throw new Refused('only locals, properties and globals are set here, not items of a list (in the debug console: !list[2] = …)');
-    if (typeof a.name !== 'string' || typeof a.value !== 'string') throw new Refused('setVariable needs a name and a value');
-    // the frame's names for locals; its object's for a property; none but the globals for a global
-    const f = scope.kind === 'globals' ? null : scope.frame;
-    const value = this.runText(`${a.name} = ${a.value}`, f, scope.kind === 'locals', true, true);
-    const v = this.shown.vars.value(a.name, value);
-    return { value: v.value, type: v.type, variablesReference: v.variablesReference };
-  }
-
-  /** The stopped thread's innermost frame, or none. */
-  private topFrame(): ShownFrame | null {
-    const th = this.stop?.th;
-    if (!th) return null;
-    const frames = framesOf(th);
-    return { ...frames[0], depth: frames.length - 1 };
-  }
-
-  /**
-   * Runs text in frame f (null: with the globals only); `locals`: it sees (and may set)
-   * the frame's locals, else only its object's properties. `statements`: the debug
-   * console's, whose prints on a copy of the world are shown there.
-   */
-  private runText(text: string, f: ShownFrame | null, locals: boolean, effects: boolean, statements: boolean): Value {
-    const ref: FrameRef | null = f && locals ? { th: f.th!, hi: f.hi, base: f.base } : null;
-    const snippet = this.evaluator!.compile(text, f ? f.hi : -1, (r) => ref !== null && ref.th.stack[ref.base + r] !== undefined, statements);
-    const out = this.evaluator!.run(this.engine, snippet, ref, effects);
-    if (statements) for (const line of out.printed) this.output('console', line + '\n');
-    if (!out.ok) throw new EvalError(out.error);
-    if (effects) this.remember(snippet, ref === null ? null : f);
-    return out.value;
-  }
-
-  /** A change made to the world: done again whenever a replay passes this moment. */
-  private remember(snippet: Snippet, f: ShownFrame | null): void {
-    const stop = this.stop!;
-    const id = f?.th?.id ?? -1;
-    const depth = f?.depth ?? -1;
-    const evaluator = this.evaluator!;
-    this.control!.effects.push({
-      count: stop.count,
-      place: stop.th === null ? { frame: stop.frame } : stop.after ? 'error' : 'before',
-      apply: (e) => {
-        const th = e.liveThreads().find((t) => t.id === id);
-        const frames = th ? framesOf(th) : [];
-        const fr = frames[frames.length - 1 - depth];
-        evaluator.run(e, snippet, th && fr ? { th, hi: fr.hi, base: fr.base } : null, true);
-      },
-    });
   }
 
   // ---- going on, and going back ----------------------------------------------------------

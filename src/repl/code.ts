@@ -42,8 +42,8 @@ export function evaluate(r: Coder, text: string, parsed: ReplParse | null = null
       throw err;
     }
     r.engine.program = compiled.program;
-    const th = r.spawnForeground(compiled.handler, 'repl');
-    if (th) r.echo(th);
+    const th = r.threads.spawn(compiled.handler, 'repl');
+    if (th) r.threads.echo(th);
   }
   const globals = r.engine.program.globals.slice(before.globals.length);
   if (globals.length > 0) r.typedAtPrompt = [...r.typedAtPrompt, ...globals.map((g) => `global ${g}`)];
@@ -81,7 +81,7 @@ export function define(r: Coder, files: A.ScriptFile[]): string[] | null {
   const what = [...objects, ...handlers];
   if (what.length > 0) r.log.emit({ kind: 'info', text: `defined ${what.join(', ')}` });
   const startups = program.startups.slice(before.startups.length);
-  for (const h of startups) r.spawnForeground(h, 'startup');
+  for (const h of startups) r.threads.spawn(h, 'startup');
   return startups.length > 0 ? [...what, 'on startup'] : what;
 }
 

@@ -7,7 +7,7 @@ import type { Repl } from './context.ts';
 import { helpText, type CommandInfo } from './help.ts';
 import { actorsText, cricketsText, loopsText, threadsText } from './inspect.ts';
 import { answer, click, key, setFilter } from './inputs.ts';
-import { restore, save, writeTimeline } from './saving.ts';
+import { adoptSnapshot, restore, save, writeTimeline } from './saving.ts';
 import { back, goto, historyText, Input, pause, resume, step } from './travel.ts';
 import { recordCommand } from './record.ts';
 
@@ -45,7 +45,7 @@ export const COMMANDS: readonly Command[] = [
   { name: 'loops', args: '', doc: 'the armed loop slots and how many steps each has left', run: (r) => r.log.output(loopsText(r.running.inspect())) },
   { name: 'crickets', args: '', doc: 'the crickets, their countdowns and whether they sound', run: (r) => r.log.output(cricketsText(r.running.inspect())) },
   { name: 'actors', args: '', doc: 'every actor: position, facing, pose, walk', run: (r) => r.log.output(actorsText(r.running.inspect())) },
-  { name: 'threads', args: '', doc: 'every live thread, what it waits for and since when', run: (r) => r.log.output(threadsText(r.running.inspect(), r.foregroundIds(), unitsToMs(r.engine.now))) },
+  { name: 'threads', args: '', doc: 'every live thread, what it waits for and since when', run: (r) => r.log.output(threadsText(r.running.inspect(), r.threads.ids(), unitsToMs(r.engine.now))) },
   { name: 'pause', args: '', doc: 'freeze the world where it is (the game clock is saved; nothing moves)', run: pause },
   { name: 'resume', args: '', doc: 'go on from exactly where :pause stopped', run: resume },
   { name: 'save', args: 'FILE', doc: 'save the running world (threads mid-wait, loops, walks, crickets, clocks) to a file', run: save },
@@ -84,7 +84,7 @@ export const COMMANDS: readonly Command[] = [
         r,
         args,
         (entry) => r.log.emit(entry),
-        (text) => r.input(Input.restore, text, () => r.adoptSnapshot(text)),
+        (text) => r.input(Input.restore, text, () => adoptSnapshot(r, text)),
       ),
   },
   { name: 'status', args: '', doc: 'the status line, once, as text (handy in the line mode)', run: (r) => r.log.output([r.status()]) },

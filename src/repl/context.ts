@@ -8,10 +8,10 @@ import type { SourceText } from '../node/load.ts';
 import type { Program } from '../vm/program.ts';
 import type * as A from '../../grammar/ast.ts';
 import type { HostBuiltin } from '../signatures/table.ts';
-import type { Thread } from '../vm/thread.ts';
 import type { Session } from '../session/index.ts';
 import type { TraceEvent } from '../trace/events.ts';
 import type { ReplLog } from './log.ts';
+import type { ReplThreads } from './threads.ts';
 
 export interface SessionOptions {
   /** Files and folders to load after the boot library. */
@@ -38,6 +38,8 @@ export interface Repl {
   /** The world's past: checkpoints and every input since the session began. */
   readonly history: History<Capture>;
   readonly log: ReplLog;
+  /** The REPL's own threads: started from the prompt, and echoed when they finish. */
+  readonly threads: ReplThreads;
   /** Files loaded so far, and what was defined at the prompt (in no file). */
   readonly files: readonly string[];
   readonly typedAtPrompt: readonly string[];
@@ -51,21 +53,14 @@ export interface Repl {
   replay(mode: 'silent' | 'shown', run: () => void): void;
   /** One heartbeat while paused, with its frame. */
   stepOnce(): void;
-  /** Forgets the REPL's threads that finished. */
-  prune(): void;
-  foregroundIds(): Set<number>;
   status(): string;
   quit(): void;
   load(paths: string[]): void;
   reload(): void;
-  adoptSnapshot(text: string): void;
   /** Told of every trace event of the world (a recording, :record). */
   onTrace: ((ev: TraceEvent) => void) | null;
   /** The files the world is made of (and the paths it was loaded from). */
   watched(): string[];
-  postClick(target: [string, string]): void;
-  postKey(name: string): void;
-  postAnswer(answer: [number, unknown]): void;
 }
 
 /** What the session keeps beside a checkpoint's snapshot: the rest of what restoring it needs (lists the session never changes in place, shared). */
@@ -99,8 +94,6 @@ export interface Loader extends Repl {
   readonly onFilesChanged: (() => void) | null;
   /** Adds or redefines handlers and objects in the running world; what was defined, or null when it did not compile. */
   define(files: A.ScriptFile[]): string[] | null;
-  /** After the world took over other threads: the REPL's own, found again by id. */
-  followThreads(): void;
 }
 
 /** What running code typed at the prompt (code.ts) reads and changes of the session. */
@@ -111,8 +104,6 @@ export interface Coder {
   group: number;
   typedAtPrompt: readonly string[];
   defs: readonly string[];
-  /** Starts a thread of the REPL's (Ctrl-C stops it) and runs what is ready. */
-  spawnForeground(handler: number, origin: string): Thread | null;
-  /** A thread whose value is echoed when it finishes. */
-  echo(th: Thread): void;
+  /** The REPL's threads: what it starts, and whose values it echoes. */
+  readonly threads: ReplThreads;
 }

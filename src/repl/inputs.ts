@@ -5,6 +5,23 @@ import { closest } from '../errors/suggest.ts';
 import type { Repl } from './context.ts';
 import { WORLD_KINDS, parseFilter } from './events.ts';
 import { Input } from './travel.ts';
+import type { Engine } from '../engine/engine.ts';
+
+// what each input does to the world, applied when it is given and again when it is replayed
+
+export function postKey(e: Engine, name: string): void {
+  const at = e.now;
+  e.post({ at, kind: 'key', name, down: true });
+  e.post({ at, kind: 'key', name, down: false });
+}
+
+export function postAnswer(e: Engine, [request, value]: [number, unknown]): void {
+  e.hostCalls.answer(request, value);
+}
+
+export function postClick(e: Engine, [objectKind, target]: [string, string]): void {
+  e.post({ at: e.now, kind: 'click', objectKind, target });
+}
 
 export function click(r: Repl, args: string[]): void {
   const e = r.engine;
@@ -23,7 +40,7 @@ export function click(r: Repl, args: string[]): void {
   }
   if (matches.length > 1) return r.log.error(`"${target}" names more than one object: say which, e.g. :click ${matches[0].kind} ${target}`);
   const o = matches[0];
-  r.input(Input.click, [o.kind, o.name], () => r.postClick([o.kind, o.name]));
+  r.input(Input.click, [o.kind, o.name], () => postClick(e, [o.kind, o.name]));
   r.log.info(`click on ${o.kind} ${o.name} posted: it arrives on the next heartbeat${r.world.paused ? ' (:step or :resume)' : ''}`);
 }
 
@@ -32,7 +49,7 @@ export function key(r: Repl, args: string[]): void {
   if (args.length !== 1) return r.log.error(':key needs one key name, e.g. :key space');
   const name = keyName(args[0]);
   if (typeof name !== 'string') return r.log.error(`:key: ${name.problem}`);
-  r.input(Input.key, name, () => r.postKey(name));
+  r.input(Input.key, name, () => postKey(r.engine, name));
   r.log.info(`key ${name} pressed and released: it arrives on the next heartbeat${r.world.paused ? ' (:step or :resume)' : ''}`);
 }
 
@@ -56,7 +73,7 @@ export function answer(r: Repl, args: string[]): void {
   } catch (err) {
     return r.log.error((err as Error).message.replace(/^answer \(\): /, ':answer: '));
   }
-  r.input(Input.answer, [request, value], () => r.postAnswer([request, value]));
+  r.input(Input.answer, [request, value], () => postAnswer(r.engine, [request, value]));
   r.log.info(`answer to request ${request} posted: it arrives on the next heartbeat${r.world.paused ? ' (:step or :resume)' : ''}`);
 }
 

@@ -311,6 +311,6 @@ export function swapProgram(r: Loader, to: ReloadInput): void {
   r.world.adopt(restored.state, restored.threads, restored.changes);
   r.files = to.files;
   r.defs = to.defs;
-  r.followThreads();
+  r.threads.follow();
   r.log.emit({ kind: 'output', text: reloadReport(to.changed, handlerChanges(before, to.program), restored, to.program, e.props).join('\n') });
 }

@@ -49,7 +49,15 @@ export function restore(r: Repl, args: string[]): void {
     if (err instanceof SnapshotError) return r.log.error(`cannot restore "${args[0]}": ${err.message}`);
     throw err;
   }
-  r.input(Input.restore, text, () => r.adoptSnapshot(text));
+  r.input(Input.restore, text, () => adoptSnapshot(r, text));
+}
+
+/** Takes over a snapshot that fits the loaded scripts (each time from its text: the world takes over what is read). */
+export function adoptSnapshot(r: Repl, text: string): void {
+  r.running.restore(text);
+  r.log.recent.reset();
+  r.threads.follow();
+  r.log.info(`restored the world saved at game time ${stamp(unitsToMs(r.engine.now))} (${r.engine.threadCount} thread${r.engine.threadCount === 1 ? '' : 's'})`);
 }
 
 /** :timeline — the last minute of the world as a picture (or a Chrome trace, by the extension). */

@@ -1,7 +1,8 @@
-// The REPL's core, with no terminal in sight: a live world and its past, the threads
-// started from the prompt, and the inputs from outside applied and recorded. The code
-// typed (code.ts), the commands (commands.ts), files (reload.ts) and the log (log.ts)
-// are beside it. The ink UI and the plain line mode both drive it.
+// The REPL's core, with no terminal in sight: a live world and its past, and the inputs
+// from outside applied and recorded. The code typed (code.ts), the commands
+// (commands.ts), files (reload.ts), the log (log.ts), the REPL's own threads
+// (threads.ts) and what a checkpoint keeps (past.ts) are beside it. The ink UI and the
+// plain line mode both drive it.
 import type { TraceEvent } from '../trace/events.ts';
 import type { ReplParse } from '../../grammar/parser.ts';
 import type * as A from '../../grammar/ast.ts';
@@ -9,23 +10,23 @@ import type { HostBuiltin } from '../signatures/table.ts';
 import { SLICE_SPIN } from '../vm/guard.ts';
 import type { EngineHost } from '../engine/engine.ts';
 import type { Engine } from '../engine/engine.ts';
-import type { Thread } from '../vm/thread.ts';
 import { callFrames } from '../engine/callframes.ts';
-import { repr } from '../vm/value.ts';
 import { unitsToMs } from '../time/units.ts';
 import type { HostInfo } from '../engine/snapshot.ts';
 import { Session } from '../session/index.ts';
 import { History } from '../engine/history.ts';
 import { LiveWorld, type WallSource } from '../hosts/live.ts';
 import { performance } from 'node:perf_hooks';
-import { Input, type Capture, type LoadInput, type ReloadInput } from './travel.ts';
-import { initialProgram, loadSources, reloadFiles, loadFiles, swapProgram } from './reload.ts';
+import { Input, type Capture } from './travel.ts';
+import { initialProgram, reloadFiles, loadFiles } from './reload.ts';
 import { stamp, type LogEntry, type WorldKind } from './events.ts';
 import { LineGrouper, MAX_ENTRY_CHARS } from './input.ts';
 import { ReplLog } from './log.ts';
 import { runCommand } from './commands.ts';
 import type { Coder, Loader, SessionOptions } from './context.ts';
 import { define, evaluate } from './code.ts';
+import { ReplThreads } from './threads.ts';
+import { capture, observable, replayInput, rewind } from './past.ts';
 import { FREEZE_MS, type Outcome } from './interrupt.ts';
 import { statusInfo, statusText, type StatusInfo } from './status.ts';
 
@@ -33,8 +34,6 @@ export type { SessionOptions } from './context.ts';
 
 /** Wall time (units: 1 ms) a frame may start after the idle check. */
 const IDLE_MARGIN = 3;
-
-const liveIds = (threads: Iterable<Thread>): number[] => [...threads].filter((t) => !t.done).map((t) => t.id);
 
 export class ReplSession implements Loader, Coder {
   readonly world: LiveWorld;
@@ -55,11 +54,8 @@ export class ReplSession implements Loader, Coder {
   onTrace: ((ev: TraceEvent) => void) | null = null;
   private quitListeners: (() => void)[] = [];
   group = 0;
-  /** Threads started from the REPL (and what they started while running): Ctrl-C stops these. */
-  private foreground = new Map<number, Thread>();
-  /** REPL threads whose value is echoed when they finish. */
-  private awaitingEcho: Thread[] = [];
-  private capturing = false;
+  /** The REPL's own threads: those started from the prompt, and those whose value is echoed. */
+  readonly threads: ReplThreads;
   private started = false;
   /** The world's past: checkpoints and every input since the session began (:back, :goto, :history). */
   readonly history: History<Capture>;
@@ -108,14 +104,14 @@ export class ReplSession implements Loader, Coder {
     });
     this.world.onFrame = () => this.afterFrame();
     this.world.frameGuard = (frame) => this.timedFrame(frame);
-    this.watchSpawns();
+    this.threads = new ReplThreads(this.engine, this.log);
     this.pendingEarly = early;
     this.history = new History(
       {
         position: () => ({ steps: this.engine.state.steps, game: this.engine.state.clock.game }),
-        capture: () => this.capture(),
-        restore: (text, c) => this.rewind(text, c),
-        replay: (kind, at, payload) => this.atReading(at, () => this.apply(kind, payload)),
+        capture: () => capture(this),
+        restore: (text, c) => rewind(this, text, c),
+        replay: (kind, at, payload) => this.atReading(at, () => replayInput(this, kind, payload)),
         payloadBytes: (p) => (typeof p === 'string' ? p.length : ((p as { bytes?: number }).bytes ?? 64)),
       },
       opts.history,
@@ -181,13 +177,11 @@ export class ReplSession implements Loader, Coder {
 
   /** True while a thread started from the REPL is alive. */
   foregroundAlive(): boolean {
-    this.prune();
-    return this.foreground.size > 0;
+    return this.threads.alive();
   }
 
   foregroundIds(): Set<number> {
-    this.prune();
-    return new Set(this.foreground.keys());
+    return this.threads.ids();
   }
 
   /**
@@ -215,7 +209,7 @@ export class ReplSession implements Loader, Coder {
     this.guarded(() => {
       if (/^:[a-zA-Z]/.test(trimmed)) this.command(trimmed);
       else if (this.history.inPast) this.typedInPast(text, parsed);
-      else this.input(Input.code, text, () => this.evaluate(text, parsed));
+      else this.input(Input.code, text, () => evaluate(this, text, parsed));
     });
   }
 
@@ -240,7 +234,7 @@ export class ReplSession implements Loader, Coder {
       const h = e.program.handlers[callFrames(stuck)[0]?.handler ?? -1];
       this.log.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
     } else this.log.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: why });
-    this.stopForeground();
+    this.threads.stop();
     // no replay can stop the code at the same place: the world as it is now is checkpointed, and replaying this restores it
     this.goOnFromHere();
     this.record(Input.broken, this.source.now(), undefined, true);
@@ -249,19 +243,8 @@ export class ReplSession implements Loader, Coder {
 
   /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */
   interrupt(): number {
-    this.prune();
-    if (this.foreground.size === 0) return this.stopForeground();
-    return this.input(Input.interrupt, undefined, () => this.stopForeground());
-  }
-
-  private stopForeground(): number {
-    this.prune();
-    let n = 0;
-    for (const id of [...this.foreground.keys()]) if (this.engine.stopThread(id)) n++;
-    this.foreground.clear();
-    this.awaitingEcho = [];
-    if (n > 0) this.log.emit({ kind: 'info', text: `stopped ${n} thread${n === 1 ? '' : 's'} started from the REPL` });
-    return n;
+    if (!this.threads.alive()) return this.threads.stop();
+    return this.input(Input.interrupt, undefined, () => this.threads.stop());
   }
 
   quit(): void {
@@ -272,66 +255,12 @@ export class ReplSession implements Loader, Coder {
 
   // ---- code ---------------------------------------------------------------
 
-  private evaluate(text: string, parsed: ReplParse | null = null): void {
-    evaluate(this, text, parsed);
-  }
-
   define(files: A.ScriptFile[]): string[] | null {
     return define(this, files);
   }
 
-  /** A thread started from the prompt whose value is echoed when it finishes. */
-  echo(th: Thread): void {
-    this.awaitingEcho.push(th);
-    this.checkEchoes();
-  }
-
-  spawnForeground(handler: number, origin: string): Thread | null {
-    this.capturing = true;
-    let th: Thread | null;
-    try {
-      th = this.engine.spawn(handler, [], origin);
-    } finally {
-      this.capturing = false;
-    }
-    this.engine.drain();
-    return th;
-  }
-
-  /**
-   * Every thread spawned while a REPL thread is running belongs to the REPL too (a
-   * gotoset's openset, a deliver). The running thread is the one whose wait is null:
-   * the engine clears it when it resumes a thread and sets it whenever one parks.
-   */
-  private watchSpawns(): void {
-    this.engine.onSpawn = (th) => {
-      if (this.capturing || this.replThreadRunning()) this.foreground.set(th.id, th);
-    };
-  }
-
-  private replThreadRunning(): boolean {
-    for (const th of this.foreground.values()) if (!th.done && th.wait === null) return true;
-    return false;
-  }
-
-  prune(): void {
-    for (const [id, th] of this.foreground) if (th.done) this.foreground.delete(id);
-  }
-
-  private checkEchoes(): void {
-    if (this.awaitingEcho.length === 0) return;
-    const still: Thread[] = [];
-    for (const th of this.awaitingEcho) {
-      if (!th.done) still.push(th);
-      // a failed thread keeps result void, so only real values echo
-      else if (th.result !== null && th.result !== undefined) this.log.emit({ kind: 'echo', text: repr(th.result) });
-    }
-    this.awaitingEcho = still;
-  }
-
   private afterFrame(): void {
-    this.checkEchoes();
-    if (this.foreground.size > 0) this.prune();
+    this.threads.afterFrame();
     if (this.replaying === null && !this.stepping) this.record(Input.frame, this.latched ?? this.source.now());
   }
 
@@ -374,38 +303,6 @@ export class ReplSession implements Loader, Coder {
     if (this.started && this.replaying === null) this.history.record(kind, at, payload, { barrier });
   }
 
-  /** An input recorded earlier, applied again (the clock reads what it read then). */
-  private apply(kind: number, payload: unknown): void {
-    switch (kind) {
-      case Input.frame:
-        return this.world.frame();
-      case Input.step:
-        return this.stepOnce();
-      case Input.pause:
-        return void this.world.pause();
-      case Input.resume:
-        return void this.world.resume();
-      case Input.code:
-        return this.evaluate(payload as string);
-      case Input.click:
-        return this.postClick(payload as [string, string]);
-      case Input.key:
-        return this.postKey(payload as string);
-      case Input.answer:
-        return this.postAnswer(payload as [number, unknown]);
-      case Input.load:
-        return loadSources(this, payload as LoadInput);
-      case Input.reload:
-        return swapProgram(this, payload as ReloadInput);
-      case Input.restore:
-        return this.adoptSnapshot(payload as string);
-      case Input.interrupt:
-        return void this.stopForeground();
-      default:
-        throw new Error(`internal: input kind ${kind} cannot be replayed`);
-    }
-  }
-
   /**
    * In the past, new input goes on from there: the later moments are dropped, and the
    * world is paused (:resume runs it). `applied`: records an input already applied there.
@@ -427,20 +324,12 @@ export class ReplSession implements Loader, Coder {
    * number drawn) goes on from there.
    */
   private typedInPast(text: string, parsed: ReplParse | null): void {
-    const before = this.observable();
+    const before = observable(this);
     const defs = this.defs;
     const at = this.source.now();
-    this.atReading(at, () => this.evaluate(text, parsed));
-    if (this.defs === defs && this.observable() === before) return this.replay('silent', () => this.history.rebuild());
+    this.atReading(at, () => evaluate(this, text, parsed));
+    if (this.defs === defs && observable(this) === before) return this.replay('silent', () => this.history.rebuild());
     this.goOnFromHere(() => this.record(Input.code, at, text));
-  }
-
-  /** The world as its scripts see it, as text. */
-  private observable(): string {
-    // (the code and the host are not the world; a thread that came and went leaves only its number and place in line used)
-    const { program, host, world, ...rest } = this.running.saveBody({ asItStands: true });
-    const { nextThreadId, sleepSeq, ...seen } = world;
-    return JSON.stringify({ ...rest, world: seen });
   }
 
   /** Going back pauses a running world first: the latest moment is a paused one, to come back to. */
@@ -456,51 +345,7 @@ export class ReplSession implements Loader, Coder {
     } finally {
       this.replaying = was;
     }
-    this.prune();
-  }
-
-  private capture(): { text: string; extra: Capture } {
-    const e = this.engine;
-    return {
-      text: this.running.save({ asItStands: true }),
-      extra: {
-        program: e.program,
-        live: this.world.moment(),
-        group: this.group,
-        files: this.files,
-        roots: this.roots,
-        defs: this.defs,
-        typedAtPrompt: this.typedAtPrompt,
-        foreground: liveIds(this.foreground.values()),
-        awaitingEcho: liveIds(this.awaitingEcho),
-        loopsShown: this.log.loopsLines(),
-      },
-    };
-  }
-
-  /** Back to a checkpoint, exactly as it was. */
-  private rewind(text: string, c: Capture): void {
-    const restored = this.running.read(text, { program: c.program });
-    this.engine.program = c.program;
-    this.world.rewind(restored.state, restored.threads, c.live);
-    this.group = c.group;
-    this.files = c.files;
-    if (this.roots !== c.roots) {
-      this.roots = c.roots;
-      this.onFilesChanged?.();
-    }
-    this.defs = c.defs;
-    this.typedAtPrompt = c.typedAtPrompt;
-    this.log.restoreLoopsLines(c.loopsShown);
-    this.followThreads(c.foreground, c.awaitingEcho);
-    this.log.recent.reset();
-  }
-
-  /** After the world took over other threads (a restore, a reload, a rewind): the REPL's own, found again by id. */
-  followThreads(foreground = liveIds(this.foreground.values()), echo = liveIds(this.awaitingEcho)): void {
-    const byId = new Map(this.engine.liveThreads().map((t) => [t.id, t]));
-    this.foreground = new Map(foreground.filter((id) => byId.has(id)).map((id) => [id, byId.get(id)!]));
-    this.awaitingEcho = echo.map((id) => byId.get(id)).filter((t): t is Thread => t !== undefined);
+    this.threads.prune();
   }
 
   /** How a snapshot of this world names its host. */
@@ -521,31 +366,9 @@ export class ReplSession implements Loader, Coder {
     }
   }
 
-  postKey(name: string): void {
-    const at = this.engine.now;
-    this.engine.post({ at, kind: 'key', name, down: true });
-    this.engine.post({ at, kind: 'key', name, down: false });
-  }
-
-  postAnswer([request, value]: [number, unknown]): void {
-    this.engine.hostCalls.answer(request, value);
-  }
-
-  postClick([objectKind, target]: [string, string]): void {
-    this.engine.post({ at: this.engine.now, kind: 'click', objectKind, target });
-  }
-
   /** A `:command` line. */
   command(line: string): void {
     runCommand(this, line);
-  }
-
-  /** Takes over a snapshot that fits the loaded scripts (each time from its text: the world takes over what is read). */
-  adoptSnapshot(text: string): void {
-    this.running.restore(text);
-    this.log.recent.reset();
-    this.followThreads();
-    this.log.info(`restored the world saved at game time ${stamp(unitsToMs(this.engine.now))} (${this.engine.threadCount} thread${this.engine.threadCount === 1 ? '' : 's'})`);
   }
 
   // ---- files ----------------------------------------------------------------

@@ -177,7 +177,7 @@ export function step(r: Repl, args: string[]): void {
     note = ' (paused first; :resume goes on)';
   }
   for (let i = 0; i < left; i++) r.input(Input.step, undefined, () => r.stepOnce());
-  r.prune();
+  r.threads.prune();
   r.log.info(`stepped ${n} heartbeat${n === 1 ? '' : 's'} to game time ${stamp(unitsToMs(r.engine.now))}${note}`);
 }
 
