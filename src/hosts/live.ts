@@ -106,6 +106,7 @@ export class LiveWorld {
     // no clock reading here: the world stays exactly as the last frame left it
     this.ownsSave = c.saveDepth === 0;
     saveTimer(c);
+    this.engine.forgetQuiet();
     this.pausedAt = this.wall();
     return true;
   }
@@ -119,6 +120,7 @@ export class LiveWorld {
     this.origin = this.wallSource.now() - c.wall / UNITS_PER_MS;
     manageTime(c, this.wall());
     restoreTimer(c);
+    this.engine.forgetQuiet();
     this.pausedAt = null;
     this.ownsSave = false;
     this.nextFrame = this.wallSource.now() + LIVE_FRAME_MS;
