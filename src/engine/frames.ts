@@ -219,7 +219,7 @@ export class FrameDriver {
       if (game && isStep && !isWake && (!wallDue || at < tw)) {
         if (this.quiet < 0) this.quiet = t <= quietThrough ? Math.floor((quietThrough - t) / STEP_UNITS) + 1 : host.skipQuiet ? quietPasses(host) : 0;
         if (this.quiet > 0) {
-          this.passQuietly(t, at, gameEnd, wallDue ? tw : Infinity);
+          this.serveQuietSteps(t, at, gameEnd, wallDue ? tw : Infinity);
           continue;
         }
       }
@@ -272,7 +272,7 @@ export class FrameDriver {
    * only count, as many as are quiet, up to game time gameEnd and before the next sleeper
    * and the wall moment wallBefore: each moves the clocks' moment as a pass would.
    */
-  private passQuietly(t: number, at: number, gameEnd: number, wallBefore: number): void {
+  private serveQuietSteps(t: number, at: number, gameEnd: number, wallBefore: number): void {
     const host = this.host;
     const st = host.state;
     const c = st.clock;

@@ -8,9 +8,9 @@ import type { Program } from '../vm/program.ts';
 import type { Value } from '../vm/value.ts';
 import type { WorldState } from '../world/state.ts';
 import { quietWalkSteps, walkQuietly, type ActorState } from '../world/walk.ts';
-import { poseFrames } from '../world/pose.ts';
-import { SOUND_FOREVER } from '../world/sound.ts';
-import { shotSounding } from '../world/cricket.ts';
+import { stepPoses } from '../world/pose.ts';
+import { countCricketsDown, quietCricketSteps } from '../world/cricket.ts';
+import { countLoopsDown, quietLoopSteps } from '../time/loops.ts';
 import { STDLIB } from '../compiler/stdlib.ts';
 
 /** What counting passes needs to know of the engine. */
@@ -64,7 +64,8 @@ function countable(v: Value | undefined): v is number {
 /**
  * How many of the coming heartbeat passes would only count: 0 when the next one has
  * work (input waiting, a thread ready to run, a walk about to end a turn or a leg, a
- * loop or cricket about to fire, a calctime of the world's own to run); Infinity when none ever would while nothing else happens.
+ * loop or cricket about to fire, a calctime of the world's own to run); Infinity when
+ * none ever would while nothing else happens. Each service says how long it stays quiet.
  */
 export function quietPasses(host: QuietHost): number {
   const st = host.state;
@@ -74,30 +75,9 @@ export function quietPasses(host: QuietHost): number {
     const w = pocketwatchOf(p);
     if (w === null || !host.calctimeUnwatched || !countable(host.globals[w.calls]) || !countable(host.globals[w.seconds])) return 0;
   }
-  let quiet = Infinity;
-  for (const a of host.actorList()) {
-    if (a.walk === null) continue;
-    const q = quietWalkSteps(a);
-    if (q < quiet) quiet = q;
-  }
-  for (const l of st.loops) {
-    // period-1 loops fire on display frames, not in the pass
-    if (l.paused || l.steps === 1) continue;
-    // the pass that brings it to zero fires it
-    if (l.left - 1 < quiet) quiet = l.left - 1;
-  }
-  if (st.set !== '') {
-    const playing = st.sound.slots[1];
-    for (const c of st.crickets) {
-      if (c.set !== st.set) continue;
-      // a looping shot still sounding never fires again (and a cut-off one restarts: that is work)
-      if (c.loop && c.busyUntil === SOUND_FOREVER) {
-        if (shotSounding(c, playing, st.wallNow)) continue;
-        return 0;
-      }
-      if (c.countdown - 1 < quiet) quiet = c.countdown - 1;
-    }
-  }
+  let quiet = quietLoopSteps(st.loops);
+  if (st.set !== '') quiet = Math.min(quiet, quietCricketSteps(st.crickets, st.set, st.sound.slots[1], st.wallNow));
+  for (const a of host.actorList()) if (a.walk !== null && quiet > 0) quiet = Math.min(quiet, quietWalkSteps(a));
   return quiet > 0 ? quiet : 0;
 }
 
@@ -105,18 +85,10 @@ export function quietPasses(host: QuietHost): number {
 export function passQuietly(host: QuietHost, k: number): void {
   const st = host.state;
   st.steps += k;
-  for (const l of st.loops) if (!l.paused && l.steps !== 1) l.left -= k;
-  if (st.set !== '') {
-    for (const c of st.crickets) {
-      if (c.set !== st.set) continue;
-      c.countdown = c.countdown > k ? c.countdown - k : 0;
-    }
-  }
-  for (const a of host.actorList()) {
-    if (a.walk !== null) walkQuietly(a, k);
-    const n = poseFrames(st.poses, a.pose);
-    a.poseFrame = (a.poseFrame + k) % n;
-  }
+  countLoopsDown(st.loops, k);
+  if (st.set !== '') countCricketsDown(st.crickets, st.set, k);
+  for (const a of host.actorList()) if (a.walk !== null) walkQuietly(a, k);
+  stepPoses(host.actorList(), st.poses, k);
   if (host.threadCount === 0 && host.program.globalHandlers.calctime !== undefined) countCalctime(host, k);
 }
 

@@ -57,6 +57,21 @@ export function stepLoops(loops: LoopSlot[], pass: number): LoopSlot[] {
   return due;
 }
 
+/** Heartbeat steps before one slot reaches zero and fires (none: Infinity); those steps only count down. */
+export function quietLoopSteps(loops: LoopSlot[]): number {
+  let quiet = Infinity;
+  for (const l of loops) {
+    // period-1 loops fire on display frames, not on steps; the step that brings one to zero fires it
+    if (!l.paused && l.steps !== 1 && l.left - 1 < quiet) quiet = l.left - 1;
+  }
+  return quiet;
+}
+
+/** k heartbeat steps in which no slot fires (k <= quietLoopSteps): each running slot counts down k. */
+export function countLoopsDown(loops: LoopSlot[], k: number): void {
+  for (const l of loops) if (!l.paused && l.steps !== 1) l.left -= k;
+}
+
 /** Period-1 slots, served once per rendered display frame. */
 export function frameLoops(loops: LoopSlot[]): LoopSlot[] {
   let due: LoopSlot[] | null = null;

@@ -141,6 +141,29 @@ export function shotSounding(c: CricketState, playing: SoundSlot | null, now: nu
   return now < c.busyUntil && playing !== null && playing.source === cricketSource(c.name) && playing.start <= now;
 }
 
+/**
+ * Heartbeat steps before one of set's crickets fires (none: Infinity), in which they only
+ * count down; 0 when the next step has work (a fire, a cut-off loop starting over).
+ */
+export function quietCricketSteps(list: CricketState[], set: string, playing: SoundSlot | null, now: number): number {
+  let quiet = Infinity;
+  for (const c of list) {
+    if (c.set !== set) continue;
+    // a looping shot still sounding never fires again
+    if (c.loop && c.busyUntil === SOUND_FOREVER) {
+      if (shotSounding(c, playing, now)) continue;
+      return 0;
+    }
+    if (c.countdown - 1 < quiet) quiet = c.countdown - 1;
+  }
+  return quiet > 0 ? quiet : 0;
+}
+
+/** k heartbeat steps of set's crickets in which none fires (k <= quietCricketSteps). */
+export function countCricketsDown(list: CricketState[], set: string, k: number): void {
+  for (const c of list) if (c.set === set) c.countdown = c.countdown > k ? c.countdown - k : 0;
+}
+
 // One heartbeat step for the current set's crickets, in table order. Crickets of
 // other sets are left untouched. Dead crickets are removed from the list. `now` is
 // the wall time of the step, `playing` what slot 2 holds. (Runs every heartbeat: a

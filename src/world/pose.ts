@@ -25,12 +25,13 @@ export function setPose(a: Posed, name: string): void {
   a.poseFrame = 0;
 }
 
-export function stepPose(a: Posed, poses: PoseTable): void {
+/** k steps of the actor's pose at once (one per heartbeat pass). */
+export function stepPose(a: Posed, poses: PoseTable, k = 1): void {
   const n = poseFrames(poses, a.pose);
   // Modulo also repairs a frame left out of range by a pose redefined shorter.
-  a.poseFrame = (a.poseFrame + 1) % n;
+  a.poseFrame = (a.poseFrame + k) % n;
 }
 
-export function stepPoses(actors: Iterable<Posed>, poses: PoseTable): void {
-  for (const a of actors) stepPose(a, poses);
+export function stepPoses(actors: Iterable<Posed>, poses: PoseTable, k = 1): void {
+  for (const a of actors) stepPose(a, poses, k);
 }
