@@ -11,7 +11,7 @@ import { TIMELINE_KINDS, traceLine, type TraceEvent } from '../trace/events.ts';
 import { TimelineBuilder } from '../timeline/index.ts';
 import { timelineFormat, writeTimelineFile } from './timeline.ts';
 import { Sink, stderr, stderrIsTerminal, stdout } from '../node/terminal.ts';
-import { checkSnapshotWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from '../node/outputs.ts';
+import { checkWritable, openForWriting, overwrites, writeSnapshotFile, cannotWrite, type NamedFile } from '../node/outputs.ts';
 import { restoreScripts } from './restore.ts';
 import { formatUnits, unitsToMs } from '../time/units.ts';
 
@@ -109,7 +109,7 @@ export async function runCommand(a: RunArgs): Promise<number> {
   const program = loaded.program;
   const restored = snapshot && restoring(a.restore!, () => fitSnapshot(snapshot!, program));
   if (snapshot && !restored) return 1;
-  if (a.save) checkSnapshotWritable(a.save);
+  if (a.save) checkWritable(a.save, 'snapshot');
   const traceToStdout = a.trace === STDOUT;
   const traceSink = traceToStdout ? stdout : a.trace ? new Sink(openForWriting(a.trace, 'trace'), true) : null;
   const timeline = a.timeline ? new TimelineBuilder() : null;

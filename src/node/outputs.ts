@@ -65,18 +65,18 @@ function tempBeside(path: string): string {
 }
 
 /**
- * Checks before a run that the snapshot can be written, without touching a file
- * already there: a run that ends in a script error writes no snapshot, and must not
- * leave an earlier one truncated either.
+ * Checks before the work that makes it (a run, a recording) that a file can be written
+ * at `path`, without touching a file already there: work that ends without writing it
+ * must not leave an earlier one truncated either. `what` names it in messages.
  */
-export function checkSnapshotWritable(path: string): void {
-  checkOutputPlace(path, 'snapshot');
+export function checkWritable(path: string, what: string): void {
+  checkOutputPlace(path, what);
   const tmp = tempBeside(path);
   try {
     closeSync(openSync(tmp, 'wx'));
     unlinkSync(tmp);
   } catch (err) {
-    throw cannotWrite(path, 'snapshot', code(err));
+    throw cannotWrite(path, what, code(err));
   }
 }
 

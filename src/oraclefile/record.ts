@@ -21,6 +21,7 @@ export interface RecordingSetup {
   scripts?: readonly { name: string; text: string }[];
   /** The oracle file's name (its base name), which `pw check` gives its inline script. Default `recording.oracle`. */
   oracleName?: string;
+  /** The world's options, as the oracle replays them: seed (default 1), fps (60), loop guard (100000), keep going after a script error (false). */
   seed?: number;
   fps?: number;
   loopGuard?: number;

@@ -12,7 +12,7 @@ import { Recorder } from '../oraclefile/record.ts';
 import { ORACLE_EXTENSION } from '../oraclefile/format.ts';
 import { checkOracleFile } from '../oracle/check.ts';
 import { painter, renderResult } from '../oracle/diff.ts';
-import { makeFolder, overwrites, writeWhole } from '../node/outputs.ts';
+import { checkWritable, makeFolder, overwrites, writeWhole } from '../node/outputs.ts';
 import { UsageError } from '../node/load.ts';
 import { unitsToMs } from '../time/units.ts';
 import type { TraceEvent } from '../trace/events.ts';
@@ -74,6 +74,19 @@ function start(s: Recordable, file: string, emit: (e: LogEntry) => void, restart
   const watched = new Set(s.watched());
   const files = Object.keys(program.sources).filter((f) => watched.has(f));
   const folder = dirname(resolve(file));
+  // a place the oracle cannot go is refused now, before anything is played
+  const clash = overwrites(
+    file,
+    files.map((f) => ({ path: f, what: `the script "${f}"` })),
+  );
+  if (clash) return emit({ kind: 'error', text: `:record on ${file}: writing it would overwrite ${clash}` });
+  try {
+    makeFolder(folder, 'folder for the oracle');
+    checkWritable(file, 'oracle');
+  } catch (err) {
+    if (err instanceof UsageError) return emit({ kind: 'error', text: `:record on ${file}: ${err.message}` });
+    throw err;
+  }
   const loads = files.map((f) => relative(folder, resolve(f)).split(sep).join('/'));
   const recorder = new Recorder({ about: 'recorded in pw repl', loads, loadedAs: files, keepGoing: true, seed: e.options.seed, loopGuard: e.options.loopGuard });
   // the world's first moment, booted apart: what it prints and traces is the recording's start
@@ -108,22 +121,18 @@ function start(s: Recordable, file: string, emit: (e: LogEntry) => void, restart
 }
 
 function stop(s: Recordable, r: Recording, info: (text: string) => void, error: (text: string) => void): void {
-  s.onTrace = null;
-  recordings.delete(s);
   const end = unitsToMs(s.engine.now);
   const recorder = r.recorder;
-  const clash = overwrites(
-    r.file,
-    r.files.map((f) => ({ path: f, what: `the script "${f}"` })),
-  );
-  if (clash) return error(`:record off: writing ${r.file} would overwrite ${clash}; nothing was written`);
   try {
     makeFolder(dirname(resolve(r.file)), 'folder for the oracle');
     writeWhole(r.file, 'oracle', () => recorder.oracle(end));
   } catch (err) {
-    if (err instanceof UsageError) return error(err.message);
+    // (the place was fit when the recording started): nothing recorded is dropped
+    if (err instanceof UsageError) return error(`${err.message}; still recording to ${r.file}: :record off tries again`);
     throw err;
   }
+  s.onTrace = null;
+  recordings.delete(s);
   const result = checkOracleFile(r.file);
   const what = `${inputs(recorder.inputCount)} and ${recorder.eventCount} event${recorder.eventCount === 1 ? '' : 's'}, game time 0 to ${stamp(end)}`;
   if (result.ok) return info(`wrote ${r.file} (${what}): pw check ${r.file} passes`);

@@ -2,7 +2,7 @@
 // written as an oracle that pw check passes, and fails once its expectation is edited.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
-import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { PW, repl } from './piped.ts';
@@ -117,5 +117,16 @@ describe(':record in the piped REPL', () => {
     expect(err[3]).toBe(':record takes on or off: :record on FILE.oracle starts a recording, :record off writes it');
     expect(err[4]).toBe('already recording to a.oracle: :record off writes it first');
     expect(err[5]).toMatch(/^:record off takes no file name/);
+  });
+
+  it('refuses a place the oracle cannot be written to before the world starts again', () => {
+    const dir = folder({ 'door.pw': DOOR });
+    // a folder where the oracle file would go
+    mkdirSync(join(dir, 'taken.oracle'));
+    const r = repl(':record on taken.oracle\n:record off\n', ['door.pw'], dir);
+    const err = r.stderr.split('\n');
+    expect(err[0]).toMatch(/^:record on taken\.oracle: cannot write the oracle to "taken\.oracle" \(/);
+    // the refused one started nothing
+    expect(err[1]).toBe('not recording (:record on FILE.oracle starts a recording, :record off writes it)');
   });
 });
