@@ -120,16 +120,32 @@ function start(s: Recordable, file: string, emit: (e: LogEntry) => void, restart
   });
 }
 
-function stop(s: Recordable, r: Recording, info: (text: string) => void, error: (text: string) => void): void {
+/** The REPL is quitting or closing: a recording still going is written and checked as :record off does, not dropped. */
+export function finishRecording(s: Recordable, emit: (e: LogEntry) => void): void {
+  const now = recordings.get(s);
+  if (now)
+    stop(
+      s,
+      now,
+      (text) => emit({ kind: 'info', text }),
+      (text) => emit({ kind: 'error', text }),
+      true,
+    );
+}
+
+function stop(s: Recordable, r: Recording, info: (text: string) => void, error: (text: string) => void, quitting = false): void {
   const end = unitsToMs(s.engine.now);
   const recorder = r.recorder;
   try {
     makeFolder(dirname(resolve(r.file)), 'folder for the oracle');
     writeWhole(r.file, 'oracle', () => recorder.oracle(end));
   } catch (err) {
-    // (the place was fit when the recording started): nothing recorded is dropped
-    if (err instanceof UsageError) return error(`${err.message}; still recording to ${r.file}: :record off tries again`);
-    throw err;
+    // a write can still fail (a disk filled up): the recording goes on, unless the REPL is ending
+    if (!(err instanceof UsageError)) throw err;
+    if (!quitting) return error(`${err.message}; still recording to ${r.file}: :record off tries again`);
+    s.onTrace = null;
+    recordings.delete(s);
+    return error(`${err.message}: the recording is lost`);
   }
   s.onTrace = null;
   recordings.delete(s);

@@ -25,6 +25,7 @@ import { ReplLog } from './log.ts';
 import { runCommand } from './commands.ts';
 import type { Coder, Loader, SessionOptions } from './context.ts';
 import { define, evaluate } from './code.ts';
+import { finishRecording } from './record.ts';
 import { ReplThreads } from './threads.ts';
 import { capture, observable, replayInput, rewind } from './past.ts';
 import { FREEZE_MS, type Outcome } from './interrupt.ts';
@@ -139,6 +140,7 @@ export class ReplSession implements Loader, Coder {
   }
 
   close(): void {
+    finishRecording(this, (e) => this.log.emit(e));
     this.world.stop();
   }
 
@@ -250,6 +252,7 @@ export class ReplSession implements Loader, Coder {
   quit(): void {
     if (this.quitRequested) return;
     this.quitRequested = true;
+    finishRecording(this, (e) => this.log.emit(e));
     for (const f of this.quitListeners) f();
   }
 

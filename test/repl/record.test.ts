@@ -129,4 +129,13 @@ describe(':record in the piped REPL', () => {
     // the refused one started nothing
     expect(err[1]).toBe('not recording (:record on FILE.oracle starts a recording, :record off writes it)');
   });
+
+  it('leaving the REPL while recording writes the oracle, and pw check passes it', () => {
+    const dir = folder({ 'door.pw': DOOR });
+    const r = repl(':record on left.oracle\n', ['door.pw'], dir);
+    expect(r.status).toBe(0);
+    const c = check('left.oracle', dir);
+    expect(c.stdout).toContain('1 oracle: 1 passed');
+    expect(c.status).toBe(0);
+  });
 });
