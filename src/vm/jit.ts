@@ -172,7 +172,10 @@ function uncounted(code: Code, h: HandlerCode): boolean {
 }
 
 /** The parts of Gen both forms share: operands and constants written in, registers as variables. */
-function baseGen(site: Site): Omit<Gen, 'framed' | 'slot' | 'store' | 'framedCall' | 'suspend' | 'resume' | 'counter' | 'pausable' | 'waits'> {
+/** What each form of generated code says of its frame (resumableGen, plainGen); the rest is baseGen's. */
+type FrameGen = Pick<Gen, 'framed' | 'slot' | 'store' | 'framedCall' | 'suspend' | 'resume' | 'counter' | 'pausable' | 'waits'>;
+
+function baseGen(site: Site): Omit<Gen, keyof FrameGen> {
   const { h, pc } = site;
   const word = (i: number): number => h.code[pc + 1 + i];
   const cache = `C${pc}`;
@@ -254,8 +257,7 @@ function resumableGen(site: Site, live: Map<number, Uint8Array>): Gen {
   const { h, pc } = site;
   const w = (i: number): number => h.code[pc + 1 + i];
   const after = live.get(nextPc(h.code, pc));
-  return {
-    ...baseGen(site),
+  const own: FrameGen = {
     // the frame is on the thread; its registers are variables, written back before the thread may be suspended
     framed: true,
     slot: (i, plus = 0) => `base + ${w(i) + Number(plus)}`,
@@ -271,6 +273,8 @@ function resumableGen(site: Site, live: Map<number, Uint8Array>): Gen {
     pausable: site.code.preemptive,
     waits: (i) => site.code.waits(w(i)),
   };
+  // (added to the shared part, not spread into a new object: one is made per instruction)
+  return Object.assign(baseGen(site), own);
 }
 
 /** The registers marked in `live`, written back to the thread's stack. */
@@ -394,8 +398,7 @@ function dispatchBody(code: Code, hi: number, caches: string[]): string {
 }
 
 function plainGen(site: Site): Gen {
-  return {
-    ...baseGen(site),
+  const own: FrameGen = {
     // no frame on the thread: it never waits, calls only plain functions, returns to its JavaScript caller
     framed: false,
     slot: () => unframed(),
@@ -407,6 +410,7 @@ function plainGen(site: Site): Gen {
     pausable: false,
     waits: () => false,
   };
+  return Object.assign(baseGen(site), own);
 }
 
 function unframed(): never {
