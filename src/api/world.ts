@@ -1,9 +1,9 @@
 // A running world for a game's own loop: the host hands it display frames with its
 // wall-clock reading, and it tells the host what the scripts print, sound and do.
 // Headless determinism holds: the same frames give the same output, byte for byte.
-import { Engine, type EngineHost } from '../engine/engine.ts';
+import type { Engine, EngineHost } from '../engine/engine.ts';
 import { SLICE_MS } from '../vm/guard.ts';
-import { builtinsFor } from '../builtins/host.ts';
+import { startEngine } from '../session/start.ts';
 import { describeChanges, SnapshotError as Refused, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
 import { Session, readWorld } from '../session/index.ts';
 import type { WorldView } from '../session/view.ts';
@@ -283,7 +283,7 @@ export class World {
     this.#fps = o.fps === undefined ? 60 : setting('fps', o.fps, isFps, FPS_RULE);
     this.#realFrames = o.realFrames === true;
     this.#host = engineHost(o.host ?? {}, this.#faults);
-    this.#engine = new Engine(program.code, builtinsFor(program.code), this.#host, {
+    this.#engine = startEngine(program.code, this.#host, {
       seed: o.seed === undefined ? 1 : setting('seed', o.seed, isSeed, SEED_RULE),
       loopGuard: o.loopGuard === undefined ? 100_000 : whole('loopGuard', o.loopGuard, 0),
       maxCatchUp: o.maxCatchUp === undefined ? undefined : whole('maxCatchUp', o.maxCatchUp, 1),

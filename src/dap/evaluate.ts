@@ -12,7 +12,8 @@ import { compileSnippet } from '../compiler/link.ts';
 import { builtinsFor } from '../builtins/host.ts';
 import { builtinTable } from '../engine/load.ts';
 import { CompileErrors } from '../errors/diagnostic.ts';
-import { Engine } from '../engine/engine.ts';
+import type { Engine } from '../engine/engine.ts';
+import { startEngine } from '../session/start.ts';
 import type { Program } from '../vm/program.ts';
 import { newThread, type Thread } from '../vm/thread.ts';
 import { firstFrame } from '../vm/call.ts';
@@ -128,7 +129,7 @@ export class Evaluator {
     // a copy: the world's state and the frame's values together, so lists they share stay shared
     const copy = structuredClone({ state: e.state, args });
     const printed: string[] = [];
-    const scratch = new Engine(s.program, builtinsFor(s.program), { print: (text) => printed.push(text), diagnostic: () => {} }, { ...e.options, jit: false });
+    const scratch = startEngine(s.program, { print: (text) => printed.push(text), diagnostic: () => {} }, { ...e.options, jit: false });
     scratch.stopOnError = false;
     scratch.adopt(copy.state, []);
     const out = runOn(scratch, s, copy.args, false);

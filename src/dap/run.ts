@@ -5,10 +5,10 @@
 // the same run every time, and a live one does too when it is handed the wall readings
 // it had (they are kept, frame by frame).
 import { performance } from 'node:perf_hooks';
-import { Engine, type EngineHost } from '../engine/engine.ts';
+import type { Engine, EngineHost } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
 import type { Value } from '../vm/value.ts';
-import { builtinsFor } from '../builtins/host.ts';
+import { startEngine } from '../session/start.ts';
 import { History, type Checkpoint } from '../engine/history.ts';
 import { Session, saveWorld } from '../session/index.ts';
 import { continueHeadless, createHeadlessEngine, displayTime } from '../hosts/headless.ts';
@@ -163,7 +163,7 @@ export class Run {
     const o = this.opts;
     const options = { seed: o.seed, loopGuard: o.loopGuard, jit: o.noDebug };
     const e = o.live
-      ? new Engine(this.program, builtinsFor(this.program), this.host.engineHost, { ...options, realFrames: true })
+      ? startEngine(this.program, this.host.engineHost, { ...options, realFrames: true })
       : createHeadlessEngine(this.program, this.host.engineHost, { ...options, keepGoing: o.keepGoing });
     // as pw run: no host implements the host's builtins, and a waiting one is answered with void
     e.hostCalls.service = { implementations: {}, answerVoid: true, scripted: new Set() };

@@ -1,8 +1,8 @@
 // The headless host: a virtual wall clock starting at 0 and a virtual display at
 // `fps`. It runs as fast as the CPU allows and gives the same results every time.
-import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
+import type { Engine, EngineHost, EngineOptions } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
-import { builtinsFor } from '../builtins/host.ts';
+import { startEngine } from '../session/start.ts';
 import { formatInstruction } from '../compiler/disasm.ts';
 import { manageTime, type ClockState } from '../time/clock.ts';
 import { displayTime, UNITS_PER_MS } from '../time/units.ts';
@@ -66,7 +66,7 @@ function wallWhenGameReaches(c: ClockState, game: number): number {
 export { displayTime };
 
 export function createHeadlessEngine(program: Program, host: EngineHost, opts: Partial<HeadlessOptions>): Engine {
-  const e = new Engine(program, builtinsFor(program), host, { ...opts, realFrames: false });
+  const e = startEngine(program, host, { ...opts, realFrames: false });
   e.stopOnError = !opts.keepGoing;
   // no host implements the host's builtins here: the timed input answers, or void does
   const scripted = new Set((opts.input ?? []).flatMap((i) => (i.answer ? [i.answer.request] : [])));

@@ -6,9 +6,9 @@
 // take over a saved world. The clock and the timer are injectable so tests can drive
 // a world on virtual time.
 import { performance } from 'node:perf_hooks';
-import { Engine, type EngineHost, type EngineOptions } from '../engine/engine.ts';
+import type { Engine, EngineHost, EngineOptions } from '../engine/engine.ts';
 import type { Program } from '../vm/program.ts';
-import { builtinsFor } from '../builtins/host.ts';
+import { startEngine } from '../session/start.ts';
 import { manageTime, restoreTimer, saveTimer } from '../time/clock.ts';
 import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 import { nextDueAt } from '../time/stepper.ts';
@@ -63,7 +63,7 @@ export class LiveWorld {
     const { wall, timer, ...engineOpts } = opts;
     const wallSource = wall ?? performance;
     // a thread that spins where the guard does not count it gets a slice of each frame and goes on at the next
-    this.engine = new Engine(program, builtinsFor(program), host, { ...engineOpts, realFrames: true, preempt: engineOpts.preempt ?? { now: () => wallSource.now(), slice: SLICE_MS } });
+    this.engine = startEngine(program, host, { ...engineOpts, realFrames: true, preempt: engineOpts.preempt ?? { now: () => wallSource.now(), slice: SLICE_MS } });
     // the world goes on after a script error, whoever's thread it was
     this.engine.stopOnError = false;
     this.wallSource = wallSource;

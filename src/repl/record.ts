@@ -5,8 +5,8 @@
 // and every click, key and answer from then on is recorded with the game time it was
 // delivered, with everything the world did. :record off writes the file and checks it.
 import { dirname, relative, resolve, sep } from 'node:path';
-import { Engine } from '../engine/engine.ts';
-import { builtinsFor } from '../builtins/host.ts';
+import type { Engine } from '../engine/engine.ts';
+import { startEngine } from '../session/start.ts';
 import { saveWorld } from '../session/save.ts';
 import { Recorder } from '../oraclefile/record.ts';
 import { ORACLE_EXTENSION } from '../oraclefile/format.ts';
@@ -90,9 +90,8 @@ function start(s: Recordable, file: string, emit: (e: LogEntry) => void, restart
   const loads = files.map((f) => relative(folder, resolve(f)).split(sep).join('/'));
   const recorder = new Recorder({ about: 'recorded in pw repl', loads, loadedAs: files, keepGoing: true, seed: e.options.seed, loopGuard: e.options.loopGuard });
   // the world's first moment, booted apart: what it prints and traces is the recording's start
-  const fresh = new Engine(
+  const fresh = startEngine(
     program,
-    builtinsFor(program),
     {
       print: () => {},
       diagnostic: (d, formatted) => emit({ kind: d.kind === 'warning' ? 'warning' : 'error', text: formatted }),

@@ -52,7 +52,7 @@ const BELOW: Record<string, string[]> = {
   'src/oraclefile': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/engine', 'src/hosts'],
   // the explorer's search (pw explore): a client of the headless host, in the package core
   'src/explore': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/engine', 'src/session', 'src/hosts', 'src/signatures'],
-  'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/signatures'],
+  'src/hosts': ['src/errors', 'src/time', 'src/trace', 'src/vm', 'src/world', 'src/builtins', 'src/compiler', 'src/engine', 'src/session', 'src/signatures'],
   // the game folder's project file, for the tools on Node
   'src/project': ['src/compiler', 'src/engine', 'src/errors', 'src/signatures', 'src/node'],
   // a client of traces alone: it never sees the engine that wrote them
@@ -161,6 +161,13 @@ describe('the module map', () => {
       .flatMap(([file, imports]) => imports.filter((to) => moduleOf(to) === 'src/builtins').map((to) => `${file} → ${to}`));
     expect(Object.keys(deps).some((f) => moduleOf(f) === 'src/compiler')).toBe(true);
     expect(compilerImports).toEqual([]);
+  });
+
+  it('makes every running engine in one place: the start of a session', () => {
+    const makers = Object.keys(deps)
+      .filter((f) => /^(src|playground|examples)\//.test(f) && f !== 'src/engine/engine.ts')
+      .filter((f) => /\bnew Engine\(/.test(readFileSync(f, 'utf8')));
+    expect(makers).toEqual(['src/session/start.ts']);
   });
 
   it('lists every folder of the code in one layer', () => {
