@@ -235,6 +235,9 @@ function operandCount(op: Op): Error {
 }
 
 const NO_CODE = new Int32Array(0);
+// a placeholder's lists until its handler is compiled (finish gives it its own)
+const NO_CONSTS: Value[] = [];
+const NO_LOCALS: string[] = [];
 const NO_FLAGS = new Uint8Array(0);
 const NO_POS: A.Pos = { line: 0, col: 0 };
 const NO_NAMES: ReadonlySet<string> = new Set();
@@ -280,13 +283,13 @@ export function newHandlerCode(name: string, spelled: string, object: number, pa
     params,
     registers: 1,
     code: NO_CODE,
-    consts: [],
+    consts: NO_CONSTS,
     lines: NO_CODE,
     cols: NO_CODE,
     file,
     line: pos.line,
     col: pos.col,
-    localNames: [],
+    localNames: NO_LOCALS,
     noLoopCheck,
   };
 }
@@ -338,6 +341,8 @@ class HandlerCompiler {
   private readonly breaks: number[] = [];
   /** to the continue point of the innermost loop */
   private readonly continues: number[] = [];
+  /** The left spines of binary expressions being compiled, innermost on top. */
+  private readonly spines: A.BinaryExpr[] = [];
 
   constructor(cx: CompileContext) {
     this.cx = cx;
@@ -390,6 +395,7 @@ class HandlerCompiler {
     // over only when the previous handler failed half-way.
     while (this.trail.length > 0) this.trail.pop();
     if (this.assigned.length > 0) this.assigned.length = 0;
+    if (this.spines.length > 0) this.spines.length = 0;
     if (this.falseJumps.length > 0) this.falseJumps.length = 0;
     if (this.endJumps.length > 0) this.endJumps.length = 0;
     if (this.breaks.length > 0) this.breaks.length = 0;
@@ -901,7 +907,8 @@ class HandlerCompiler {
    */
   private binaryInto(e: A.BinaryExpr, dst: number, named: boolean): void {
     const base = this.temps();
-    const spine: A.BinaryExpr[] = [];
+    const spine = this.spines;
+    const bottom = spine.length;
     let x: A.Expr = e;
     while (x.type === 'binary') {
       spine.push(x);
@@ -909,9 +916,9 @@ class HandlerCompiler {
     }
     let left = this.exprAny(x);
     let acc = -1;
-    for (let i = spine.length - 1; i >= 0; i--) {
-      const n = spine[i];
-      const last = i === 0;
+    for (let i = spine.length - 1; i >= bottom; i--) {
+      const n = spine.pop()!;
+      const last = i === bottom;
       const mark = this.temps();
       if (n.op === 'and' || n.op === 'or') {
         // Short-circuit: the result is a boolean.
