@@ -51,11 +51,18 @@ export async function checkCommand(a: CheckArgs): Promise<number> {
   const counted = `${plural(files.length, 'oracle')}${shard ? ` (shard ${shard.index}/${shard.count} of ${found.length})` : ''}`;
   let failed = 0;
   let updated = 0;
+  const toTerminal = process.stdout.isTTY === true;
+  let flushed = started;
   await reportAll(a.update ? 'update' : 'check', files, jobs, colour, (r) => {
     if (!r.ok) failed++;
     if (r.updated) updated++;
     stdout.line(r.text);
-    stdout.flush(); // one report per oracle as it finishes
+    // one report per oracle as it finishes on a terminal; into a pipe or a file, a few times a second
+    const now = performance.now();
+    if (toTerminal || now - flushed >= 100) {
+      stdout.flush();
+      flushed = now;
+    }
   });
 
   if (a.update) {

@@ -175,21 +175,28 @@ function checkHostInput(input: readonly TimedInput[], program: Program): void {
   }
 }
 
-/** Field order does not matter when comparing: a hand-edited line may list them in any order. */
-function canonical(v: unknown): string {
-  if (Array.isArray(v)) return `[${v.map(canonical).join(',')}]`;
-  if (v !== null && typeof v === 'object') {
-    const o = v as Record<string, unknown>;
-    return `{${Object.keys(o)
-      .sort()
-      .map((k) => `${JSON.stringify(k)}:${canonical(o[k])}`)
-      .join(',')}}`;
-  }
-  return JSON.stringify(v) ?? 'undefined';
-}
-
+/**
+ * Whether two events are the same. Field order does not matter: a hand-edited line may
+ * list them in any order. Values compare as their JSON text does.
+ */
 export function sameEvent(a: unknown, b: unknown): boolean {
-  return canonical(a) === canonical(b);
+  if (a === b) return true;
+  const aObject = a !== null && typeof a === 'object';
+  const bObject = b !== null && typeof b === 'object';
+  if (!aObject || !bObject) return !aObject && !bObject && (JSON.stringify(a) ?? 'undefined') === (JSON.stringify(b) ?? 'undefined');
+  if (Array.isArray(a) !== Array.isArray(b)) return false;
+  if (Array.isArray(a)) {
+    const other = b as unknown[];
+    if (a.length !== other.length) return false;
+    for (let i = 0; i < a.length; i++) if (!sameEvent(a[i], other[i])) return false;
+    return true;
+  }
+  const x = a as Record<string, unknown>;
+  const y = b as Record<string, unknown>;
+  const keys = Object.keys(x);
+  if (keys.length !== Object.keys(y).length) return false;
+  for (const k of keys) if (!Object.hasOwn(y, k) || !sameEvent(x[k], y[k])) return false;
+  return true;
 }
 
 /** The first place where the run and the expectation part ways, or null if they agree. */

@@ -7,7 +7,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { DEFAULT_SETTINGS, OracleFormatError, parseOracle, withExpected, writeOracle, type OracleSettings } from '../../src/oraclefile/format.ts';
-import { checkOracleFile, firstDivergence, findOracles, updateOracleFile } from '../../src/oracle/check.ts';
+import { checkOracleFile, firstDivergence, findOracles, sameEvent, updateOracleFile } from '../../src/oracle/check.ts';
 import { colourWanted, painter, renderResult } from '../../src/oracle/diff.ts';
 import { TRACE_KINDS } from '../../src/oraclefile/kinds.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';
@@ -179,6 +179,37 @@ describe('comparing traces', () => {
   it('ignores field order but nothing else', () => {
     expect(firstDivergence([{ line: 1, event: { text: 'a', ev: 'print', t: 5 } as TraceEvent }], [ev(5, 'a')])).toBeNull();
     expect(firstDivergence(lines(ev(5, 'a')), [{ ...ev(5, 'a'), extra: 1 }])?.index).toBe(0);
+  });
+
+  it('compares events as their JSON text with fields sorted does, for any JSON-like values', () => {
+    // the reading the comparison must agree with: each side written out, fields sorted
+    const text = (v: unknown): string => {
+      if (Array.isArray(v)) return `[${v.map(text).join(',')}]`;
+      if (v !== null && typeof v === 'object') {
+        const o = v as Record<string, unknown>;
+        return `{${Object.keys(o)
+          .sort()
+          .map((k) => `${JSON.stringify(k)}:${text(o[k])}`)
+          .join(',')}}`;
+      }
+      return JSON.stringify(v) ?? 'undefined';
+    };
+    const leaf = fc.oneof(fc.constantFrom(0, -0, 1, NaN, Infinity, null, undefined, true, false, '', 'a', '1'), fc.integer(), fc.string({ maxLength: 3 }));
+    const value = fc.letrec((tie) => ({
+      v: fc.oneof({ depthSize: 'small' }, leaf, fc.array(tie('v'), { maxLength: 3 }), fc.dictionary(fc.constantFrom('t', 'ev', 'text', 'x'), tie('v'), { maxKeys: 3 })),
+    })).v;
+    // pairs that are often alike: one value and a copy with its fields in another order, or a changed one
+    const reordered = (v: unknown): unknown => {
+      if (Array.isArray(v)) return v.map(reordered);
+      if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reordered(x)]));
+      return v;
+    };
+    fc.assert(
+      fc.property(value, value, fc.boolean(), (a, b, alike) => {
+        const other = alike ? reordered(a) : b;
+        expect(sameEvent(a, other)).toBe(text(a) === text(other));
+      }),
+    );
   });
 
   it('finds the first divergence, including a trace that ends early on either side', () => {
