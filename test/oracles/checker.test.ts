@@ -201,7 +201,12 @@ describe('comparing traces', () => {
     // pairs that are often alike: one value and a copy with its fields in another order, or a changed one
     const reordered = (v: unknown): unknown => {
       if (Array.isArray(v)) return v.map(reordered);
-      if (v !== null && typeof v === 'object') return Object.fromEntries(Object.entries(v).reverse().map(([k, x]) => [k, reordered(x)]));
+      if (v !== null && typeof v === 'object')
+        return Object.fromEntries(
+          Object.entries(v)
+            .reverse()
+            .map(([k, x]) => [k, reordered(x)]),
+        );
       return v;
     };
     fc.assert(
