@@ -2,7 +2,7 @@
 // trace ever reaches the author, whatever happens.
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { isMainThread, workerData } from 'node:worker_threads';
+import { startedAsWorker } from '../node/worker.ts';
 import { parseDuration } from '../time/units.ts';
 import { readTextFile, UsageError } from '../node/load.ts';
 import { closest } from '../errors/suggest.ts';
@@ -262,9 +262,8 @@ async function main(argv: string[]): Promise<number> {
 
 // `pw check --jobs` and `pw dap` start this same program in worker threads: there it serves
 // oracle jobs (oracle/parallel.ts) or runs the world being debugged (dap/world.ts)
-if (!isMainThread) {
-  const role = (workerData as { role?: string } | null)?.role;
-  void (role === 'pw-dap-world' ? import('../dap/world.ts') : role === 'pocketwatch explore worker' ? import('../oracle/explore-workers.ts') : import('../oracle/parallel.ts'));
+if (startedAsWorker()) {
+  void import('./worker.ts');
 } else
   main(process.argv.slice(2))
     .then((code) => {

@@ -9,6 +9,7 @@ import { DebugSession, Event, Response } from '@vscode/debugadapter';
 import type { DebugProtocol } from '@vscode/debugprotocol';
 import { post, WORLD_ROLE, type WorldMessage } from './channel.ts';
 import { Framing, parseMessage } from '../protocol/framing.ts';
+import { WORKER_ARG } from '../node/worker.ts';
 
 export const CAPABILITIES: DebugProtocol.Capabilities = {
   supportsConfigurationDoneRequest: true,
@@ -125,6 +126,7 @@ class PocketwatchDebugSession extends DebugSession {
     const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
     const worker = new Worker(entry ?? new URL('./world.ts', import.meta.url), {
       workerData: { role: WORLD_ROLE, port: channel.port2, signal },
+      argv: [WORKER_ARG],
       transferList: [channel.port2],
       // stdout is the protocol's: nothing the worker might write may reach it
       stdout: true,

@@ -3,6 +3,7 @@
 // again (bundled, the command's own entry, dist/pw.js, which says where it is; from the
 // sources, the module that asked) and serve jobs there with `serveJobs`.
 import { Worker, parentPort } from 'node:worker_threads';
+import { WORKER_ARG } from '../node/worker.ts';
 
 type Answer<R> = { index: number; result: R } | { index: number; error: string } | { done: true };
 
@@ -50,7 +51,7 @@ export async function shareJobs<R>(
       };
       const entry = (globalThis as Record<symbol, unknown>)[Symbol.for('pocketwatch.entry')] as string | undefined;
       for (let i = 0; i < helpers; i++) {
-        const w = new Worker(entry ?? module, { workerData: work });
+        const w = new Worker(entry ?? module, { workerData: work, argv: [WORKER_ARG] });
         pool.push(w);
         let through = false;
         w.on('message', (a: Answer<R>) => {
