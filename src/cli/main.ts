@@ -1,6 +1,7 @@
 // The `pw` command line. Usage errors exit 2, script errors 1; no JavaScript stack
 // trace ever reaches the author, whatever happens. The process starts it in ./pw.ts.
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { parseDuration } from '../time/units.ts';
 import { readTextFile, UsageError } from '../node/load.ts';
@@ -183,6 +184,7 @@ async function command(argv: string[]): Promise<number> {
       async (a) => {
         const { replCommand } = await import('../repl/index.ts');
         code = await replCommand({
+          input: streams === null ? undefined : (streams.stdin ?? (await import('node:stream')).Readable.from([])),
           files: (a.files as string[] | undefined) ?? [],
           seed: nonNegativeInt('seed', a.seed),
           loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
@@ -263,25 +265,27 @@ async function command(argv: string[]): Promise<number> {
   return code;
 }
 
-/** Where the output of `pw` goes in place of the process's stdout and stderr: each piece of text as it is flushed. */
-export interface CliOutput {
+/** The streams of `pw` in place of the process's: each piece of text as it is flushed, and what `pw repl` reads (no input if not given). */
+export interface CliStreams {
   stdout(text: string): void;
   stderr(text: string): void;
+  stdin?: Readable;
 }
 
-let redirected = false;
+/** The streams of the command running in place of the process's, if any. */
+let streams: CliStreams | null = null;
 
 /**
- * `pw ARGV…`: its exit code. With `output`, what it writes goes there (and neither
+ * `pw ARGV…`: its exit code. With `io`, what it writes and reads goes there (and no
  * stream is a terminal), so that a program can run many commands in one process; one
  * at a time. The working folder and the environment are the process's.
  */
-export async function main(argv: string[], output?: CliOutput): Promise<number> {
-  if (output) {
-    if (redirected) throw new Error('pw is already running in this process');
-    redirected = true;
-    stdout.redirect((text) => output.stdout(text));
-    stderr.redirect((text) => output.stderr(text));
+export async function main(argv: string[], io?: CliStreams): Promise<number> {
+  if (io) {
+    if (streams) throw new Error('pw is already running in this process');
+    streams = io;
+    stdout.redirect((text) => io.stdout(text));
+    stderr.redirect((text) => io.stderr(text));
   }
   try {
     let code: number;
@@ -310,10 +314,10 @@ export async function main(argv: string[], output?: CliOutput): Promise<number> 
     stderr.flush();
     return code;
   } finally {
-    if (output) {
+    if (io) {
       stdout.redirect(null);
       stderr.redirect(null);
-      redirected = false;
+      streams = null;
     }
   }
 }

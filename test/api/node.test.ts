@@ -11,7 +11,7 @@ import { CompileError } from '../../src/api/index.ts';
 import { pwHere } from '../support/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const pw = (args: string[]) => pwHere(args, root, { FORCE_COLOR: undefined, NO_COLOR: '1' });
+const pw = (args: string[]) => pwHere(args, root, { env: { FORCE_COLOR: undefined, NO_COLOR: '1' } });
 
 describe('pocketwatch/node', () => {
   it('loads a folder and runs it headless as pw run does', async () => {

@@ -17,7 +17,7 @@ import { actionsOf, programFacts } from '../../src/explore/actions.ts';
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const world = (name: string) => `test/explore/worlds/${name}.pw`;
 /** `pw ARGS…` in this process; builtPw: the built pw in a child process, for --jobs (its worker threads run the built file). */
-const pw = (args: string[]): Promise<PwRun> => pwHere(args, root, { NO_COLOR: '1' });
+const pw = (args: string[]): Promise<PwRun> => pwHere(args, root, { env: { NO_COLOR: '1' } });
 const builtPw = (args: string[]): PwRun => pwProcess(args, root, { env: { ...process.env, NO_COLOR: '1' } });
 const tmp = () => mkdtempSync(join(tmpdir(), 'pw-explore-'));
 

@@ -22,7 +22,7 @@ afterAll(() => {
 function pw(args: string[], files: Record<string, string> = {}, cwd = dir): Promise<PwRun> {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   // some cases record expectations with --update, which writes only outside CI
-  return pwHere(args, cwd, { CI: undefined });
+  return pwHere(args, cwd, { env: { CI: undefined } });
 }
 
 /** The REPL, the built pw in a child process, with its input piped in. */

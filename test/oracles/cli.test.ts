@@ -15,7 +15,7 @@ const busy = join(root, 'test', 'oracles', 'worlds', 'busy.pw');
 const plainEnv = { FORCE_COLOR: undefined, NO_COLOR: undefined, CI: undefined };
 
 function run(args: string[], env: Record<string, string> = {}) {
-  return pwHere(args, root, { ...plainEnv, ...env });
+  return pwHere(args, root, { env: { ...plainEnv, ...env } });
 }
 
 function runBuilt(args: string[]) {

@@ -17,7 +17,7 @@ const plainEnv = { FORCE_COLOR: undefined, NO_COLOR: undefined, CI: undefined };
 
 /** `pw ARGS…` in this process, in the folder cwd. */
 function run(args: string[], cwd: string): Promise<PwRun> {
-  return pwHere(args, cwd, plainEnv);
+  return pwHere(args, cwd, { env: plainEnv });
 }
 
 /** `pw ARGS…` by the built pw in a child process: with --jobs, its worker threads. */

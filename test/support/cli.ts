@@ -2,6 +2,7 @@
 // without Node's start-up each time), or as the built command in a child process where
 // the process itself is what is tested (exit status, the real stdout and stderr).
 import { spawnSync } from 'node:child_process';
+import { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
 import { main } from '../../src/cli/main.ts';
 
@@ -13,13 +14,20 @@ export interface PwRun {
   stderr: string;
 }
 
-/**
- * `pw ARGS…` run in this process with `cwd` as the working folder (the process's for the
- * while) and `env` changing the environment (undefined removes a variable).
- */
-export async function pwHere(args: string[], cwd: string, env: Record<string, string | undefined> = {}): Promise<PwRun> {
+export interface HereOptions {
+  /** Changes to the environment for the while (undefined removes a variable). */
+  env?: Record<string, string | undefined>;
+  /** What `pw repl` reads: all of a string, or a stream the test writes to as it goes. */
+  input?: string | Readable;
+  /** Each piece of stdout as it is flushed. */
+  onStdout?: (text: string) => void;
+}
+
+/** `pw ARGS…` run in this process with `cwd` as the working folder (the process's for the while). */
+export async function pwHere(args: string[], cwd: string, opts: HereOptions = {}): Promise<PwRun> {
   const out: string[] = [];
   const err: string[] = [];
+  const env = opts.env ?? {};
   const was = process.cwd();
   const saved = Object.fromEntries(Object.keys(env).map((k) => [k, process.env[k]]));
   const setEnv = (vars: Record<string, string | undefined>) => {
@@ -28,10 +36,18 @@ export async function pwHere(args: string[], cwd: string, env: Record<string, st
       else process.env[k] = v;
     }
   };
+  const stdin = typeof opts.input === 'string' ? Readable.from([opts.input]) : opts.input;
   process.chdir(cwd);
   setEnv(env);
   try {
-    const code = await main(args, { stdout: (t) => out.push(t), stderr: (t) => err.push(t) });
+    const code = await main(args, {
+      stdout: (t) => {
+        out.push(t);
+        opts.onStdout?.(t);
+      },
+      stderr: (t) => err.push(t),
+      stdin,
+    });
     return { code, stdout: out.join(''), stderr: err.join('') };
   } finally {
     setEnv(saved);
