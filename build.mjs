@@ -121,7 +121,7 @@ await build({
 
 // Each published module is evaluated when the REPL first asks for it: a run does not
 // pay for the modules only the REPL uses.
-const coreEntry = [`globalThis[${CORE_KEY}] = {`, ...[...shared].sort().map((rel) => `  get ${JSON.stringify(rel)}() { return require('./${rel}'); },`), '};', "require('./src/cli/main.ts');"].join(
+const coreEntry = [`globalThis[${CORE_KEY}] = {`, ...[...shared].sort().map((rel) => `  get ${JSON.stringify(rel)}() { return require('./${rel}'); },`), '};', "require('./src/cli/pw.ts');"].join(
   '\n',
 );
 await build({

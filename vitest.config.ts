@@ -1,5 +1,6 @@
 import { availableParallelism } from 'node:os';
 import { defineConfig } from 'vitest/config';
+import { LongestFirst } from './test/setup/sequencer.ts';
 
 export default defineConfig({
   test: {
@@ -16,5 +17,7 @@ export default defineConfig({
     maxWorkers: Math.max(2, availableParallelism()),
     // a worker keeps the modules it loaded from one file to the next: no test relies on fresh module state
     isolate: false,
+    // the longest files first, so that both workers finish together
+    sequence: { sequencer: LongestFirst },
   },
 });

@@ -44,7 +44,7 @@ export async function checkCommand(a: CheckArgs): Promise<number> {
     if (inCI()) throw new UsageError('--update does not write in CI (CI is set): record expectations locally and commit them');
   }
   const files = shard ? shardOf(found, shard) : found;
-  const colour = colourWanted();
+  const colour = colourWanted(stdout.isTerminal());
   const c = painter(colour);
   const started = performance.now();
   const seconds = () => `${((performance.now() - started) / 1000).toFixed(2)} s`;

@@ -1,8 +1,8 @@
 // The `pw` command line. Usage errors exit 2, script errors 1; no JavaScript stack
-// trace ever reaches the author, whatever happens.
+// trace ever reaches the author, whatever happens. The process starts it in ./pw.ts.
 import { dirname, join } from 'node:path';
+import type { Readable } from 'node:stream';
 import { fileURLToPath } from 'node:url';
-import { startedAsWorker } from '../node/worker.ts';
 import { parseDuration } from '../time/units.ts';
 import { readTextFile, UsageError } from '../node/load.ts';
 import { closest } from '../errors/suggest.ts';
@@ -89,13 +89,14 @@ async function run(a: RunOptionValues): Promise<number> {
   });
 }
 
-async function main(argv: string[]): Promise<number> {
+async function command(argv: string[]): Promise<number> {
   // a plain run skips yargs: loading and setting it up is a good part of a start-up
   const plain = quickRunArgs(argv);
   if (plain !== null) return run(plain);
   const { default: yargs } = await import('yargs');
   let code = 0;
-  const parser = yargs(joinDashValues(argv))
+  const args = joinDashValues(argv);
+  const parser = yargs(args)
     .scriptName('pw')
     .usage('$0 <command> [options]')
     .strict()
@@ -183,6 +184,7 @@ async function main(argv: string[]): Promise<number> {
       async (a) => {
         const { replCommand } = await import('../repl/index.ts');
         code = await replCommand({
+          input: streams === null ? undefined : (streams.stdin ?? (await import('node:stream')).Readable.from([])),
           files: (a.files as string[] | undefined) ?? [],
           seed: nonNegativeInt('seed', a.seed),
           loopGuard: nonNegativeInt('loop-guard', a['loop-guard']),
@@ -256,39 +258,66 @@ async function main(argv: string[]): Promise<number> {
     const guess = closest(first, commands);
     throw new UsageError(`unknown command "${first}": the commands are ${commands.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`);
   }
-  await parser.parseAsync();
+  // with a callback, yargs hands over its help and version text instead of printing it and ending the process
+  await parser.parseAsync(args, {}, (err: Error | undefined, _argv: unknown, output: string) => {
+    if (err === undefined && output !== '') stdout.line(output);
+  });
   return code;
 }
 
-// `pw check --jobs` and `pw dap` start this same program in worker threads: there it serves
-// oracle jobs (oracle/parallel.ts) or runs the world being debugged (dap/world.ts)
-if (startedAsWorker()) {
-  void import('./worker.ts');
-} else
-  main(process.argv.slice(2))
-    .then((code) => {
+/** The streams of `pw` in place of the process's: each piece of text as it is flushed, and what `pw repl` reads (no input if not given). */
+export interface CliStreams {
+  stdout(text: string): void;
+  stderr(text: string): void;
+  stdin?: Readable;
+}
+
+/** The streams of the command running in place of the process's, if any. */
+let streams: CliStreams | null = null;
+
+/**
+ * `pw ARGV…`: its exit code. With `io`, what it writes and reads goes there (and no
+ * stream is a terminal), so that a program can run many commands in one process; one
+ * at a time. The working folder and the environment are the process's.
+ */
+export async function main(argv: string[], io?: CliStreams): Promise<number> {
+  if (io) {
+    if (streams) throw new Error('pw is already running in this process');
+    streams = io;
+    stdout.redirect((text) => io.stdout(text));
+    stderr.redirect((text) => io.stderr(text));
+  }
+  try {
+    let code: number;
+    try {
+      code = await command(argv);
       stdout.flush();
       if (stdout.failure) {
         // output redirected to a full disk, say: the run is done, but its output is not all there
         stderr.line(`pw: cannot write the output (${stdout.failure.code ?? stdout.failure.message})`);
         code = 2;
       }
-      stderr.flush();
-      process.exitCode = code;
-    })
-    .catch((err: unknown) => {
+    } catch (err) {
       stdout.flush();
       if (err instanceof UsageError) {
         stderr.line(`pw: ${shownMessage(err.message)}`);
         stderr.line('run "pw --help" for usage');
-        stderr.flush();
-        process.exitCode = 2;
-        return;
+        code = 2;
+      } else {
+        // A fault of Pocketwatch itself, not of the script: say so plainly, without a stack.
+        stderr.line(`pw: internal error: ${(err as Error)?.message ?? String(err)}`);
+        stderr.line('this is a bug in Pocketwatch, not in your script; set PW_DEBUG=1 to see details');
+        if (process.env.PW_DEBUG) stderr.line(String((err as Error)?.stack));
+        code = 70;
       }
-      // A fault of Pocketwatch itself, not of the script: say so plainly, without a stack.
-      stderr.line(`pw: internal error: ${(err as Error)?.message ?? String(err)}`);
-      stderr.line('this is a bug in Pocketwatch, not in your script; set PW_DEBUG=1 to see details');
-      if (process.env.PW_DEBUG) stderr.line(String((err as Error)?.stack));
-      stderr.flush();
-      process.exitCode = 70;
-    });
+    }
+    stderr.flush();
+    return code;
+  } finally {
+    if (io) {
+      stdout.redirect(null);
+      stderr.redirect(null);
+      streams = null;
+    }
+  }
+}

@@ -5,6 +5,8 @@ import { writeSync, closeSync, fstatSync } from 'node:fs';
 export class Sink {
   private chunks: string[] = [];
   private size = 0;
+  /** Where the text goes in place of the file descriptor (pw run inside another program: src/cli/main.ts). */
+  private target: ((text: string) => void) | null = null;
   /** The error that stopped the writes (a full disk, say); the run goes on, and the command reports it at the end. */
   failure: NodeJS.ErrnoException | null = null;
   constructor(
@@ -28,6 +30,10 @@ export class Sink {
     this.chunks = [];
     this.size = 0;
     if (this.failure !== null) return;
+    if (this.target !== null) {
+      this.target(data);
+      return;
+    }
     let buf = Buffer.from(data, 'utf8');
     while (buf.length > 0) {
       try {
@@ -40,6 +46,25 @@ export class Sink {
         return;
       }
     }
+  }
+
+  /** Sends what is written to `target` until it is called with null; unflushed text and an earlier failure are dropped. */
+  redirect(target: ((text: string) => void) | null): void {
+    this.chunks = [];
+    this.size = 0;
+    this.failure = null;
+    this.target = target;
+  }
+
+  /** Whether the text goes to a terminal (never when redirected). */
+  isTerminal(): boolean {
+    if (this.target !== null) return false;
+    try {
+      if (!fstatSync(this.fd).isCharacterDevice()) return false;
+    } catch {
+      return false;
+    }
+    return (this.fd === 2 ? process.stderr : this.fd === 1 ? process.stdout : null)?.isTTY === true;
   }
 
   close(): void {
@@ -56,10 +81,5 @@ export const stderr = new Sink(2);
  * Node's streams: a few milliseconds of every start-up, so only when it may be one.
  */
 export function stderrIsTerminal(): boolean {
-  try {
-    if (!fstatSync(2).isCharacterDevice()) return false;
-  } catch {
-    return false;
-  }
-  return process.stderr.isTTY === true;
+  return stderr.isTerminal();
 }

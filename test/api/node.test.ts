@@ -1,7 +1,6 @@
 // pocketwatch/node and pocketwatch/vitest: files, the headless runner and oracles, as
 // a game project's own tooling and test suite use them.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
@@ -9,19 +8,19 @@ import { fileURLToPath } from 'node:url';
 import { loadFiles, readScripts, runHeadless, FileError, checkOracle, findOracles } from '../../src/api/node.ts';
 import { expectOracle, oracleTests, OracleMismatch } from '../../src/api/vitest.ts';
 import { CompileError } from '../../src/api/index.ts';
+import { pwHere } from '../support/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const { FORCE_COLOR: _colour, ...plainEnv } = process.env;
-const pw = (args: string[]) => spawnSync(process.execPath, [join(root, 'dist/pw.js'), ...args], { cwd: root, encoding: 'utf8', env: { ...plainEnv, NO_COLOR: '1' } });
+const pw = (args: string[]) => pwHere(args, root, { env: { FORCE_COLOR: undefined, NO_COLOR: '1' } });
 
 describe('pocketwatch/node', () => {
-  it('loads a folder and runs it headless as pw run does', () => {
+  it('loads a folder and runs it headless as pw run does', async () => {
     const program = loadFiles(['scripts']);
     expect(program.files).toEqual(readScripts(['scripts']).map((f) => f.name));
     const prints: string[] = [];
     const r = runHeadless(program, { until: '30s', host: { print: (t) => prints.push(t) } });
     expect(r).toEqual({ exit: 0, endedAt: 30_000, errors: 0 });
-    expect(prints.join('\n') + '\n').toBe(pw(['run', 'scripts', '--until', '30s']).stdout);
+    expect(prints.join('\n') + '\n').toBe((await pw(['run', 'scripts', '--until', '30s'])).stdout);
   });
 
   it('takes timed input as an oracle does', () => {
@@ -55,8 +54,8 @@ describe('pocketwatch/vitest', () => {
       (e: unknown) => e,
     );
     expect(err).toBeInstanceOf(OracleMismatch);
-    const check = pw(['check', file]);
-    expect(check.status).toBe(1);
+    const check = await pw(['check', file]);
+    expect(check.code).toBe(1);
     const untimed = (s: string) => s.replace(/\(\d+(\.\d+)? ms\)/g, '(… ms)');
     const report = untimed((err as Error).message);
     expect(report).toContain('first difference at game time 4500 ms');

@@ -1,12 +1,12 @@
 // The package core as a game uses it: compile in memory, drive frames, save, restore.
-// Its output is held against `pw run` itself (dist/pw.js, built by the test setup).
+// Its output is held against `pw run` itself.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
 import { compile, CompileError, World, SnapshotError, highlight, type SourceFile, type TraceEvent, type SoundEvent, type Diagnostic } from '../../src/api/index.ts';
+import { pwHere } from '../support/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const demo: SourceFile[] = readdirSync(join(root, 'scripts'))
@@ -14,11 +14,11 @@ const demo: SourceFile[] = readdirSync(join(root, 'scripts'))
   .sort()
   .map((f) => ({ name: `scripts/${f}`, text: readFileSync(join(root, 'scripts', f), 'utf8') }));
 
-function pwRun(args: string[]): { stdout: string[]; trace: TraceEvent[] } {
+async function pwRun(args: string[]): Promise<{ stdout: string[]; trace: TraceEvent[] }> {
   const dir = mkdtempSync(join(tmpdir(), 'pw-api-'));
   const trace = join(dir, 'trace.jsonl');
-  const r = spawnSync(process.execPath, [join(root, 'dist/pw.js'), 'run', ...args, '--trace', trace], { cwd: root, encoding: 'utf8' });
-  expect(r.status, r.stderr).toBe(0);
+  const r = await pwHere(['run', ...args, '--trace', trace], root);
+  expect(r.code, r.stderr).toBe(0);
   const lines = (text: string) => text.split('\n').filter((l) => l !== '');
   return { stdout: lines(r.stdout), trace: lines(readFileSync(trace, 'utf8')).map((l) => JSON.parse(l) as TraceEvent) };
 }
@@ -85,8 +85,8 @@ describe('compile', () => {
 });
 
 describe('World driven frame by frame', () => {
-  it('prints and traces exactly what pw run --fps 60 does', () => {
-    const run = pwRun(['scripts', '--until', '60s']);
+  it('prints and traces exactly what pw run --fps 60 does', async () => {
+    const run = await pwRun(['scripts', '--until', '60s']);
     const { out, host } = recorder();
     const world = new World(compile(demo), { seed: 1, fps: 60, loopGuard: 100000, host });
     world.start();
@@ -97,8 +97,8 @@ describe('World driven frame by frame', () => {
     expect(world.gameTime).toBe(60_000);
   });
 
-  it('lands on the same frames as pw run at a display rate that does not divide 1000', () => {
-    const run = pwRun(['test/world-scripts/walk_path.pw', '--fps', '144', '--until', '10s']);
+  it('lands on the same frames as pw run at a display rate that does not divide 1000', async () => {
+    const run = await pwRun(['test/world-scripts/walk_path.pw', '--fps', '144', '--until', '10s']);
     const text = readFileSync(join(root, 'test/world-scripts/walk_path.pw'), 'utf8');
     const { out, host } = recorder();
     const world = new World(compile([{ name: 'test/world-scripts/walk_path.pw', text }]), { fps: 144, host });

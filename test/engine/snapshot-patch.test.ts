@@ -2,7 +2,6 @@
 // properties the scripts no longer have, each named once, and the saved loops that now
 // aim at a handler the scripts lack (they would fire into nothing without a word).
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { cpSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -13,10 +12,10 @@ import type { Program } from '../../src/vm/program.ts';
 import { runHeadless } from '../../src/hosts/headless.ts';
 import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import { compile, World, type Diagnostic } from '../../src/api/index.ts';
+import { pwHere } from '../support/cli.ts';
 
 const UNITS = 3;
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PW = join(root, 'dist/pw.js');
 
 function program(sources: SourceText[]): Program {
   const r = loadProgram(sources);
@@ -78,7 +77,7 @@ describe('restoring into patched scripts reports what the patch took away', () =
     w.frame();
   });
 
-  it('pw run says both on stderr, each thing once, and runs on', () => {
+  it('pw run says both on stderr, each thing once, and runs on', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-patch-'));
     try {
       cpSync(join(root, 'scripts'), join(dir, 'scripts'), { recursive: true });
@@ -86,8 +85,8 @@ describe('restoring into patched scripts reports what the patch took away', () =
       rmSync(join(dir, 'scripts', 'steward.pw'));
       const world = join(dir, 'scripts', 'world.pw');
       writeFileSync(world, noGobedsit.find((s) => s.file === 'scripts/world.pw')!.source.replace('  sendtoactor ("steward", "setup")\n', ''));
-      const r = spawnSync(process.execPath, [PW, 'run', 'scripts', '--restore', 's.json', '--until', '25s'], { encoding: 'utf8', cwd: dir });
-      expect(r.status, r.stderr).toBe(0);
+      const r = await pwHere(['run', 'scripts', '--restore', 's.json', '--until', '25s'], dir);
+      expect(r.code, r.stderr).toBe(0);
       const lines = r.stderr.split('\n').filter((l) => l.startsWith('pw: '));
       expect(lines).toEqual([
         'pw: the scripts no longer have actor steward: restored without it',

@@ -4,7 +4,6 @@
 // refusal is always a SnapshotError naming the field, and what is accepted is a world
 // that can take a frame and be saved again.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, readdirSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -15,10 +14,10 @@ import { runHeadless, createHeadlessEngine, continueHeadless } from '../../src/h
 import { readSnapshot, writeSnapshot, SnapshotError as ReaderError, type HostInfo } from '../../src/engine/snapshot.ts';
 import { sha256Hex } from '../../src/hash/sha256.ts';
 import { compile, World, SnapshotError, type SourceFile } from '../../src/api/index.ts';
+import { pwHere } from '../support/cli.ts';
 
 const UNITS = 3;
 const root = fileURLToPath(new URL('../..', import.meta.url));
-const PW = join(root, 'dist/pw.js');
 
 const loaded = loadProgram(readSources(['scripts']));
 if (!loaded.program) throw new Error('the demo does not compile');
@@ -129,17 +128,17 @@ describe("names are looked up as the snapshot's own keys only", () => {
     expect(msg.length).toBeLessThan(200);
   });
 
-  it('pw run refuses such a snapshot with exit 1, not an internal error', () => {
+  it('pw run refuses such a snapshot with exit 1, not an internal error', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-untrusted-'));
     try {
       writeFileSync(
         join(dir, 'evil.json'),
         tampered(at9, (b) => b.world.mailbox.push({ kind: 'constructor', at: 0 })),
       );
-      const r = spawnSync(process.execPath, [PW, 'run', '--restore', join(dir, 'evil.json'), join(root, 'scripts'), '--until', '10s'], { encoding: 'utf8', cwd: dir });
+      const r = await pwHere(['run', '--restore', join(dir, 'evil.json'), join(root, 'scripts'), '--until', '10s'], dir);
       expect(r.stderr).toMatch(/pw: cannot restore ".*evil\.json": the snapshot is malformed: its world\.mailbox\[0\]\.kind should be one of click, mouse/);
       expect(r.stdout).toBe('');
-      expect(r.status).toBe(1);
+      expect(r.code).toBe(1);
     } finally {
       rmSync(dir, { recursive: true, force: true });
     }
@@ -147,11 +146,11 @@ describe("names are looked up as the snapshot's own keys only", () => {
 });
 
 describe('what pw run saves, the library restores', () => {
-  it('a fractional display rate saved by pw run restores into a World, which takes the same rate', () => {
+  it('a fractional display rate saved by pw run restores into a World, which takes the same rate', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-fps-'));
     try {
-      const r = spawnSync(process.execPath, [PW, 'run', 'scripts', '--fps', '59.94', '--seed', '7', '--until', '3s', '--save', join(dir, 's.json')], { encoding: 'utf8', cwd: root });
-      expect(r.status, r.stderr).toBe(0);
+      const r = await pwHere(['run', 'scripts', '--fps', '59.94', '--seed', '7', '--until', '3s', '--save', join(dir, 's.json')], root);
+      expect(r.code, r.stderr).toBe(0);
       const text = readFileSync(join(dir, 's.json'), 'utf8');
       expect(JSON.parse(text).body.host).toMatchObject({ fps: 59.94, seed: 7 });
       expect(throughLibrary(text)).toBeNull();

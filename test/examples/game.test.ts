@@ -2,12 +2,12 @@
 // page plays it but on a virtual clock: the dialogue answered a frame after it is asked,
 // clicks at set times. The lamp must be lit while the clockwork runs; the ending comes.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { compile, World } from '../../src/api/index.ts';
 import { checkOracle, findOracles } from '../../src/api/node.ts';
+import { pwHere } from '../support/cli.ts';
 
 const game = fileURLToPath(new URL('../../examples/game', import.meta.url));
 const files = readdirSync(game)
@@ -102,11 +102,11 @@ describe('the example game, played on the public API', () => {
 });
 
 describe('the example game, checked by the pw tools', () => {
-  it('is lint clean', () => {
-    const r = spawnSync(process.execPath, [fileURLToPath(new URL('../../dist/pw.js', import.meta.url)), 'lint', game], { encoding: 'utf8' });
+  it('is lint clean', async () => {
+    const r = await pwHere(['lint', game], process.cwd());
     expect(r.stdout + r.stderr).not.toMatch(/PW\d+|error/);
     expect(r.stderr).toMatch(/^no warnings in \d+ files\n$/);
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
   });
 
   const oracles = findOracles([join(game, 'test')]);

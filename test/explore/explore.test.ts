@@ -2,11 +2,11 @@
 // oracle replays (and pw check passes), and the report is the same every time, for any
 // split of the search. Budgets are small: a few hundred to two thousand states.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, existsSync, cpSync, writeFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { tmpdir } from 'node:os';
 import { fileURLToPath } from 'node:url';
+import { pwHere, pwProcess, type PwRun } from '../support/cli.ts';
 import { loadFiles, runHeadless, checkOracle, exploreFiles } from '../../src/api/node.ts';
 import { explore } from '../../src/api/index.ts';
 import { expectExploreClean, ExploreFindings } from '../../src/api/vitest.ts';
@@ -16,7 +16,9 @@ import { actionsOf, programFacts } from '../../src/explore/actions.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const world = (name: string) => `test/explore/worlds/${name}.pw`;
-const pw = (args: string[]) => spawnSync(process.execPath, [join(root, 'dist/pw.js'), ...args], { cwd: root, encoding: 'utf8', env: { ...process.env, NO_COLOR: '1' } });
+/** `pw ARGS…` in this process; builtPw: the built pw in a child process, for --jobs (its worker threads run the built file). */
+const pw = (args: string[]): Promise<PwRun> => pwHere(args, root, { env: { NO_COLOR: '1' } });
+const builtPw = (args: string[]): PwRun => pwProcess(args, root, { env: { ...process.env, NO_COLOR: '1' } });
 const tmp = () => mkdtempSync(join(tmpdir(), 'pw-explore-'));
 
 describe('pw explore finds planted defects', () => {
@@ -174,15 +176,15 @@ describe('the report', () => {
 });
 
 describe('the command', () => {
-  it('writes the JSON report, lcov and oracles; the same report with --jobs 2; exit 1 with findings', () => {
+  it('writes the JSON report, lcov and oracles; the same report with --jobs 2; exit 1 with findings', async () => {
     const dir = tmp();
-    const one = pw(['explore', world('cellar'), '--states', '300', '--until', '20s', '--ending', 'you escape', '--json', join(dir, 'a.json'), '--coverage', join(dir, 'c.lcov')]);
+    const one = await pw(['explore', world('cellar'), '--states', '300', '--until', '20s', '--ending', 'you escape', '--json', join(dir, 'a.json'), '--coverage', join(dir, 'c.lcov')]);
     expect(one.stderr).toBe('');
-    expect(one.status).toBe(1);
+    expect(one.code).toBe(1);
     expect(one.stdout).toMatch(/^softlock: no ending yet/);
     expect(one.stdout).toMatch(/0 of 3 handlers, 0 lines never ran\n$/);
-    const two = pw(['explore', world('cellar'), '--states', '300', '--until', '20s', '--ending', 'you escape', '--json', join(dir, 'b.json'), '--jobs', '2']);
-    expect(two.status).toBe(1);
+    const two = builtPw(['explore', world('cellar'), '--states', '300', '--until', '20s', '--ending', 'you escape', '--json', join(dir, 'b.json'), '--jobs', '2']);
+    expect(two.code).toBe(1);
     expect(readFileSync(join(dir, 'b.json'), 'utf8')).toBe(readFileSync(join(dir, 'a.json'), 'utf8'));
     const report = JSON.parse(readFileSync(join(dir, 'a.json'), 'utf8'));
     expect(Object.keys(report)).toEqual(['states', 'findings', 'coverage']);
@@ -190,27 +192,27 @@ describe('the command', () => {
     expect(readFileSync(join(dir, 'c.lcov'), 'utf8')).toContain(`SF:${world('cellar')}\nFN:6,on startup`);
   });
 
-  it('refuses bad usage with exit 2 and a clear message', () => {
-    const bad = (args: string[], message: RegExp) => {
-      const r = pw(['explore', ...args]);
-      expect(r.status).toBe(2);
+  it('refuses bad usage with exit 2 and a clear message', async () => {
+    const bad = async (args: string[], message: RegExp) => {
+      const r = await pw(['explore', ...args]);
+      expect(r.code).toBe(2);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/ at .*\.(ts|js):\d+/);
     };
-    bad([world('yard'), '--states', 'many'], /--states needs a whole number of 1 or more, not "many"/);
-    bad([world('yard'), '--ending', '('], /ending \/\(\/ is not a regular expression/);
-    bad([world('yard'), '--to', 'nowhere.pw:3'], /no script nowhere.pw is loaded/);
-    bad(['--merge', 'a.json'], /--merge needs --json OUT/);
+    await bad([world('yard'), '--states', 'many'], /--states needs a whole number of 1 or more, not "many"/);
+    await bad([world('yard'), '--ending', '('], /ending \/\(\/ is not a regular expression/);
+    await bad([world('yard'), '--to', 'nowhere.pw:3'], /no script nowhere.pw is loaded/);
+    await bad(['--merge', 'a.json'], /--merge needs --json OUT/);
   });
 
-  it('warps: --to FILE:LINE --save saves the world just before the line runs, and pw run --restore runs it', () => {
+  it('warps: --to FILE:LINE --save saves the world just before the line runs, and pw run --restore runs it', async () => {
     const dir = tmp();
     const snap = join(dir, 'warp.json');
-    const r = pw(['explore', world('yard'), '--states', '200', '--until', '10s', '--to', `${world('yard')}:23`, '--save', snap]);
-    expect(r.status).toBe(0);
+    const r = await pw(['explore', world('yard'), '--states', '200', '--until', '10s', '--to', `${world('yard')}:23`, '--save', snap]);
+    expect(r.code).toBe(0);
     expect(r.stdout).toMatch(/^warp: from the start; the world at \d+ ms, then click actor postman\n/);
     expect(existsSync(snap)).toBe(true);
-    const run = pw(['run', '--restore', snap, '--until', '10s']);
+    const run = await pw(['run', '--restore', snap, '--until', '10s']);
     expect(run.stderr).not.toMatch(/error/);
     expect(run.stdout).toBe('the postman stops for a word on his way\n');
   });

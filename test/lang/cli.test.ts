@@ -1,14 +1,15 @@
-// The `pw run` command as an author meets it: the built CLI in a child process, on
-// script files in a temporary folder. Exit codes, what reaches stdout and stderr, and
-// that no input, however strange, shows a JavaScript stack trace.
+// The `pw run` command as an author meets it, on script files in a temporary folder:
+// exit codes, what reaches stdout and stderr, and that no input, however strange, shows
+// a JavaScript stack trace. Most cases run the command in this process (what the built
+// `pw` runs, without a Node start-up each); those marked "the built pw" run dist/pw.js
+// as a child process, for what only a process shows: its exit status, its real stdout
+// and stderr, its ending when nothing is left to run, a disk full under its stdout.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { linkSync, lstatSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
-
-const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
+import { PW, pwHere, pwProcess } from '../support/cli.ts';
 
 let dir = '';
 beforeAll(() => {
@@ -25,13 +26,20 @@ interface Run {
   ms: number;
 }
 
-/** Writes the given files into the temp folder and runs `pw ARGS…` there. */
-function pw(args: string[], files: Record<string, string | Buffer> = {}): Run {
+/** Writes the given files into the temp folder and runs `pw ARGS…` there, in this process. */
+async function pw(args: string[], files: Record<string, string | Buffer> = {}): Promise<Run> {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
   const started = process.hrtime.bigint();
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd: dir, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
-  const ms = Number(process.hrtime.bigint() - started) / 1e6;
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr, ms };
+  const r = await pwHere(args, dir);
+  return { ...r, ms: Number(process.hrtime.bigint() - started) / 1e6 };
+}
+
+/** As pw, but the built pw in a child process. */
+function builtPw(args: string[], files: Record<string, string | Buffer> = {}): Run {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  const started = process.hrtime.bigint();
+  const r = pwProcess(args, dir);
+  return { ...r, ms: Number(process.hrtime.bigint() - started) / 1e6 };
 }
 
 // A JavaScript stack frame (`at fn (file.ts:1:2)`, `at file.js:3:4`) or a Node internal.
@@ -43,8 +51,8 @@ function expectNoJsStack(r: Run): void {
 }
 
 describe('pw run: success', () => {
-  it('exits 0 and writes exactly the printed lines to stdout', () => {
-    const r = pw(['run', 'ok.pw'], {
+  it('exits 0 and writes exactly the printed lines to stdout (the built pw)', () => {
+    const r = builtPw(['run', 'ok.pw'], {
       'ok.pw': ['on startup', '  print (2250)', '  print (0.5)', '  print (-3)', '  print (true)', '  print (void)', '  print ([1, "a", [2]])', '  print ("two\\nlines")', 'end', ''].join('\n'),
     });
     expect(r.code).toBe(0);
@@ -52,25 +60,25 @@ describe('pw run: success', () => {
     expect(r.stderr).toBe('');
   });
 
-  it('an empty file is a valid program that does nothing', () => {
-    const r = pw(['run', 'empty.pw'], { 'empty.pw': '' });
+  it('an empty file is a valid program that does nothing', async () => {
+    const r = await pw(['run', 'empty.pw'], { 'empty.pw': '' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('');
     expectNoJsStack(r);
   });
 
-  it('gives byte-identical output for the same seed', () => {
+  it('gives byte-identical output for the same seed', async () => {
     const src = 'on startup\n  l = []\n  for i = 1 to 20\n    append (l, random (1000))\n  endfor\n  print (l)\nend\n';
-    const a = pw(['run', 'seed.pw', '--seed', '5'], { 'seed.pw': src });
-    const b = pw(['run', 'seed.pw', '--seed', '5']);
-    const c = pw(['run', 'seed.pw', '--seed', '6']);
+    const a = await pw(['run', 'seed.pw', '--seed', '5'], { 'seed.pw': src });
+    const b = await pw(['run', 'seed.pw', '--seed', '5']);
+    const c = await pw(['run', 'seed.pw', '--seed', '6']);
     expect(a.code).toBe(0);
     expect(a.stdout).toBe(b.stdout);
     expect(a.stdout).not.toBe(c.stdout);
   });
 
-  it('loads several files as one program: handlers across files, globals declared in each', () => {
-    const r = pw(['run', 'one.pw', 'two.pw'], {
+  it('loads several files as one program: handlers across files, globals declared in each', async () => {
+    const r = await pw(['run', 'one.pw', 'two.pw'], {
       'one.pw': 'global shared\n\non startup\n  shared = "from one"\n  print ("one starts")\nend\n\non helper\n  return "helper in one"\nend\n',
       'two.pw': 'global shared\n\non startup\n  print ("two starts, " .. shared)\n  print (helper ())\nend\n',
     });
@@ -78,8 +86,8 @@ describe('pw run: success', () => {
     expect(r.stdout).toBe('one starts\ntwo starts, from one\nhelper in one\n');
   });
 
-  it('a global declared in one file only is unknown in another', () => {
-    const r = pw(['run', 'g1.pw', 'g2.pw'], {
+  it('a global declared in one file only is unknown in another', async () => {
+    const r = await pw(['run', 'g1.pw', 'g2.pw'], {
       'g1.pw': 'global score\n\non startup\n  score = 1\nend\n',
       'g2.pw': 'on show\n  print (scor)\nend\n',
     });
@@ -87,27 +95,27 @@ describe('pw run: success', () => {
     expect(r.stderr).toContain('g2.pw:2:10: error: unknown variable "scor"');
   });
 
-  it('--until stops the run at that game time', () => {
-    const r = pw(['run', 'until.pw', '--until', '2.5s'], {
+  it('--until stops the run at that game time', async () => {
+    const r = await pw(['run', 'until.pw', '--until', '2.5s'], {
       'until.pw': 'on startup\n  for i = 1 to 5\n    print (gametime ())\n    delay (60)\n  endfor\nend\n',
     });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('0\n1000\n2000\n');
   });
 
-  it('--loop-guard 0 lets a long loop finish', () => {
+  it('--loop-guard 0 lets a long loop finish', async () => {
     const src = 'on startup\n  n = 0\n  while n < 300000\n    n = n + 1\n  endwhile\n  print (n)\nend\n';
-    const guarded = pw(['run', 'long.pw'], { 'long.pw': src });
+    const guarded = await pw(['run', 'long.pw'], { 'long.pw': src });
     expect(guarded.code).toBe(1);
-    const free = pw(['run', 'long.pw', '--loop-guard', '0']);
+    const free = await pw(['run', 'long.pw', '--loop-guard', '0']);
     expect(free.code).toBe(0);
     expect(free.stdout).toBe('300000\n');
   });
 });
 
 describe('pw run: script errors exit 1', () => {
-  it('syntax errors: every one reported with file:line:col and a caret, nothing run', () => {
-    const r = pw(['run', 'syntax.pw'], {
+  it('syntax errors: every one reported with file:line:col and a caret, nothing run', async () => {
+    const r = await pw(['run', 'syntax.pw'], {
       'syntax.pw': 'on startup\n  print ("runs?")\n  x = (1 + 2\n  if x > 1\n  endif\n  y = 3 +\nend\n',
     });
     expect(r.code).toBe(1);
@@ -120,16 +128,16 @@ describe('pw run: script errors exit 1', () => {
     expectNoJsStack(r);
   });
 
-  it('compile errors: nothing on stdout', () => {
-    const r = pw(['run', 'compile.pw'], { 'compile.pw': 'on startup\n  print ("runs?")\n  prnt (1)\nend\n' });
+  it('compile errors: nothing on stdout', async () => {
+    const r = await pw(['run', 'compile.pw'], { 'compile.pw': 'on startup\n  print ("runs?")\n  prnt (1)\nend\n' });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('compile.pw:3:3: error: unknown handler or builtin "prnt" — did you mean "print"?');
     expect(r.stderr).toContain('> 3 |   prnt (1)');
   });
 
-  it('runtime errors: code frame and script call stack; nothing printed after the error', () => {
-    const r = pw(['run', 'runtime.pw'], {
+  it('runtime errors: code frame and script call stack; nothing printed after the error (the built pw)', () => {
+    const r = builtPw(['run', 'runtime.pw'], {
       'runtime.pw': ['on startup', '  print ("before")', '  check ([1, 2])', '  print ("after")', 'end', '', 'on check (l)', '  return l[3]', 'end', ''].join('\n'),
     });
     expect(r.code).toBe(1);
@@ -140,8 +148,8 @@ describe('pw run: script errors exit 1', () => {
     expectNoJsStack(r);
   });
 
-  it('a runtime error in one thread keeps later prints of other threads off stdout', () => {
-    const r = pw(['run', 'threads.pw'], {
+  it('a runtime error in one thread keeps later prints of other threads off stdout', async () => {
+    const r = await pw(['run', 'threads.pw'], {
       'threads.pw': 'on startup\n  for i = 1 to 3\n    print (i)\n    delay (1)\n  endfor\nend\n\non startup\n  delay (2)\n  x = 1 / 0\nend\n',
     });
     expect(r.code).toBe(1);
@@ -149,8 +157,8 @@ describe('pw run: script errors exit 1', () => {
     expect(r.stderr).toContain('threads.pw:10:9: runtime error: division by zero: 1 / 0');
   });
 
-  it('while true endwhile: exit 1, naming the file and line of the loop', () => {
-    const r = pw(['run', 'spin.pw'], { 'spin.pw': 'on startup\n  print ("start")\n  while true endwhile\n  print ("never")\nend\n' });
+  it('while true endwhile: exit 1, naming the file and line of the loop', async () => {
+    const r = await pw(['run', 'spin.pw'], { 'spin.pw': 'on startup\n  print ("start")\n  while true endwhile\n  print ("never")\nend\n' });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe('start\n');
     expect(r.stderr).toContain('spin.pw:3:3: runtime error: runaway loop');
@@ -158,10 +166,10 @@ describe('pw run: script errors exit 1', () => {
     expectNoJsStack(r);
   });
 
-  it('an endless loop the guard does not count (noloopcheck, --loop-guard 0) ends --until 1s as a hang at the loop', () => {
+  it('an endless loop the guard does not count (noloopcheck, --loop-guard 0) ends --until 1s as a hang at the loop', async () => {
     const files = { 'spin.pw': 'on noloopcheck spin\n  n = 0\n  while true\n    n = n + 1\n  endwhile\nend\n\non startup\n  spin ()\nend\n' };
     for (const args of [[], ['--loop-guard', '0']]) {
-      const r = pw(['run', 'spin.pw', '--until', '1s', ...args], files);
+      const r = await pw(['run', 'spin.pw', '--until', '1s', ...args], files);
       expect(r.code).toBe(1);
       expect(r.stderr).toContain('spin.pw:3:3: runtime error: hang:');
       expect(r.stderr).toContain('spin at spin.pw:3:3');
@@ -169,8 +177,8 @@ describe('pw run: script errors exit 1', () => {
     }
   });
 
-  it('unbounded recursion is a script error, not a crash', () => {
-    const r = pw(['run', 'rec.pw'], { 'rec.pw': 'on startup\n  startup2 ()\nend\n\non startup2\n  startup2 ()\nend\n' });
+  it('unbounded recursion is a script error, not a crash', async () => {
+    const r = await pw(['run', 'rec.pw'], { 'rec.pw': 'on startup\n  startup2 ()\nend\n\non startup2\n  startup2 ()\nend\n' });
     expect(r.code).toBe(1);
     expect(r.stderr).toContain('rec.pw:6:3: runtime error: call depth over 200');
     // 199 identical frames are folded into one line
@@ -181,16 +189,16 @@ describe('pw run: script errors exit 1', () => {
 
 // --live runs on the real wall clock, so these take real time: keep the runs short.
 describe('pw run --live', () => {
-  it('ends as soon as nothing is alive', () => {
-    const r = pw(['run', 'done.pw', '--live'], { 'done.pw': 'on startup\n  print ("a")\n  delay (6)\n  print ("b")\nend\n' });
+  it('ends as soon as nothing is alive (the built pw: the process ends)', () => {
+    const r = builtPw(['run', 'done.pw', '--live'], { 'done.pw': 'on startup\n  print ("a")\n  delay (6)\n  print ("b")\nend\n' });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('a\nb\n');
     // the default --until is 60 s: ending well before it means the quiet world was seen
     expect(r.ms).toBeLessThan(15000);
   });
 
-  it('stops at --until even when threads would run for ever', () => {
-    const r = pw(['run', 'ticker.pw', '--live', '--until', '0.5s'], {
+  it('stops at --until even when threads would run for ever', async () => {
+    const r = await pw(['run', 'ticker.pw', '--live', '--until', '0.5s'], {
       'ticker.pw': 'on startup\n  while true\n    print (gametime ())\n    delay (6)\n  endwhile\nend\n',
     });
     expect(r.code).toBe(0);
@@ -200,15 +208,15 @@ describe('pw run --live', () => {
     expect(r.ms).toBeLessThan(15000);
   });
 
-  it('a script error ends the run with exit 1; with --keep-going the other threads carry on', () => {
+  it('a script error ends the run with exit 1; with --keep-going the other threads carry on', async () => {
     const files = {
       'err.pw': 'on startup\n  while true\n    print (gametime ())\n    delay (6)\n  endwhile\nend\n\non startup\n  delay (12)\n  x = 1 / 0\nend\n',
     };
-    const stopped = pw(['run', 'err.pw', '--live'], files);
+    const stopped = await pw(['run', 'err.pw', '--live'], files);
     expect(stopped.code).toBe(1);
     expect(stopped.stderr).toContain('err.pw:10:9: runtime error: division by zero: 1 / 0');
     expect(stopped.ms).toBeLessThan(15000);
-    const going = pw(['run', 'err.pw', '--live', '--keep-going', '--until', '1s']);
+    const going = await pw(['run', 'err.pw', '--live', '--keep-going', '--until', '1s']);
     expect(going.code).toBe(1);
     expect(going.stderr).toContain('division by zero');
     // the error came at 200 ms of game time; the ticker went on printing after it
@@ -217,53 +225,53 @@ describe('pw run --live', () => {
 });
 
 describe('pw run: bad usage exits 2', () => {
-  it('an unknown option', () => {
-    const r = pw(['run', 'u.pw', '--frobnicate'], { 'u.pw': 'on startup\nend\n' });
+  it('an unknown option (the built pw)', () => {
+    const r = builtPw(['run', 'u.pw', '--frobnicate'], { 'u.pw': 'on startup\nend\n' });
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toMatch(/frobnicate/);
     expectNoJsStack(r);
   });
 
-  it('a missing file', () => {
-    const r = pw(['run', 'no-such-file.pw']);
+  it('a missing file', async () => {
+    const r = await pw(['run', 'no-such-file.pw']);
     expect(r.code).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain('cannot read "no-such-file.pw"');
     expectNoJsStack(r);
   });
 
-  it('a bad --until', () => {
+  it('a bad --until', async () => {
     for (const bad of ['5x', 'soon', '', '-1s']) {
-      const r = pw(['run', 'u.pw', '--until', bad], { 'u.pw': 'on startup\nend\n' });
+      const r = await pw(['run', 'u.pw', '--until', bad], { 'u.pw': 'on startup\nend\n' });
       expect(r.code, `--until ${JSON.stringify(bad)}`).toBe(2);
       expect(r.stdout).toBe('');
       expectNoJsStack(r);
     }
   });
 
-  it('output files that cannot be written are bad usage before anything runs, and an old snapshot is not truncated', () => {
+  it('output files that cannot be written are bad usage before anything runs, and an old snapshot is not truncated', async () => {
     const files = { 'u.pw': 'on startup\n  print ("ran")\nend\n' };
     for (const args of [
       ['--save', join(dir, 'no-such-dir', 's.json')],
       ['--save', '.'],
       ['--trace', join(dir, 'no-such-dir', 't.jsonl')],
     ]) {
-      const r = pw(['run', 'u.pw', ...args], files);
+      const r = await pw(['run', 'u.pw', ...args], files);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toMatch(/cannot write the (snapshot|trace) to/);
       expectNoJsStack(r);
     }
     writeFileSync(join(dir, 'old.json'), 'an earlier snapshot');
-    const failing = pw(['run', 'f.pw', '--save', 'old.json'], { 'f.pw': 'on startup\n  x = 1 + "a"\nend\n' });
+    const failing = await pw(['run', 'f.pw', '--save', 'old.json'], { 'f.pw': 'on startup\n  x = 1 + "a"\nend\n' });
     expect(failing.code).toBe(1);
     expect(readFileSync(join(dir, 'old.json'), 'utf8')).toBe('an earlier snapshot');
   });
 
-  it('an output named like a script, the snapshot being restored or the other output is refused before anything runs', () => {
+  it('an output named like a script, the snapshot being restored or the other output is refused before anything runs', async () => {
     const script = 'on startup\n  print ("ran")\nend\n';
-    const saved = pw(['run', 'keep.pw', '--save', 'keep.json'], { 'keep.pw': script });
+    const saved = await pw(['run', 'keep.pw', '--save', 'keep.json'], { 'keep.pw': script });
     expect(saved.code).toBe(0);
     const snapshot = readFileSync(join(dir, 'keep.json'), 'utf8');
     for (const [args, clash] of [
@@ -272,7 +280,7 @@ describe('pw run: bad usage exits 2', () => {
       [['--trace', 'both.json', '--save', 'both.json'], 'would overwrite the snapshot'],
       [['--restore', 'keep.json', '--trace', 'keep.json'], 'would overwrite the snapshot being restored'],
     ] as const) {
-      const r = pw(['run', 'keep.pw', ...args]);
+      const r = await pw(['run', 'keep.pw', ...args]);
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(clash);
@@ -281,12 +289,12 @@ describe('pw run: bad usage exits 2', () => {
     expect(readFileSync(join(dir, 'keep.pw'), 'utf8')).toBe(script);
     expect(readFileSync(join(dir, 'keep.json'), 'utf8')).toBe(snapshot);
     // saving over the snapshot just restored is allowed: it was read before the run
-    const again = pw(['run', 'keep.pw', '--restore', 'keep.json', '--save', 'keep.json']);
+    const again = await pw(['run', 'keep.pw', '--restore', 'keep.json', '--save', 'keep.json']);
     expect(again.code).toBe(0);
   });
 
-  it.runIf(process.platform === 'linux')('a disk that fills up during the run is reported in words, not as an internal error', () => {
-    const full = pw(['run', 'u.pw', '--trace', '/dev/full'], { 'u.pw': 'on startup\n  print ("ran")\nend\n' });
+  it.runIf(process.platform === 'linux')('a disk that fills up during the run is reported in words, not as an internal error', async () => {
+    const full = await pw(['run', 'u.pw', '--trace', '/dev/full'], { 'u.pw': 'on startup\n  print ("ran")\nend\n' });
     expect(full.code).toBe(2);
     expect(full.stdout).toBe('ran\n');
     expect(full.stderr).toContain('cannot write the trace to "/dev/full" (ENOSPC)');
@@ -297,23 +305,23 @@ describe('pw run: bad usage exits 2', () => {
     expect(out.stderr).not.toContain('internal error');
   });
 
-  it('a folder without .pw files, and --live with --save, are bad usage', () => {
+  it('a folder without .pw files, and --live with --save, are bad usage', async () => {
     mkdirSync(join(dir, 'empty'), { recursive: true });
     for (const args of [
       ['run', 'empty'],
       ['disasm', 'empty'],
       ['run', 'u.pw', '--live', '--save', 'x.json'],
     ]) {
-      const r = pw(args, { 'u.pw': 'on startup\nend\n' });
+      const r = await pw(args, { 'u.pw': 'on startup\nend\n' });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr).toMatch(/no \.pw files in "empty"|work only in a headless run/);
       expectNoJsStack(r);
     }
   });
 
-  it('a bad --loop-guard, no files, no command', () => {
+  it('a bad --loop-guard, no files, no command', async () => {
     for (const args of [['run', 'u.pw', '--loop-guard', '-1'], ['run', 'u.pw', '--loop-guard', 'lots'], ['run'], []]) {
-      const r = pw(args, { 'u.pw': 'on startup\nend\n' });
+      const r = await pw(args, { 'u.pw': 'on startup\nend\n' });
       expect(r.code, args.join(' ')).toBe(2);
       expect(r.stderr.length).toBeGreaterThan(0);
       expectNoJsStack(r);
@@ -350,19 +358,19 @@ describe('pw run: nasty inputs never show a JavaScript stack', () => {
     ['NUL bytes inside a string', 'on startup\n  print (length ("a\u0000b"))\nend\n', 0],
   ];
   for (const [what, source, code] of nasty) {
-    it(`${what}: exit ${code}`, () => {
-      const r = pw(['run', 'nasty.pw'], { 'nasty.pw': source });
+    it(`${what}: exit ${code}`, async () => {
+      const r = await pw(['run', 'nasty.pw'], { 'nasty.pw': source });
       expect(r.code, r.stderr.slice(0, 2000)).toBe(code);
       expectNoJsStack(r);
       expect(r.stderr).not.toContain('internal error');
     });
   }
 
-  it('the 1 MB literal and the self-containing list print what they should', () => {
-    const big = pw(['run', 'big.pw'], { 'big.pw': `on startup\n  print (length ("${'y'.repeat(1_000_000)}"))\nend\n` });
+  it('the 1 MB literal and the self-containing list print what they should', async () => {
+    const big = await pw(['run', 'big.pw'], { 'big.pw': `on startup\n  print (length ("${'y'.repeat(1_000_000)}"))\nend\n` });
     expect(big.stdout).toBe('1000000\n');
     // a list inside itself prints as [...] where it recurs, however many times it is shared
-    const self = pw(['run', 'self.pw'], { 'self.pw': 'on startup\n  l = [1]\n  append (l, l)\n  print (l)\n  append (l, l)\n  print (l)\nend\n' });
+    const self = await pw(['run', 'self.pw'], { 'self.pw': 'on startup\n  l = [1]\n  append (l, l)\n  print (l)\n  append (l, l)\n  print (l)\nend\n' });
     expect(self.stdout).toBe('[1, [...]]\n[1, [...], [...]]\n');
   });
 });
@@ -370,7 +378,7 @@ describe('pw run: nasty inputs never show a JavaScript stack', () => {
 describe('pw run: a snapshot or trace never replaces what is not its own', () => {
   const script = 'on startup\n  print ("ran")\nend\n';
 
-  it.runIf(process.platform === 'linux')('a FIFO or a symbolic link at the --save place is refused with exit 2 and left as it was', () => {
+  it.runIf(process.platform === 'linux')('a FIFO or a symbolic link at the --save place is refused with exit 2 and left as it was', async () => {
     writeFileSync(join(dir, 'keep-me.txt'), 'not a snapshot');
     rmSync(join(dir, 'pipe'), { force: true });
     rmSync(join(dir, 'link.json'), { force: true });
@@ -380,7 +388,7 @@ describe('pw run: a snapshot or trace never replaces what is not its own', () =>
       ['pipe', 'a FIFO'],
       ['link.json', 'a symbolic link'],
     ]) {
-      const r = pw(['run', 'saver.pw', '--save', place], { 'saver.pw': script });
+      const r = await pw(['run', 'saver.pw', '--save', place], { 'saver.pw': script });
       expect(r.code, place).toBe(2);
       expect(r.stdout).toBe('');
       expect(r.stderr).toContain(`cannot write the snapshot to "${place}" (${kind}: a snapshot is written only to a new file or over a regular file)`);
@@ -391,23 +399,23 @@ describe('pw run: a snapshot or trace never replaces what is not its own', () =>
     expect(readFileSync(join(dir, 'keep-me.txt'), 'utf8')).toBe('not a snapshot');
     // a regular file is still replaced, and a new one made
     writeFileSync(join(dir, 'old-snap.json'), 'an earlier snapshot');
-    expect(pw(['run', 'saver.pw', '--save', 'old-snap.json']).code).toBe(0);
+    expect((await pw(['run', 'saver.pw', '--save', 'old-snap.json'])).code).toBe(0);
     expect(readFileSync(join(dir, 'old-snap.json'), 'utf8')).toMatch(/^\{"checksum"/);
   });
 
-  it('an output that is a hard link to a script is the script: refused, the script untouched', () => {
+  it('an output that is a hard link to a script is the script: refused, the script untouched', async () => {
     writeFileSync(join(dir, 'linked.pw'), script);
     rmSync(join(dir, 'other-name.jsonl'), { force: true });
     linkSync(join(dir, 'linked.pw'), join(dir, 'other-name.jsonl'));
     for (const flag of ['--trace', '--save']) {
-      const r = pw(['run', 'linked.pw', flag, 'other-name.jsonl']);
+      const r = await pw(['run', 'linked.pw', flag, 'other-name.jsonl']);
       expect(r.code, flag).toBe(2);
       expect(r.stderr).toContain(`${flag} "other-name.jsonl" would overwrite the script "linked.pw"`);
     }
     expect(readFileSync(join(dir, 'linked.pw'), 'utf8')).toBe(script);
   });
 
-  it.runIf(process.platform === 'linux')("the REPL's :save that cannot finish writing leaves the earlier snapshot whole", () => {
+  it.runIf(process.platform === 'linux')("the REPL's :save that cannot finish writing leaves the earlier snapshot whole", async () => {
     writeFileSync(join(dir, 'earlier.json'), 'an earlier snapshot');
     // files may grow to 1 KiB only: the snapshot does not fit
     const r = spawnSync('bash', ['-c', `ulimit -f 1; exec "${process.execPath}" "${PW}" repl`], {
@@ -439,37 +447,37 @@ describe('pw run --until is game time', () => {
     '',
   ].join('\n');
 
-  it('after a 2 s save window, --until 3500ms runs to game time 3500', () => {
-    const r = pw(['run', 'held.pw', '--until', '3500ms'], { 'held.pw': held });
+  it('after a 2 s save window, --until 3500ms runs to game time 3500', async () => {
+    const r = await pw(['run', 'held.pw', '--until', '3500ms'], { 'held.pw': held });
     expect(r.code).toBe(0);
     expect(r.stdout.trim().split('\n').map(Number)).toEqual([500, 1000, 1500, 2000, 2500, 3000, 3500]);
   });
 
-  it('--save saves at that game time', () => {
-    const saved = pw(['run', 'held.pw', '--until', '3500ms', '--save', 'held.json'], { 'held.pw': held });
+  it('--save saves at that game time', async () => {
+    const saved = await pw(['run', 'held.pw', '--until', '3500ms', '--save', 'held.json'], { 'held.pw': held });
     expect(saved.code).toBe(0);
     expect(JSON.parse(readFileSync(join(dir, 'held.json'), 'utf8')).body.world.clock.game * 3).toBe(3500 * 9);
-    const on = pw(['run', '--restore', 'held.json', '--until', '4.5s']);
+    const on = await pw(['run', '--restore', 'held.json', '--until', '4.5s']);
     expect(on.stdout).toBe('4000\n4500\n');
   });
 
-  it('--until-wall ends a world held in a save window for good, and says so', () => {
+  it('--until-wall ends a world held in a save window for good, and says so', async () => {
     const files = { 'stuck.pw': 'on startup\n  savetimer ()\n  while true\n    forceupdate ()\n  endwhile\nend\n' };
-    const r = pw(['run', 'stuck.pw', '--loop-guard', '0', '--until', '1s', '--until-wall', '3s'], files);
+    const r = await pw(['run', 'stuck.pw', '--loop-guard', '0', '--until', '1s', '--until-wall', '3s'], files);
     expect(r.code).toBe(0);
     expect(r.stderr).toContain('pw: stopped at 3000ms of wall time (--until-wall) with the game clock at 0ms');
     // without --until-wall, twice --until
-    const d = pw(['run', 'stuck.pw', '--loop-guard', '0', '--until', '1s']);
+    const d = await pw(['run', 'stuck.pw', '--loop-guard', '0', '--until', '1s']);
     expect(d.code).toBe(0);
     expect(d.stderr).toContain('pw: stopped at 2000ms of wall time (--until-wall)');
-    expect(pw(['run', 'stuck.pw', '--until-wall', 'soon']).code).toBe(2);
+    expect((await pw(['run', 'stuck.pw', '--until-wall', 'soon'])).code).toBe(2);
   });
 });
 
 describe('pw run: a trace pairs every sound start with an end', () => {
-  it('a sound still sounding when the run ends gets a soundend cut by the end of the run; a saved run leaves it sounding', () => {
+  it('a sound still sounding when the run ends gets a soundend cut by the end of the run; a saved run leaves it sounding', async () => {
     const files = { 'hum.pw': 'on startup\n  defsound ("hum", 5000)\n  defsound ("line", 4000)\n  playsound ("hum")\n  voice ("line")\n  delay (600)\nend\n' };
-    const r = pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum.jsonl'], files);
+    const r = await pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum.jsonl'], files);
     expect(r.code).toBe(0);
     const trace = readFileSync(join(dir, 'hum.jsonl'), 'utf8')
       .trim()
@@ -479,7 +487,7 @@ describe('pw run: a trace pairs every sound start with an end', () => {
       { t: 1000, ev: 'soundend', slot: 1, sound: 'hum', cut: 'run ended' },
       { t: 1000, ev: 'soundend', slot: 'voice', sound: 'line', cut: 'run ended' },
     ]);
-    expect(pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum2.jsonl', '--save', 'hum.json']).code).toBe(0);
+    expect((await pw(['run', 'hum.pw', '--until', '1s', '--trace', 'hum2.jsonl', '--save', 'hum.json'])).code).toBe(0);
     expect(readFileSync(join(dir, 'hum2.jsonl'), 'utf8')).not.toContain('soundend');
   });
 });
@@ -487,23 +495,22 @@ describe('pw run: a trace pairs every sound start with an end', () => {
 describe('pw: usage messages say what was typed', () => {
   const files = { 'u.pw': 'on startup\n  print ("ran")\nend\n' };
 
-  it('--version and -h work', () => {
-    const v = pw(['--version']);
+  it('--version (the built pw, which finds its package.json from dist/) and -h work', async () => {
+    const v = builtPw(['--version']);
     expect(v.code).toBe(0);
     expect(v.stdout.trim()).toBe(JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')).version);
-    const h = pw(['-h']);
+    const h = await pw(['-h']);
     expect(h.code).toBe(0);
     expect(h.stdout).toContain('pw run [files..]');
   });
 
-  it('an unknown command is called one, with the commands listed', () => {
-    const r = pw(['frobnicate']);
+  it('an unknown command is called one, with the commands listed', async () => {
+    const r = await pw(['frobnicate']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('pw: unknown command "frobnicate": the commands are run, check, explore, repl, lint, lsp, dap, timeline, disasm');
-    expect(pw(['rn', 'u.pw'], files).stderr).toContain('did you mean "run"?');
+    expect((await pw(['rn', 'u.pw'], files)).stderr).toContain('did you mean "run"?');
   });
 
-  // (one process each, a test each: seven in one test outlast its timeout on a loaded machine)
   it.each([
     [['--trace'], '--trace needs a file name'],
     [['--trace', '--until', '5s'], '--trace needs a file name'],
@@ -515,23 +522,23 @@ describe('pw: usage messages say what was typed', () => {
     [['--seed', '0x10'], '--seed needs a whole number of 0 or more, not "0x10"'],
     [['--loop-guard', ''], '--loop-guard needs a whole number of 0 or more, not ""'],
     [['--seed', '1.5'], '--seed needs a whole number of 0 or more, not "1.5"'],
-  ] as const)('a missing value, a negative duration or a number that is not one is echoed as typed: %j', (args, said) => {
-    const r = pw(['run', 'u.pw', ...args], files);
+  ] as const)('a missing value, a negative duration or a number that is not one is echoed as typed: %j', async (args, said) => {
+    const r = await pw(['run', 'u.pw', ...args], files);
     expect(r.code, args.join(' ')).toBe(2);
     expect(r.stdout).toBe('');
     expect(r.stderr).toContain(said);
   });
 
-  it('a symbolic link that leads back to itself is called a loop, not a missing file', () => {
+  it('a symbolic link that leads back to itself is called a loop, not a missing file', async () => {
     symlinkSync('loop.pw', join(dir, 'loop.pw'));
-    const r = pw(['run', 'loop.pw']);
+    const r = await pw(['run', 'loop.pw']);
     expect(r.code).toBe(2);
     expect(r.stderr).toContain('cannot read "loop.pw": it is a symbolic link that leads back to itself');
     rmSync(join(dir, 'loop.pw'));
   });
 
-  it('--trace - writes the trace to stdout in place of the printed lines', () => {
-    const r = pw(['run', 'u.pw', '--trace', '-'], files);
+  it('--trace - writes the trace to stdout in place of the printed lines', async () => {
+    const r = await pw(['run', 'u.pw', '--trace', '-'], files);
     expect(r.code).toBe(0);
     const events = r.stdout
       .trim()
@@ -541,12 +548,12 @@ describe('pw: usage messages say what was typed', () => {
     expect(events[2].text).toBe('ran');
   });
 
-  it('an 8 MB name is cut in a message, and escape sequences from a script never reach the terminal', () => {
-    const r = pw(['run', 'long.pw'], { 'long.pw': 'on startup\n  s = "n"\n  for i = 1 to 23\n    s = s .. s\n  endfor\n  gotoset (s)\nend\n' });
+  it('an 8 MB name is cut in a message, and escape sequences from a script never reach the terminal', async () => {
+    const r = await pw(['run', 'long.pw'], { 'long.pw': 'on startup\n  s = "n"\n  for i = 1 to 23\n    s = s .. s\n  endfor\n  gotoset (s)\nend\n' });
     expect(r.code).toBe(1);
     expect(r.stderr.length).toBeLessThan(5000);
     expect(r.stderr).toContain('(8,388,608 characters)');
-    const esc = pw(['run', 'esc.pw'], { 'esc.pw': 'on startup\n  x = "\u001b]0;owned\u0007\u001b[2J" + 1\nend\n' });
+    const esc = await pw(['run', 'esc.pw'], { 'esc.pw': 'on startup\n  x = "\u001b]0;owned\u0007\u001b[2J" + 1\nend\n' });
     expect(esc.code).toBe(1);
     expect(esc.stderr).not.toMatch(/[\u0000-\u0008\u000b-\u001f\u007f]/);
     expect(esc.stderr).toContain('\u241b]0;owned\u2407\u241b[2J');

@@ -5,10 +5,10 @@
 import { describe, it, expect } from 'vitest';
 import { readdirSync, readFileSync } from 'node:fs';
 import { join } from 'node:path';
-import { spawnSync } from 'node:child_process';
 import { fileURLToPath } from 'node:url';
 import { runScript } from '../support/run.ts';
 import { expectations, runOptions } from '../support/expect.ts';
+import { pwHere } from '../support/cli.ts';
 
 const root = fileURLToPath(new URL('../..', import.meta.url));
 const examplesDir = join(root, 'docs', 'examples');
@@ -69,9 +69,9 @@ describe('docs/language.md shows the examples as they are', () => {
   }
 
   for (const [f, text] of blocks('stderr')) {
-    it(`the error output shown for ${f} is what pw run writes`, () => {
-      const r = spawnSync(process.execPath, [join(root, 'dist', 'pw.js'), 'run', f], { cwd: examplesDir, encoding: 'utf8' });
-      expect(r.status).toBe(1);
+    it(`the error output shown for ${f} is what pw run writes`, async () => {
+      const r = await pwHere(['run', f], examplesDir);
+      expect(r.code).toBe(1);
       expect(trimLines(r.stderr)).toBe(trimLines(text));
     });
   }

@@ -2,14 +2,11 @@
 // them end in a script-level message: wide frames deep in recursion, string literals
 // near the 16 M limit, a closeset that re-enters its own set, a script named __proto__.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { runBoth } from '../fuzz/both.ts';
-
-const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
+import { pwHere } from '../support/cli.ts';
 
 describe('programs at the edges of the limits', () => {
   it('a handler with 650 variables recurses 199 deep, under the limit of 200', () => {
@@ -55,19 +52,19 @@ describe('programs at the edges of the limits', () => {
     expect(r.stderr).toContain('test.pw:4:5: runtime error: gotoset ("hall") inside closeset of hall: the set is being left already');
   });
 
-  it('a script file named __proto__ or constructor runs like any other', () => {
+  it('a script file named __proto__ or constructor runs like any other', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-names-'));
     try {
       for (const name of ['__proto__', 'constructor']) {
         writeFileSync(join(dir, name), `on startup\n  print ("${name}")\nend\n`);
-        const r = spawnSync(process.execPath, [PW, 'run', name, '--until', '1s'], { cwd: dir, encoding: 'utf8' });
+        const r = await pwHere(['run', name, '--until', '1s'], dir);
         expect(r.stderr).toBe('');
         expect(r.stdout).toBe(`${name}\n`);
-        expect(r.status).toBe(0);
+        expect(r.code).toBe(0);
       }
       writeFileSync(join(dir, '__proto__'), 'on startup\n  print (1 +)\nend\n');
-      const bad = spawnSync(process.execPath, [PW, 'run', '__proto__', '--until', '1s'], { cwd: dir, encoding: 'utf8' });
-      expect(bad.status).toBe(1);
+      const bad = await pwHere(['run', '__proto__', '--until', '1s'], dir);
+      expect(bad.code).toBe(1);
       expect(bad.stderr).toMatch(/^__proto__:2:\d+: syntax error/);
     } finally {
       rmSync(dir, { recursive: true, force: true });

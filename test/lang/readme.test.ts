@@ -1,5 +1,7 @@
 // The README's commands run as written, from the checkout's root: each `npx pw …` line
-// of its shell blocks exits 0 (what they write there is removed afterwards).
+// of its shell blocks exits 0 (what they write there is removed afterwards). npx, which
+// takes a second or more of loading npm each time, runs once, to show that `npx pw` is
+// the package's own bin; the lines then run with `npx pw` standing for that bin.
 import { describe, expect, it } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { readdirSync, readFileSync, rmSync } from 'node:fs';
@@ -27,11 +29,23 @@ describe('README.md', () => {
     expect(commands.length).toBeGreaterThanOrEqual(4);
   });
 
+  const pkg = JSON.parse(readFileSync(join(root, 'package.json'), 'utf8')) as { version: string; bin: Record<string, string> };
+
+  it('`npx pw` from the checkout is the bin package.json names', () => {
+    expect(pkg.bin.pw).toBe('dist/pw.js');
+    const r = spawnSync('npx', ['pw', '--version'], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+    expect(r.status, r.stderr.slice(0, 2000)).toBe(0);
+    expect(r.stdout).toBe(`${pkg.version}\n`);
+  });
+
+  // npx pw ARGS… is node BIN ARGS…, as npx runs it; any other npx line is npx's
+  const npx = `npx() { if [ "$1" = pw ]; then shift; "${process.execPath}" "${join(root, pkg.bin.pw)}" "$@"; else command npx "$@"; fi; }`;
+
   for (const cmd of commands) {
     it(`\`${cmd}\` works from the checkout`, () => {
       const before = new Set(readdirSync(root));
       try {
-        const r = spawnSync('bash', ['-c', `${cmd} < /dev/null`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
+        const r = spawnSync('bash', ['-c', `${npx}\n${cmd} < /dev/null`], { cwd: root, encoding: 'utf8', timeout: 60_000 });
         expect(r.status, r.stderr.slice(0, 2000)).toBe(0);
         expect(r.stderr).not.toMatch(/internal error|\bat .*\.(ts|js):\d+/);
       } finally {

@@ -2,14 +2,13 @@
 // `pw run` and the REPL on stderr (and the world goes on), and `pw check` refusing a
 // click on an object that does not exist.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import { pwHere, pwProcess, type PwRun } from '../support/cli.ts';
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PW = join(ROOT, 'dist/pw.js');
 
 let dir = '';
 beforeAll(() => {
@@ -19,12 +18,17 @@ afterAll(() => {
   rmSync(dir, { recursive: true, force: true });
 });
 
-function pw(args: string[], files: Record<string, string> = {}, input?: string, cwd = dir): { code: number | null; stdout: string; stderr: string } {
+/** `pw ARGS…` in this process, after writing the files into the temporary folder. */
+function pw(args: string[], files: Record<string, string> = {}, cwd = dir): Promise<PwRun> {
   for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
-  const env = { ...process.env };
-  delete env.CI; // some cases record expectations with --update, which writes only outside CI
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 120_000, input, env });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+  // some cases record expectations with --update, which writes only outside CI
+  return pwHere(args, cwd, { env: { CI: undefined } });
+}
+
+/** The REPL, the built pw in a child process, with its input piped in. */
+function repl(args: string[], files: Record<string, string>, input: string): PwRun {
+  for (const [name, text] of Object.entries(files)) writeFileSync(join(dir, name), text);
+  return pwProcess(['repl', ...args], dir, { input });
 }
 
 const HISS = `set engine
@@ -43,28 +47,28 @@ end
 `;
 
 describe('pw lint', () => {
-  it('the demo world lints clean, and says so on stderr', () => {
-    const r = pw(['lint', 'scripts'], {}, undefined, ROOT);
+  it('the demo world lints clean, and says so on stderr', async () => {
+    const r = await pw(['lint', 'scripts'], {}, ROOT);
     expect(r.stderr).toMatch(/^no warnings in \d+ files\n$/);
     expect(r.stdout).toBe('');
     expect(r.code).toBe(0);
   });
 
-  it('with no files, lints the .pw files of the current folder', () => {
+  it('with no files, lints the .pw files of the current folder', async () => {
     const sub = join(dir, 'clean');
     mkdirSync(sub);
-    const r = pw(['lint'], { 'clean/a.pw': 'on startup\n  print ("a")\nend\n' }, undefined, sub);
+    const r = await pw(['lint'], { 'clean/a.pw': 'on startup\n  print ("a")\nend\n' }, sub);
     expect(r.stderr).toBe('no warnings in 1 file\n');
     expect(r.code).toBe(0);
     const empty = join(dir, 'empty');
     mkdirSync(empty);
-    const none = pw(['lint'], {}, undefined, empty);
+    const none = await pw(['lint'], {}, empty);
     expect(none.code).toBe(2);
     expect(none.stderr).toContain('pw: no .pw files in the current folder: name the files or folders to lint, as in: pw lint scripts\n');
   });
 
-  it('prints each warning with file:line:col, its code and a code frame, and exits 1', () => {
-    const r = pw(['lint', 'hiss.pw'], { 'hiss.pw': HISS });
+  it('prints each warning with file:line:col, its code and a code frame, and exits 1', async () => {
+    const r = await pw(['lint', 'hiss.pw'], { 'hiss.pw': HISS });
     expect(r.code).toBe(1);
     expect(r.stdout).toBe(
       [
@@ -86,48 +90,48 @@ describe('pw lint', () => {
     expect(r.stderr).toBe('2 warnings\n');
   });
 
-  it('exits 1 on scripts that do not compile, and 2 on a missing file', () => {
-    const bad = pw(['lint', 'bad.pw'], { 'bad.pw': 'on startup\n  greet ()\nend\n' });
+  it('exits 1 on scripts that do not compile, and 2 on a missing file', async () => {
+    const bad = await pw(['lint', 'bad.pw'], { 'bad.pw': 'on startup\n  greet ()\nend\n' });
     expect(bad.code).toBe(1);
     expect(bad.stdout).toMatch(/bad\.pw:2:3: error: unknown handler or builtin "greet"/);
-    const missing = pw(['lint', 'nowhere.pw']);
+    const missing = await pw(['lint', 'nowhere.pw']);
     expect(missing.code).toBe(2);
     expect(missing.stderr).toMatch(/cannot read "nowhere\.pw"/);
   });
 });
 
 describe('warnings when scripts run', () => {
-  it('pw run prints them on stderr and carries on', () => {
-    const r = pw(['run', 'hiss.pw', '--until', '1s'], { 'hiss.pw': HISS });
+  it('pw run prints them on stderr and carries on', async () => {
+    const r = await pw(['run', 'hiss.pw', '--until', '1s'], { 'hiss.pw': HISS });
     expect(r.code).toBe(0);
     expect(r.stdout).toBe('armed\n');
     expect(r.stderr).toMatch(/^hiss\.pw:3:24: warning PW101: /);
   });
 
   it('the REPL prints them on stderr and carries on', () => {
-    const r = pw(['repl', 'hiss.pw'], { 'hiss.pw': HISS }, 'print (1 + 1)\n');
+    const r = repl(['hiss.pw'], { 'hiss.pw': HISS }, 'print (1 + 1)\n');
     expect(r.stdout).toContain('2');
     expect(r.stderr).toMatch(/hiss\.pw:3:24: warning PW101: /);
     expect(r.code).toBe(0);
   });
 
   it('the REPL lints a file loaded later too', () => {
-    const r = pw(['repl'], { 'hiss.pw': HISS }, ':load hiss.pw\n');
+    const r = repl([], { 'hiss.pw': HISS }, ':load hiss.pw\n');
     expect(r.stderr).toMatch(/hiss\.pw:3:24: warning PW101: /);
   });
 });
 
 describe('pw check and timed input', () => {
-  it('refuses an oracle whose click names an object that does not exist', () => {
+  it('refuses an oracle whose click names an object that does not exist', async () => {
     const oracle = '-- click: 100 prop facuet\nprop faucet\n  on click\n    print ("click")\n  end\nendprop\n== expect\n';
-    const r = pw(['check', 'tap.oracle'], { 'tap.oracle': oracle });
+    const r = await pw(['check', 'tap.oracle'], { 'tap.oracle': oracle });
     expect(r.code).toBe(1);
     expect(r.stdout).toContain('-- click: 100 prop facuet: there is no prop "facuet" — did you mean "faucet"?');
   });
 
-  it('runs one whose click names an object that exists', () => {
+  it('runs one whose click names an object that exists', async () => {
     const oracle = '-- click: 100 prop faucet\nprop faucet\n  on click\n    print ("click")\n  end\nendprop\n';
-    expect(pw(['check', '--update', 'ok.oracle'], { 'ok.oracle': oracle }).code).toBe(0);
-    expect(pw(['check', 'ok.oracle']).code).toBe(0);
+    expect((await pw(['check', '--update', 'ok.oracle'], { 'ok.oracle': oracle })).code).toBe(0);
+    expect((await pw(['check', 'ok.oracle'])).code).toBe(0);
   });
 });

@@ -2,11 +2,11 @@
 // .pw/explore.json, read by `pw lsp` over stdio and published as Hint diagnostics
 // tagged Unnecessary, and read again when it changes.
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
-import { join, resolve } from 'node:path';
+import { join } from 'node:path';
 import { startServer, uriOf, type LspDiagnostic } from './client.mjs';
+import { pwHere } from '../support/cli.ts';
 
 const HINT = 4;
 const UNNECESSARY = 1;
@@ -53,7 +53,7 @@ beforeAll(async () => {
   writeFileSync(cellar(), CELLAR);
   mkdirSync(join(dir, '.pw'));
   // the report as pw explore writes it, run from the workspace folder
-  const r = spawnSync(process.execPath, [resolve('dist/pw.js'), 'explore', 'cellar.pw', '--json', '.pw/explore.json'], { cwd: dir, encoding: 'utf8', timeout: 30_000 });
+  const r = await pwHere(['explore', 'cellar.pw', '--json', '.pw/explore.json'], dir);
   expect(r.stderr).toBe('');
   const unreached = JSON.parse(readFileSync(report(), 'utf8')).coverage.handlers.unreached;
   expect(unreached).toEqual(['cellar.pw:9 set cellar on flood', 'cellar.pw:22 prop lamp on smash']);

@@ -1,15 +1,11 @@
 // pocketwatch.json: found from the files a tool is given, checked with file:line:col
 // messages, and read by the tools (pw lint's arity error, pw run's void answers).
 import { afterAll, beforeAll, describe, expect, it } from 'vitest';
-import { spawnSync } from 'node:child_process';
 import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
-import { fileURLToPath } from 'node:url';
 import { parseProject, projectFileFor, findProjectFile, loadProject } from '../../src/project/index.ts';
-
-const ROOT = fileURLToPath(new URL('../..', import.meta.url));
-const PW = join(ROOT, 'dist/pw.js');
+import { pwHere } from '../support/cli.ts';
 
 let dir = '';
 beforeAll(() => {
@@ -83,22 +79,22 @@ describe('reading pocketwatch.json', () => {
 describe('the tools read it', () => {
   const PROJECT = '{\n  "builtins": {\n    "say": { "params": ["who", "text"], "doc": "Shows a line.", "waits": true },\n    "bonus": { "params": [], "doc": "The bonus." }\n  }\n}\n';
 
-  it('pw lint reports a host builtin called with the wrong number of arguments', () => {
+  it('pw lint reports a host builtin called with the wrong number of arguments', async () => {
     write('lint/pocketwatch.json', PROJECT);
     mkdirSync(join(dir, 'lint/.git'));
     write('lint/inn.pw', 'on startup\n  say ("vlad")\nend\n');
-    const r = spawnSync(process.execPath, [PW, 'lint', 'inn.pw'], { cwd: join(dir, 'lint'), encoding: 'utf8' });
-    expect(r.status).toBe(1);
+    const r = await pwHere(['lint', 'inn.pw'], join(dir, 'lint'));
+    expect(r.code).toBe(1);
     expect(r.stdout).toContain('inn.pw:2:3: error: say takes 2 arguments (say (who, text)), but 1 was given');
   });
 
-  it('pw run gives a returning one void and answers a waiting one with void a heartbeat later, traced', () => {
+  it('pw run gives a returning one void and answers a waiting one with void a heartbeat later, traced', async () => {
     write('run/pocketwatch.json', PROJECT);
     mkdirSync(join(dir, 'run/.git'));
     write('run/inn.pw', 'on startup\n  print (bonus ())\n  a = say ("vlad", "A room?")\n  print (a)\n  print ("answered at " .. ticks ())\nend\n');
-    const r = spawnSync(process.execPath, [PW, 'run', 'inn.pw', '--trace', 'trace.jsonl'], { cwd: join(dir, 'run'), encoding: 'utf8' });
+    const r = await pwHere(['run', 'inn.pw', '--trace', 'trace.jsonl'], join(dir, 'run'));
     expect(r.stderr).toBe('');
-    expect(r.status).toBe(0);
+    expect(r.code).toBe(0);
     expect(r.stdout).toBe('void\nvoid\nanswered at 3\n');
     const trace = readFileSync(join(dir, 'run/trace.jsonl'), 'utf8')
       .split('\n')
@@ -110,12 +106,12 @@ describe('the tools read it', () => {
     ]);
   });
 
-  it('pw run refuses a broken pocketwatch.json as bad usage, naming the place', () => {
+  it('pw run refuses a broken pocketwatch.json as bad usage, naming the place', async () => {
     write('badrun/pocketwatch.json', '{ "builtins": { "say": { "waits": "yes" } } }');
     mkdirSync(join(dir, 'badrun/.git'));
     write('badrun/inn.pw', 'on startup\nend\n');
-    const r = spawnSync(process.execPath, [PW, 'run', 'inn.pw'], { cwd: join(dir, 'badrun'), encoding: 'utf8' });
-    expect(r.status).toBe(2);
+    const r = await pwHere(['run', 'inn.pw'], join(dir, 'badrun'));
+    expect(r.code).toBe(2);
     expect(r.stderr).toContain('pocketwatch.json:1:26: builtin "say" (waits): waits should be true or false, not "yes"');
   });
 });

@@ -2,7 +2,6 @@
 // landlady is mid-sentence, the steward mid-turn and the fight's fade mid-ramp. The
 // restored run must print and trace exactly what the uninterrupted 120 s run does.
 import { describe, it, expect } from 'vitest';
-import { execFileSync } from 'node:child_process';
 import { createHash } from 'node:crypto';
 import { mkdtempSync, readFileSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
@@ -13,6 +12,7 @@ import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/h
 import { decodeSnapshot, readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';
 import type { Engine } from '../../src/engine/engine.ts';
+import { pwHere } from '../support/cli.ts';
 
 const UNITS = 3;
 const program = loadProgram(readSources(['scripts'])).program!;
@@ -167,20 +167,13 @@ describe('malformed snapshots with a valid checksum', () => {
 });
 
 describe('pw run --save / --restore', () => {
-  it('continues the demo world byte for byte, and refuses a snapshot with one byte changed', () => {
+  it('continues the demo world byte for byte, and refuses a snapshot with one byte changed', async () => {
     const dir = mkdtempSync(join(tmpdir(), 'pw-save-'));
-    const pw = (args: string[]) => {
-      try {
-        return { stdout: execFileSync(process.execPath, ['dist/pw.js', ...args], { encoding: 'utf8', stdio: ['ignore', 'pipe', 'pipe'] }), code: 0, stderr: '' };
-      } catch (err) {
-        const e = err as { stdout: string; stderr: string; status: number };
-        return { stdout: e.stdout, code: e.status, stderr: e.stderr };
-      }
-    };
+    const pw = (args: string[]) => pwHere(args, process.cwd());
     const snap = join(dir, 'w.json');
-    const whole = pw(['run', 'scripts', '--until', '120s', '--trace', join(dir, 'full.jsonl')]);
-    const first = pw(['run', 'scripts', '--until', '37.25s', '--save', snap, '--trace', join(dir, 'a.jsonl')]);
-    const second = pw(['run', '--restore', snap, '--until', '120s', '--trace', join(dir, 'b.jsonl')]);
+    const whole = await pw(['run', 'scripts', '--until', '120s', '--trace', join(dir, 'full.jsonl')]);
+    const first = await pw(['run', 'scripts', '--until', '37.25s', '--save', snap, '--trace', join(dir, 'a.jsonl')]);
+    const second = await pw(['run', '--restore', snap, '--until', '120s', '--trace', join(dir, 'b.jsonl')]);
     expect(second.code).toBe(0);
     expect(first.stdout + second.stdout).toBe(whole.stdout);
     expect(readFileSync(join(dir, 'a.jsonl'), 'utf8') + readFileSync(join(dir, 'b.jsonl'), 'utf8')).toBe(readFileSync(join(dir, 'full.jsonl'), 'utf8'));
@@ -189,7 +182,7 @@ describe('pw run --save / --restore', () => {
     const i = text.indexOf('"now":') + 6;
     const broken = join(dir, 'broken.json');
     writeFileSync(broken, text.slice(0, i) + (text[i] === '1' ? '2' : '1') + text.slice(i + 1));
-    const refused = pw(['run', '--restore', broken, '--until', '120s']);
+    const refused = await pw(['run', '--restore', broken, '--until', '120s']);
     expect(refused.code).toBe(1);
     expect(refused.stdout).toBe('');
     expect(refused.stderr).toMatch(/changed or damaged/);

@@ -39,9 +39,9 @@ function world(path: string): unknown {
 }
 
 describe('time travel in the piped REPL', () => {
-  it(':pause, :step 40, :back 20, :step 20 prints again exactly what the last 20 steps printed, a typed line among them', () => {
+  it(':pause, :step 40, :back 20, :step 20 prints again exactly what the last 20 steps printed, a typed line among them', async () => {
     const dir = folder({ 'clock.pw': CLOCK });
-    const r = repl(':pause\n:step 30\nprint ("typed at " .. gametime ())\n:step 10\n:status\n:back 20\n:step 20\n:status\n', ['clock.pw'], dir);
+    const r = await repl(':pause\n:step 30\nprint ("typed at " .. gametime ())\n:step 10\n:status\n:back 20\n:step 20\n:status\n', ['clock.pw'], dir);
     expect(r.stderr).toBe('');
     expect(r.status).toBe(0);
     const out = lines(r.stdout);

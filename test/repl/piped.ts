@@ -1,9 +1,10 @@
-// The plain line mode through the built CLI: `pw repl` with stdin piped, given its
-// whole input at once, or a line at a time with the test reading what it answers.
-import { spawn, spawnSync, type ChildProcessWithoutNullStreams } from 'node:child_process';
-import { resolve } from 'node:path';
-
-export const PW = resolve('dist/pw.js');
+// The plain line mode: `pw repl` with its input piped, given whole, or a line at a time
+// with the test reading what it answers. It runs in this process (src/cli/main.ts, what
+// the built pw runs); `replProcess` is the built pw in a child process, for what only a
+// process shows (that it exits).
+import { spawnSync } from 'node:child_process';
+import { PassThrough } from 'node:stream';
+import { PW, pwHere } from '../support/cli.ts';
 
 export interface Ran {
   stdout: string;
@@ -12,43 +13,48 @@ export interface Ran {
 }
 
 /** `pw repl ARGS` with `input` piped in whole. */
-export function repl(input: string, args: string[] = [], cwd?: string): Ran & { ms: number } {
-  const started = Date.now();
+export async function repl(input: string, args: string[] = [], cwd = process.cwd()): Promise<Ran> {
+  const r = await pwHere(['repl', ...args], cwd, { input });
+  return { stdout: r.stdout, stderr: r.stderr, status: r.code };
+}
+
+/** As repl, the built pw in a child process. */
+export function replProcess(input: string, args: string[] = [], cwd?: string): Ran {
   const r = spawnSync(process.execPath, [PW, 'repl', ...args], { input, encoding: 'utf8', timeout: 120_000, cwd });
-  return { stdout: r.stdout, stderr: r.stderr, status: r.status, ms: Date.now() - started };
+  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
 }
 
 /** `pw run ARGS`. */
-export function run(args: string[], cwd: string): Ran {
-  const r = spawnSync(process.execPath, [PW, 'run', ...args], { encoding: 'utf8', timeout: 120_000, cwd });
-  return { stdout: r.stdout, stderr: r.stderr, status: r.status };
+export async function run(args: string[], cwd: string): Promise<Ran> {
+  const r = await pwHere(['run', ...args], cwd);
+  return { stdout: r.stdout, stderr: r.stderr, status: r.code };
 }
 
 /** `pw repl ARGS` on a pipe kept open: lines are sent as the test goes, and it waits for what they print. */
 export class PipedRepl {
   stdout = '';
   stderr = '';
-  private readonly child: ChildProcessWithoutNullStreams;
-  private readonly exited: Promise<number | null>;
+  private readonly input = new PassThrough();
+  private readonly exited: Promise<Ran>;
   private waiters: (() => void)[] = [];
 
-  constructor(args: string[], cwd?: string) {
-    this.child = spawn(process.execPath, [PW, 'repl', ...args], { cwd });
-    this.child.stdout.setEncoding('utf8').on('data', (d: string) => this.heard(() => (this.stdout += d)));
-    this.child.stderr.setEncoding('utf8').on('data', (d: string) => this.heard(() => (this.stderr += d)));
-    this.exited = new Promise((done) => this.child.on('close', (code) => done(code)));
+  constructor(args: string[], cwd = process.cwd()) {
+    this.exited = pwHere(['repl', ...args], cwd, { input: this.input, onStdout: (d) => this.heard(() => (this.stdout += d)) }).then((r) => {
+      this.stderr = r.stderr;
+      return { stdout: this.stdout, stderr: r.stderr, status: r.code };
+    });
   }
 
   send(lines: string): void {
-    this.child.stdin.write(lines);
+    this.input.write(lines);
   }
 
-  /** Resolves once stdout passes `test`; fails after `ms` with what was printed so far. */
+  /** Resolves once stdout passes `test`; fails after `ms` with what was printed so far (and ends the input). */
   until(test: (stdout: string) => boolean, what: string, ms = 15_000): Promise<void> {
     return new Promise((done, fail) => {
       const timer = setTimeout(() => {
-        this.child.kill();
-        fail(new Error(`no ${what} within ${ms} ms; stdout:\n${this.stdout}\nstderr:\n${this.stderr}`));
+        this.input.end();
+        fail(new Error(`no ${what} within ${ms} ms; stdout:\n${this.stdout}`));
       }, ms);
       const check = (): void => {
         if (!test(this.stdout)) return void this.waiters.push(check);
@@ -59,11 +65,10 @@ export class PipedRepl {
     });
   }
 
-  /** Ends the input and waits for the REPL to exit. */
-  async end(): Promise<Ran> {
-    this.child.stdin.end();
-    const status = await this.exited;
-    return { stdout: this.stdout, stderr: this.stderr, status };
+  /** Ends the input and waits for the REPL to finish. */
+  end(): Promise<Ran> {
+    this.input.end();
+    return this.exited;
   }
 
   private heard(take: () => void): void {

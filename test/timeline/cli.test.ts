@@ -1,5 +1,6 @@
 // `pw run --timeline`, `pw run --trace-detail timeline` and `pw timeline`, as an author
-// runs them: the built CLI in a child process, in a temporary folder.
+// runs them, in a temporary folder: in this process, and the built pw in a child
+// process for a command of docs/timeline.md and where a mistake would wait on a FIFO.
 import { describe, it, expect, beforeAll, afterAll } from 'vitest';
 import { spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
@@ -7,8 +8,8 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { checkChromeTrace } from './chrome-format.ts';
+import { pwHere, pwProcess, type PwRun } from '../support/cli.ts';
 
-const PW = fileURLToPath(new URL('../../dist/pw.js', import.meta.url));
 const SCRIPTS = fileURLToPath(new URL('../../scripts', import.meta.url));
 
 let dir = '';
@@ -21,17 +22,15 @@ afterAll(() => {
 
 const ROOT = fileURLToPath(new URL('../..', import.meta.url));
 
-function pw(args: string[], cwd = dir): { code: number | null; stdout: string; stderr: string } {
-  const r = spawnSync(process.execPath, [PW, ...args], { cwd, encoding: 'utf8', timeout: 120_000, maxBuffer: 64 << 20 });
-  return { code: r.status, stdout: r.stdout, stderr: r.stderr };
-}
+const pw = (args: string[], cwd = dir): Promise<PwRun> => pwHere(args, cwd);
+const builtPw = (args: string[], cwd = dir): PwRun => pwProcess(args, cwd);
 
 const read = (f: string): string => readFileSync(join(dir, f), 'utf8');
 
 describe('pw run --timeline', () => {
-  it('writes a sound Chrome trace and leaves the --trace file and stdout as they were without it', () => {
-    const plain = pw(['run', SCRIPTS, '--until', '25s', '--trace', 'plain.jsonl']);
-    const withTimeline = pw(['run', SCRIPTS, '--until', '25s', '--trace', 'same.jsonl', '--timeline', 'demo.json']);
+  it('writes a sound Chrome trace and leaves the --trace file and stdout as they were without it', async () => {
+    const plain = await pw(['run', SCRIPTS, '--until', '25s', '--trace', 'plain.jsonl']);
+    const withTimeline = await pw(['run', SCRIPTS, '--until', '25s', '--trace', 'same.jsonl', '--timeline', 'demo.json']);
     expect(plain.code).toBe(0);
     expect(withTimeline.code).toBe(0);
     expect(withTimeline.stdout).toBe(plain.stdout);
@@ -44,8 +43,8 @@ describe('pw run --timeline', () => {
     expect(names).toEqual(expect.arrayContaining(['set engine · steamhiss', 'actor steward', 'sound slot 2', 'cricket vent', 'openset of bedsit']));
   });
 
-  it('--trace-detail timeline puts the detail in the trace, and pw timeline makes the same file from it', () => {
-    expect(pw(['run', SCRIPTS, '--until', '25s', '--trace', 'detail.jsonl', '--trace-detail', 'timeline', '--timeline', 'direct.json']).code).toBe(0);
+  it('--trace-detail timeline puts the detail in the trace, and pw timeline makes the same file from it', async () => {
+    expect((await pw(['run', SCRIPTS, '--until', '25s', '--trace', 'detail.jsonl', '--trace-detail', 'timeline', '--timeline', 'direct.json'])).code).toBe(0);
     const kinds = new Set(
       read('detail.jsonl')
         .trim()
@@ -53,17 +52,17 @@ describe('pw run --timeline', () => {
         .map((l) => (JSON.parse(l) as { ev: string }).ev),
     );
     for (const k of ['thread', 'run', 'wait', 'exit', 'arm']) expect(kinds).toContain(k);
-    const r = pw(['timeline', 'detail.jsonl', '-o', 'fromtrace.json', '--to', '25s']);
+    const r = await pw(['timeline', 'detail.jsonl', '-o', 'fromtrace.json', '--to', '25s']);
     expect(r.code, r.stderr).toBe(0);
     expect(r.stderr).toBe('');
     // a plain trace still draws, and says what it lacks and how to get it
-    expect(pw(['run', SCRIPTS, '--until', '5s', '--trace', 'plain.jsonl']).code).toBe(0);
-    const plain = pw(['timeline', 'plain.jsonl', '-o', 'plain.svg']);
+    expect((await pw(['run', SCRIPTS, '--until', '5s', '--trace', 'plain.jsonl'])).code).toBe(0);
+    const plain = await pw(['timeline', 'plain.jsonl', '-o', 'plain.svg']);
     expect(plain.code).toBe(0);
     expect(plain.stderr).toContain('this trace has no thread detail');
     expect(plain.stderr).toContain('--trace-detail timeline');
     expect(read('fromtrace.json')).toBe(read('direct.json'));
-    for (const out of ['pic.svg', 'page.html']) expect(pw(['timeline', 'detail.jsonl', '-o', out, '--from', '5s', '--to', '15s']).code).toBe(0);
+    for (const out of ['pic.svg', 'page.html']) expect((await pw(['timeline', 'detail.jsonl', '-o', out, '--from', '5s', '--to', '15s'])).code).toBe(0);
     const svg = read('pic.svg');
     expect(svg).toMatch(/^<svg xmlns="http:\/\/www.w3.org\/2000\/svg"/);
     expect(svg).toContain('game time 5 s to 15 s');
@@ -74,7 +73,7 @@ describe('pw run --timeline', () => {
     expect(html).not.toMatch(/\b(src|href)=|url\(|@import/);
   });
 
-  it('refuses bad usage with exit 2 and a bad trace with exit 1, naming the line', () => {
+  it('refuses bad usage with exit 2 and a bad trace with exit 1, naming the line', async () => {
     writeFileSync(join(dir, 'bad.jsonl'), '{"t":0,"ev":"print","text":"a"}\n{"t":5,"ev":\n');
     writeFileSync(join(dir, 'back.json'), '');
     writeFileSync(join(dir, 'back.jsonl'), '{"t":10,"ev":"print","text":"a"}\n{"t":5,"ev":"print","text":"b"}\n');
@@ -91,29 +90,29 @@ describe('pw run --timeline', () => {
       [['run', SCRIPTS, '--until', '1s', '--save', 'world.json', '--timeline', 'world.json'], 2, /--timeline "world\.json" would overwrite the snapshot/],
     ];
     for (const [args, code, message] of cases) {
-      const r = pw(args);
+      const r = await pw(args);
       expect(r.code, `${args.join(' ')}: ${r.stderr}`).toBe(code);
       expect(r.stderr).toMatch(message);
       expect(r.stderr).not.toMatch(/\bat .*\.(ts|js):\d+/);
     }
   });
 
-  it('draws a trace whose game time runs to the edge of what a number holds, and refuses a FIFO instead of waiting on it', () => {
+  it('draws a trace whose game time runs to the edge of what a number holds, and refuses a FIFO instead of waiting on it', async () => {
     writeFileSync(join(dir, 'far.jsonl'), '{"t":0,"ev":"print","text":"a"}\n{"t":1e300,"ev":"print","text":"b"}\n');
-    const far = pw(['timeline', 'far.jsonl', '-o', 'far.svg']);
+    const far = await pw(['timeline', 'far.jsonl', '-o', 'far.svg']);
     expect(far.code, far.stderr).toBe(0);
     expect(read('far.svg')).toContain('<svg');
     expect(spawnSync('mkfifo', [join(dir, 'pipe.jsonl')]).status).toBe(0);
-    const fifo = pw(['timeline', 'pipe.jsonl', '-o', 'x.json']);
+    const fifo = builtPw(['timeline', 'pipe.jsonl', '-o', 'x.json']);
     expect(fifo.code).toBe(2);
     expect(fifo.stderr).toMatch(/cannot read the trace "pipe\.jsonl": it is not a regular file/);
   });
 
-  it('the pictures in docs/timeline.md are what its commands make', () => {
-    expect(pw(['run', 'scripts', '--until', '20s', '--timeline', join(dir, 'first20.svg')], ROOT).code).toBe(0);
+  it('the pictures in docs/timeline.md are what its commands make', async () => {
+    expect((await pw(['run', 'scripts', '--until', '20s', '--timeline', join(dir, 'first20.svg')], ROOT)).code).toBe(0);
     expect(read('first20.svg')).toBe(readFileSync(join(ROOT, 'docs', 'timeline-demo.svg'), 'utf8'));
-    expect(pw(['run', 'scripts', '--until', '50s', '--trace', join(dir, 'demo.jsonl'), '--trace-detail', 'timeline'], ROOT).code).toBe(0);
-    expect(pw(['timeline', 'demo.jsonl', '-o', 'bedsit.svg', '--from', '19s', '--to', '50s']).code).toBe(0);
+    expect((await pw(['run', 'scripts', '--until', '50s', '--trace', join(dir, 'demo.jsonl'), '--trace-detail', 'timeline'], ROOT)).code).toBe(0);
+    expect(builtPw(['timeline', 'demo.jsonl', '-o', 'bedsit.svg', '--from', '19s', '--to', '50s']).code).toBe(0);
     expect(read('bedsit.svg')).toBe(readFileSync(join(ROOT, 'docs', 'timeline-bedsit.svg'), 'utf8'));
   });
 });

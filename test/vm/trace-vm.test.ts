@@ -2,29 +2,26 @@
 // bytecode interpreter with --interpreter. Both run the same instructions in the same
 // order, so the two traces of a script are the same, line for line.
 import { describe, it, expect } from 'vitest';
-import { spawnSync } from 'node:child_process';
+import { pwHere, type PwRun } from '../support/cli.ts';
 
-function traceOf(args: string[]): { stderr: string; stdout: string; status: number | null } {
-  const r = spawnSync(process.execPath, ['dist/pw.js', 'run', ...args, '--trace-vm'], { encoding: 'utf8', maxBuffer: 1 << 28 });
-  return { stderr: r.stderr, stdout: r.stdout, status: r.status };
-}
+const traceOf = (args: string[]): Promise<PwRun> => pwHere(['run', ...args, '--trace-vm'], process.cwd());
 
 describe('pw run --trace-vm', () => {
-  it('traces the generated code and the interpreter identically on the demo world', () => {
-    const compiled = traceOf(['scripts', '--until', '12s']);
-    const interpreted = traceOf(['scripts', '--until', '12s', '--interpreter']);
-    expect(compiled.status).toBe(0);
+  it('traces the generated code and the interpreter identically on the demo world', async () => {
+    const compiled = await traceOf(['scripts', '--until', '12s']);
+    const interpreted = await traceOf(['scripts', '--until', '12s', '--interpreter']);
+    expect(compiled.code).toBe(0);
     expect(compiled.stderr.split('\n').length).toBeGreaterThan(1000);
     expect(compiled.stderr).toMatch(/^\[thread \d+ startup\] startup 0000 /m);
     expect(interpreted.stderr).toEqual(compiled.stderr);
     expect(interpreted.stdout).toEqual(compiled.stdout);
   });
 
-  it('traces calls, events, waits and an error the same way on both engines', () => {
+  it('traces calls, events, waits and an error the same way on both engines', async () => {
     const file = 'test/vm/traced.pw';
-    const compiled = traceOf([file]);
-    const interpreted = traceOf([file, '--interpreter']);
-    expect(compiled.status).toBe(1);
+    const compiled = await traceOf([file]);
+    const interpreted = await traceOf([file, '--interpreter']);
+    expect(compiled.code).toBe(1);
     for (const op of ['call ', 'send ', 'callb ', 'ret ', 'loop ', 'forloop ']) expect(compiled.stderr).toContain(op);
     expect(compiled.stderr).toContain('runtime error: division by zero');
     expect(interpreted.stderr).toEqual(compiled.stderr);
