@@ -50,6 +50,15 @@ const DISPLAY: Wait = { kind: 'display' };
 const GAME_FRAME: Wait = { kind: 'gameframe' };
 
 export class Scheduler {
+  /**
+   * A thread that never runs, kept for the life of the program: it keeps the threads'
+   * hidden class alive while no thread lives. Without it, a full garbage collection at
+   * such a moment drops that class, the next thread gets a new one, and every piece of
+   * optimised code and type feedback that knew the old one is thrown away (a world
+   * whose threads come and go paid for it in recompilation, over and over).
+   */
+  static readonly shapeHolder: Thread = newThread(-1, '', -1, []);
+
   readonly live = new LiveThreads();
   readonly sleepers = new SleeperHeap();
   /** Threads asleep on the wall clock, by wall time. */
