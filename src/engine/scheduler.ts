@@ -13,7 +13,7 @@ import type { VmContext } from '../vm/context.ts';
 import { runThread } from '../vm/run.ts';
 import { SUSPEND } from '../vm/native.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { afterWait, resumed, FRAME_DRAWN, NO_PROGRESS, PAUSED, SPIN_STEP, TIME_PASSED, type Progress } from '../vm/guard.ts';
+import { afterWait, resumed, FRAME_DRAWN, HANG_SPIN, NO_PROGRESS, PAUSED, RESUME_SPIN, SPIN_STEP, TIME_PASSED, type Progress } from '../vm/guard.ts';
 import type { WorldState } from '../world/state.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
@@ -69,6 +69,8 @@ export class Scheduler {
   /** The thread the VM is running, if any (a builtin's caller). */
   running: Thread | null = null;
   private draining = false;
+  /** The thread the drain loop is running: when it yields to nobody, the loop would run it again at once. */
+  private drained: Thread | null = null;
   private burst = 0;
   private burstAt = -1;
   /** Traces thread starts, runs, waits and ends (the timeline's detail); null when not asked for. */
@@ -224,13 +226,37 @@ export class Scheduler {
         const th = this.ready.shift();
         if (th === null) break;
         if (th.done) continue;
+        this.drained = th;
         this.resume(th);
+        this.drained = null;
       }
       // a halted world leaves the rest unrun (otherwise the queue is empty already)
       if (this.host.halted) this.ready.clear();
     } finally {
       this.draining = false;
+      this.drained = null;
     }
+  }
+
+  /**
+   * The running thread has just yielded (delay (0)) and is the only ready thread: the
+   * drain loop running it would take it straight back. It goes on in place instead,
+   * after what that loop and resume () would do on the way — the live host's slice
+   * check, the spin of a resumption — and true is returned; false leaves it queued
+   * (another thread is ready, it runs outside the drain loop, the timeline follows
+   * thread runs, a debugger holds the VM, or the spin would fail it: resume () says so).
+   */
+  resumeInPlace(th: Thread): boolean {
+    const host = this.host;
+    if (th !== this.drained || !this.ready.holdsOnly(th) || th.resumeWith >= 0 || this.timeline !== null || host.halted || host.debugVm) return false;
+    if (host.preemptive && host.spin >= SPIN_STEP && host.sliceOver()) return false;
+    if (!(host.options.loopGuard > 0) || host.program.handlers[th.hi].noLoopCheck) {
+      if (host.spin + RESUME_SPIN >= HANG_SPIN && !host.preemptive) return false;
+      host.spin += RESUME_SPIN;
+    }
+    this.ready.shift();
+    th.wait = null;
+    return true;
   }
 
   /** Threads waiting on a display frame, then (on a game frame) those waiting on it, join the ready queue. */

@@ -239,7 +239,9 @@ export function callBuiltinTemplate(g: CallSite): string {
   const waits = g.waits(1);
   const call = `B[${g.n(1)}].fn(N, th, s, ${g.slot(2)}, ${g.n(3)})`;
   if (!waits) return `{ ${place} ${g.store(2, 3, false)} ${g.r(0)} = ${call}; }`;
-  return `{ ${place} ${g.store(2, 3, true)} th.pc = ${g.next()}; const r = ${call}; if (r === SUSPEND) { th.resumeDst = ${g.slot(0)}; ${saveCount(g)} ${g.suspend()} } ${g.r(0)} = r; }`;
+  // a yield with no other thread ready (delay (0)) may go on at once, its registers where they are
+  const suspend = `th.resumeDst = ${g.slot(0)}; ${saveCount(g)} ${g.suspend()}`;
+  return `{ ${place} ${g.store(2, 3, true)} th.pc = ${g.next()}; const r = ${call}; if (r !== SUSPEND) ${g.r(0)} = r; else if (e.resumeInPlace(th)) ${g.r(0)} = null; else { ${suspend} } }`;
 }
 
 /** SEND: r[a] = the handler of an object for an event (see its entry in opcodes.ts), run with the rest of r[c] … r[c+d-1]. */
