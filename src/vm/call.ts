@@ -88,6 +88,12 @@ export function returnFrom(th: Thread, v: Value): void {
   }
 }
 
+/** returnFrom, the innermost frame's loop count kept on the thread first (the code returning holds it in a variable). */
+export function returnCounted(th: Thread, v: Value, backEdges: number): void {
+  th.backEdges = backEdges;
+  returnFrom(th, v);
+}
+
 /** A thread's first frame: its arguments, then unassigned locals (no caller to count). */
 export function firstFrame(callee: HandlerCode, args: readonly Value[]): (Value | undefined)[] {
   // An array of exactly the size needed (pushing onto [] reserves 17 slots): with
@@ -259,6 +265,7 @@ export function sendTemplate(g: CallSite): string {
 
 /** RET and RETV: return `value` (an expression) to the caller. */
 export function returnTemplate(g: CallSite, value: string): string {
-  const back = g.framed ? `DOOR.returnFrom(th, v); ${g.resume()}` : 'return v;';
-  return `{ const v = ${value}; ${saveCount(g)} ${back} }`;
+  if (!g.framed) return `{ const v = ${value}; ${saveCount(g)} return v; }`;
+  const back = g.counter === null ? 'DOOR.returnFrom(th, v);' : `DOOR.returnCounted(th, v, ${g.counter});`;
+  return `{ const v = ${value}; ${back} ${g.resume()} }`;
 }
