@@ -153,6 +153,25 @@ export class Scheduler {
    * ready queue; otherwise they join the queue. `from` is the heap the bucket came from.
    */
   wake(due: Bucket, from: SleeperHeap = this.sleepers): void {
+    if (due.n === 1 && this.ready.length === 0 && !this.draining) {
+      // a lone sleeper (a thread sleeping a tick at a time): wakeAll's work for one thread
+      const th = due.threads[0]!;
+      due.threads[0] = null;
+      from.recycle(due);
+      this.markReady(th, TIME_PASSED);
+      if (th.resumeWith < 0 && th.resumeDst >= 0) {
+        th.stack[th.resumeDst] = null;
+        th.resumeDst = -1;
+      }
+      if (th.done || this.host.halted) return;
+      this.draining = true;
+      try {
+        this.resume(th);
+      } finally {
+        this.draining = false;
+      }
+      return;
+    }
     this.wakeAll(due.threads, due.n);
     from.recycle(due);
   }
