@@ -308,6 +308,10 @@ export class Engine implements BuiltinContext, VmContext {
     this.threads.drain();
   }
 
+  resumeInPlace(th: Thread): boolean {
+    return this.threads.resumeInPlace(th);
+  }
+
   sleepUntil(th: Thread, until: number): typeof SUSPEND {
     return this.threads.sleepUntil(th, until);
   }

@@ -185,6 +185,28 @@ export class FrameDriver {
     // No Infinity or Math.min here: times stay small integers, and a time that became
     // a float would be boxed on every store to st.now.
     while (!host.halted) {
+      if (this.stepIndex === this.stepCount && wallSleepers.length === 0 && c.lockDepth === 0 && c.saveDepth === 0) {
+        // the common moment, the general one below cut short: no heartbeat step or wall
+        // sleeper is due and the game clock runs, so the next moment is game-clock sleepers'
+        if (sleepers.length === 0) break;
+        const t = sleepers.peekTime();
+        if (t > gameEnd) break;
+        const mapped = t + (c.lastWall - c.game);
+        const at = mapped > st.wallNow ? mapped : st.wallNow;
+        host.spin = 0;
+        host.work = 0;
+        this.quiet = -1;
+        st.now = t;
+        st.wallNow = at;
+        expireSoundsUpTo(host, at);
+        threads.wake(sleepers.popDue());
+        if (threads.readyCount > 0) threads.drain();
+        if (followsClock) {
+          if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);
+          if (c.game !== gameEnd) gameEnd = this.followClock(gameEnd, horizon);
+        }
+        continue;
+      }
       // the next moment of the game clock: a heartbeat step or sleepers, whichever first
       let game = false;
       let isStep = false;

@@ -16,6 +16,11 @@ export class ReadyQueue {
     this.items[this.tail++] = th;
   }
 
+  /** Whether th is the only thread in the queue. */
+  holdsOnly(th: Thread): boolean {
+    return this.tail - this.head === 1 && this.items[this.head] === th;
+  }
+
   /** The next thread, or null when the queue is empty. */
   shift(): Thread | null {
     if (this.head === this.tail) return null;

@@ -13,7 +13,7 @@ import type { VmContext } from '../vm/context.ts';
 import { runThread } from '../vm/run.ts';
 import { SUSPEND } from '../vm/native.ts';
 import { ScriptError } from '../errors/diagnostic.ts';
-import { afterWait, resumed, FRAME_DRAWN, NO_PROGRESS, PAUSED, SPIN_STEP, TIME_PASSED, type Progress } from '../vm/guard.ts';
+import { afterWait, resumed, FRAME_DRAWN, HANG_SPIN, NO_PROGRESS, PAUSED, RESUME_SPIN, SPIN_STEP, TIME_PASSED, type Progress } from '../vm/guard.ts';
 import type { WorldState } from '../world/state.ts';
 import { SleeperHeap, type Bucket } from './sleepers.ts';
 import { ReadyQueue } from './ready.ts';
@@ -50,6 +50,15 @@ const DISPLAY: Wait = { kind: 'display' };
 const GAME_FRAME: Wait = { kind: 'gameframe' };
 
 export class Scheduler {
+  /**
+   * A thread that never runs, kept for the life of the program: it keeps the threads'
+   * hidden class alive while no thread lives. Without it, a full garbage collection at
+   * such a moment drops that class, the next thread gets a new one, and every piece of
+   * optimised code and type feedback that knew the old one is thrown away (a world
+   * whose threads come and go paid for it in recompilation, over and over).
+   */
+  static readonly shapeHolder: Thread = newThread(-1, '', -1, []);
+
   readonly live = new LiveThreads();
   readonly sleepers = new SleeperHeap();
   /** Threads asleep on the wall clock, by wall time. */
@@ -60,6 +69,8 @@ export class Scheduler {
   /** The thread the VM is running, if any (a builtin's caller). */
   running: Thread | null = null;
   private draining = false;
+  /** The thread the drain loop is running: when it yields to nobody, the loop would run it again at once. */
+  private drained: Thread | null = null;
   private burst = 0;
   private burstAt = -1;
   /** Traces thread starts, runs, waits and ends (the timeline's detail); null when not asked for. */
@@ -142,6 +153,25 @@ export class Scheduler {
    * ready queue; otherwise they join the queue. `from` is the heap the bucket came from.
    */
   wake(due: Bucket, from: SleeperHeap = this.sleepers): void {
+    if (due.n === 1 && this.ready.length === 0 && !this.draining) {
+      // a lone sleeper (a thread sleeping a tick at a time): wakeAll's work for one thread
+      const th = due.threads[0]!;
+      due.threads[0] = null;
+      from.recycle(due);
+      this.markReady(th, TIME_PASSED);
+      if (th.resumeWith < 0 && th.resumeDst >= 0) {
+        th.stack[th.resumeDst] = null;
+        th.resumeDst = -1;
+      }
+      if (th.done || this.host.halted) return;
+      this.draining = true;
+      try {
+        this.resume(th);
+      } finally {
+        this.draining = false;
+      }
+      return;
+    }
     this.wakeAll(due.threads, due.n);
     from.recycle(due);
   }
@@ -215,13 +245,37 @@ export class Scheduler {
         const th = this.ready.shift();
         if (th === null) break;
         if (th.done) continue;
+        this.drained = th;
         this.resume(th);
+        this.drained = null;
       }
       // a halted world leaves the rest unrun (otherwise the queue is empty already)
       if (this.host.halted) this.ready.clear();
     } finally {
       this.draining = false;
+      this.drained = null;
     }
+  }
+
+  /**
+   * The running thread has just yielded (delay (0)) and is the only ready thread: the
+   * drain loop running it would take it straight back. It goes on in place instead,
+   * after what that loop and resume () would do on the way — the live host's slice
+   * check, the spin of a resumption — and true is returned; false leaves it queued
+   * (another thread is ready, it runs outside the drain loop, the timeline follows
+   * thread runs, a debugger holds the VM, or the spin would fail it: resume () says so).
+   */
+  resumeInPlace(th: Thread): boolean {
+    const host = this.host;
+    if (th !== this.drained || !this.ready.holdsOnly(th) || th.resumeWith >= 0 || this.timeline !== null || host.halted || host.debugVm) return false;
+    if (host.preemptive && host.spin >= SPIN_STEP && host.sliceOver()) return false;
+    if (!(host.options.loopGuard > 0) || host.program.handlers[th.hi].noLoopCheck) {
+      if (host.spin + RESUME_SPIN >= HANG_SPIN && !host.preemptive) return false;
+      host.spin += RESUME_SPIN;
+    }
+    this.ready.shift();
+    th.wait = null;
+    return true;
   }
 
   /** Threads waiting on a display frame, then (on a game frame) those waiting on it, join the ready queue. */

@@ -12,8 +12,9 @@
 // cost three dependent reads from memory per push (object, array, backing store);
 // with the slab, the 10 000-sleeper benchmark runs about 5 % faster.
 //
-// Finding the slot for a new sleeper: a short heap is scanned, so a lone thread
-// sleeping a tick at a time never touches a hash table; a long one is indexed by a
+// The only sleeper, while there is one (a world with one busy thread), is kept beside
+// the heap rather than in it. Finding the slot for a new sleeper: a short heap is
+// scanned, so a few threads never touch a hash table; a long one is indexed by a
 // TimeIndex, built when the heap grows past SCAN_LIMIT and dropped when it empties.
 // Nothing here allocates once the engine is warm.
 import type { Thread } from '../vm/thread.ts';
@@ -57,6 +58,13 @@ export class SleeperHeap {
   private pool: Bucket[] = [];
   private pooled = 0;
   private count = 0;
+  /**
+   * The only sleeper, while there is just one (a world with one busy thread, or a
+   * thread that sleeps a tick at a time): kept apart from the heap, so putting it to
+   * sleep and waking it touch two fields. A second sleeper moves it into the heap.
+   */
+  private lone: Thread | null = null;
+  private loneAt = 0;
 
   /** How many threads sleep. */
   get length(): number {
@@ -65,6 +73,17 @@ export class SleeperHeap {
 
   /** Adds a thread waking at `until`; later pushes at the same time wake after it. */
   push(t: Thread, until: number): void {
+    if (this.count === 0) {
+      this.count = 1;
+      this.lone = t;
+      this.loneAt = until;
+      return;
+    }
+    if (this.lone !== null) {
+      // a second sleeper: the lone one joins the heap first (it went to sleep first)
+      this.addTime(this.lone, this.loneAt);
+      this.lone = null;
+    }
     this.count++;
     const slot = this.find(until);
     if (slot < 0) this.addTime(t, until);
@@ -134,7 +153,8 @@ export class SleeperHeap {
 
   /** Wake time of the soonest sleeper, or Infinity when none sleeps. */
   peekTime(): number {
-    return this.size > 0 ? this.heapTime[0] : Infinity;
+    if (this.size > 0) return this.heapTime[0];
+    return this.lone !== null ? this.loneAt : Infinity;
   }
 
   /**
@@ -142,6 +162,15 @@ export class SleeperHeap {
    * The caller takes its threads (clearing their places), then gives it back with recycle().
    */
   popDue(): Bucket {
+    if (this.lone !== null) {
+      const b = this.pooled > 0 ? this.pool[--this.pooled] : { until: 0, threads: [], n: 0 };
+      b.until = this.loneAt;
+      b.threads[0] = this.lone;
+      b.n = 1;
+      this.lone = null;
+      this.count = 0;
+      return b;
+    }
     const until = this.heapTime[0];
     const slot = this.heapSlot[0];
     const n = --this.size;
@@ -194,6 +223,13 @@ export class SleeperHeap {
 
   /** Removes a thread (it was stopped); off the hot path. */
   remove(t: Thread, until: number): void {
+    if (this.lone !== null) {
+      if (this.lone === t) {
+        this.lone = null;
+        this.count = 0;
+      }
+      return;
+    }
     const slot = this.find(until);
     if (slot < 0) return;
     const threads: Thread[] = [];
@@ -289,6 +325,7 @@ export class SleeperHeap {
     this.slab.fill(null);
     this.index = null;
     this.count = 0;
+    this.lone = null;
   }
 }
 

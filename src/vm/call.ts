@@ -88,6 +88,12 @@ export function returnFrom(th: Thread, v: Value): void {
   }
 }
 
+/** returnFrom, the innermost frame's loop count kept on the thread first (the code returning holds it in a variable). */
+export function returnCounted(th: Thread, v: Value, backEdges: number): void {
+  th.backEdges = backEdges;
+  returnFrom(th, v);
+}
+
 /** A thread's first frame: its arguments, then unassigned locals (no caller to count). */
 export function firstFrame(callee: HandlerCode, args: readonly Value[]): (Value | undefined)[] {
   // An array of exactly the size needed (pushing onto [] reserves 17 slots): with
@@ -239,7 +245,9 @@ export function callBuiltinTemplate(g: CallSite): string {
   const waits = g.waits(1);
   const call = `B[${g.n(1)}].fn(N, th, s, ${g.slot(2)}, ${g.n(3)})`;
   if (!waits) return `{ ${place} ${g.store(2, 3, false)} ${g.r(0)} = ${call}; }`;
-  return `{ ${place} ${g.store(2, 3, true)} th.pc = ${g.next()}; const r = ${call}; if (r === SUSPEND) { th.resumeDst = ${g.slot(0)}; ${saveCount(g)} ${g.suspend()} } ${g.r(0)} = r; }`;
+  // a yield with no other thread ready (delay (0)) may go on at once, its registers where they are
+  const suspend = `th.resumeDst = ${g.slot(0)}; ${saveCount(g)} ${g.suspend()}`;
+  return `{ ${place} ${g.store(2, 3, true)} th.pc = ${g.next()}; const r = ${call}; if (r !== SUSPEND) ${g.r(0)} = r; else if (e.resumeInPlace(th)) ${g.r(0)} = null; else { ${suspend} } }`;
 }
 
 /** SEND: r[a] = the handler of an object for an event (see its entry in opcodes.ts), run with the rest of r[c] … r[c+d-1]. */
@@ -257,6 +265,7 @@ export function sendTemplate(g: CallSite): string {
 
 /** RET and RETV: return `value` (an expression) to the caller. */
 export function returnTemplate(g: CallSite, value: string): string {
-  const back = g.framed ? `DOOR.returnFrom(th, v); ${g.resume()}` : 'return v;';
-  return `{ const v = ${value}; ${saveCount(g)} ${back} }`;
+  if (!g.framed) return `{ const v = ${value}; ${saveCount(g)} return v; }`;
+  const back = g.counter === null ? 'DOOR.returnFrom(th, v);' : `DOOR.returnCounted(th, v, ${g.counter});`;
+  return `{ const v = ${value}; ${back} ${g.resume()} }`;
 }

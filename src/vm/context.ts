@@ -55,6 +55,11 @@ export interface VmContext extends Spinner, Worker, CallSites {
   sendTarget(kind: number, nameOrEvent: Value, event: Value): number;
   readonly tracing: boolean;
   readonly state: { readonly set: string };
+  /**
+   * th has just suspended itself without waiting for anything (delay (0)): true when it
+   * goes on at once, as the scheduler would run it next anyway (its wait is cleared).
+   */
+  resumeInPlace(th: Thread): boolean;
   /** Counts script values that grew by about `bytes` (the memory guard); may throw a ScriptError. */
   grew(bytes: number): void;
 }

@@ -10,9 +10,8 @@ import { OPS, OPERAND_COUNT, type Gen, type Op } from './opcodes.ts';
 import type { Thread, Wait } from './thread.ts';
 import { SITE_SPAN } from './thread.ts';
 import type { VmContext } from './context.ts';
-import * as ops from './ops.ts';
-import * as door from './call.ts';
 import * as guard from './guard.ts';
+import { DOOR_MODULE, GUARD_MODULE, OPS_MODULE } from './modules.ts';
 import { SUSPEND } from './native.ts';
 
 export type RunOutcome = 'suspended' | 'done' | 'failed';
@@ -100,7 +99,7 @@ function buildLoop(variant: Variant): Loop | DebuggedLoop {
     }`;
   // new Function: built from the instruction table only
   const make = new Function('OPS', 'DOOR', 'GUARD', 'SUSPEND', `return function ${variant}(e, th, resumed) {${body}\n};`);
-  return make(ops, door, guard, SUSPEND) as Loop | DebuggedLoop;
+  return make(OPS_MODULE, DOOR_MODULE, GUARD_MODULE, SUSPEND) as Loop | DebuggedLoop;
 }
 
 const plain = buildLoop('plain') as Loop;

@@ -20,13 +20,13 @@ import type { VmContext } from './context.ts';
 import { calleesAt, directHandlers, liveAtLoopHeads, liveAtResume, reachesBuiltins } from './analysis.ts';
 import { shapeOf, type Shape } from './structure.ts';
 import * as ops from './ops.ts';
-import * as door from './call.ts';
 import * as guard from './guard.ts';
+import { DOOR_MODULE, GUARD_MODULE, OPS_MODULE } from './modules.ts';
 import { SUSPEND } from './native.ts';
 import type { RunOutcome } from './interpreter.ts';
 
 /** Resumable code returns when the thread is suspended (its wait is set), done, or has a new innermost frame to run. */
-type Resumable = (e: VmContext, th: Thread, s: Value[], base: number, pc: number) => void;
+type Resumable = (e: VmContext, th: Thread, s: Value[], base: number, pc: number, G: number, B: VmContext['builtins'], N: unknown, E: number) => void;
 type Plain = (e: VmContext, th: Thread, ...args: Value[]) => Value;
 
 /** The generated code of one program, in one variant; filled in lazily, per handler. */
@@ -87,7 +87,7 @@ export function executeCompiled(vm: VmContext, th: Thread): RunOutcome {
     for (;;) {
       const hi = th.hi;
       const f = th.pc === 0 && code.direct[hi] === 1 && fresh(th, code.program.handlers[hi]) ? (code.entry[hi] ?? makeEntry(code, hi)) : (code.resumable[hi] ?? makeResumable(code, hi));
-      f(vm, th, s, th.base, th.pc);
+      f(vm, th, s, th.base, th.pc, vm.options.loopGuard, vm.builtins, vm.nativeContext, th.backEdges);
       if (th.wait !== null) return 'suspended';
       if (th.done) return 'done';
     }
@@ -117,9 +117,9 @@ function loadPlain(code: Code, hi: number): Plain {
 /** The tables and helpers every generated function closes over. */
 function runtime(code: Code) {
   return {
-    OPS: ops,
-    DOOR: door,
-    GUARD: guard,
+    OPS: OPS_MODULE,
+    DOOR: DOOR_MODULE,
+    GUARD: GUARD_MODULE,
     SUSPEND,
     D: code.plain,
     DIR: code.direct,
@@ -231,8 +231,8 @@ function makeResumable(code: Code, hi: number): Resumable {
   }
   const regs = Array.from({ length: h.registers }, (_, i) => `r${i} = s[base + ${i}]`);
   const body = `
-    const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
-    let P = pc, E = th.backEdges;
+    ${code.traced ? 'const T = e.traceVm;' : ''}
+    let P = pc;
     let ${regs.join(', ')};
     try {
       for (;;) {
@@ -248,7 +248,7 @@ function makeResumable(code: Code, hi: number): Resumable {
       throw err;
     }`;
   const K = h.consts;
-  const fn = build<Resumable>(code, safeName(h, ''), 'e, th, s, base, pc', caches.join('\n') + body, { K });
+  const fn = build<Resumable>(code, safeName(h, ''), 'e, th, s, base, pc, G, B, N, E', caches.join('\n') + body, { K });
   code.resumable[hi] = fn;
   return fn;
 }

@@ -15,6 +15,7 @@
 // and returns are the call protocol's templates (call.ts), which see a little more of
 // the engine: where its frames live.
 import { callBuiltinTemplate, callTemplate, returnTemplate, sendTemplate, type CallSite } from './call.ts';
+import { CAT_COUNTED } from './ops.ts';
 
 export type OperandKind = 'r' | 'k' | 'K' | 'g' | 'p' | 'h' | 'b' | 'j' | 'n';
 
@@ -174,7 +175,15 @@ value(
   'r[a] = r[b] mod r[c] (floored: the sign of the divisor)',
   (g) => `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'number' && typeof y === 'number' && y > 0 && x >= 0) ${g.r(0)} = x % y; else { ${g.at()} ${g.r(0)} = OPS.mod(x, y); } }`,
 );
-value(Op.CAT, 'cat', 'rrr', 'r[a] = r[b] .. r[c]', (g) => `${g.at()} ${g.r(0)} = OPS.cat(${g.vm}, ${g.r(1)}, ${g.r(2)});`);
+value(
+  Op.CAT,
+  'cat',
+  'rrr',
+  'r[a] = r[b] .. r[c]',
+  // a string and a string or number joined inline (String () writes a number as + does); long results are counted
+  (g) =>
+    `{ const x = ${g.r(1)}, y = ${g.r(2)}; if (typeof x === 'string' && (typeof y === 'string' || typeof y === 'number')) { const v = x + y; if (v.length > ${CAT_COUNTED}) { ${g.at()} OPS.grewBy(${g.vm}, v, x, y); } ${g.r(0)} = v; } else { ${g.at()} ${g.r(0)} = OPS.cat(${g.vm}, x, y); } }`,
+);
 value(
   Op.EQ,
   'eq',

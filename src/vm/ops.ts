@@ -163,15 +163,21 @@ interface Grows {
   grew(bytes: number): void;
 }
 
+/** Results of `..` up to this length are not counted against the limits. */
+export const CAT_COUNTED = 4096;
+
 /** `..`: long results are where memory goes; they count against the limits. */
 export function cat(vm: Grows, a: Value, b: Value): string {
   const r = catText(a, b) + catText(b, a);
-  if (r.length > 4096) {
-    if (r.length > vm.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${vm.options.maxString})`);
-    // what is new is the shorter side: the longer one is shared with the result
-    vm.grew(Math.min((a as string).length ?? 0, (b as string).length ?? 0) * 2 + 32);
-  }
+  if (r.length > CAT_COUNTED) grewBy(vm, r, a, b);
   return r;
+}
+
+/** r = a .. b is longer than CAT_COUNTED: it counts against the string limit and the memory guard. */
+export function grewBy(vm: Grows, r: string, a: Value, b: Value): void {
+  if (r.length > vm.options.maxString) throw new ScriptError(`string too long: ${r.length} characters (the limit is ${vm.options.maxString})`);
+  // what is new is the shorter side: the longer one is shared with the result
+  vm.grew(Math.min(typeof a === 'string' ? a.length : 0, typeof b === 'string' ? b.length : 0) * 2 + 32);
 }
 
 /**
