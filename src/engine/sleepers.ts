@@ -57,6 +57,15 @@ export class SleeperHeap {
   private pool: Bucket[] = [];
   private pooled = 0;
   private count = 0;
+  /**
+   * A thread sleeping alone is kept here, outside the tables (which are then empty): a
+   * world whose one thread sleeps a tick at a time touches none of them, and with
+   * thousands of worlds each of the tables is a fetch from memory. The next sleeper moves
+   * it into the tables first (it went to sleep first).
+   */
+  private lone: Thread | null = null;
+  private loneTime = 0;
+  private readonly loneBucket: Bucket = { until: 0, threads: [], n: 0 };
 
   /** How many threads sleep. */
   get length(): number {
@@ -65,7 +74,23 @@ export class SleeperHeap {
 
   /** Adds a thread waking at `until`; later pushes at the same time wake after it. */
   push(t: Thread, until: number): void {
+    if (this.count === 0) {
+      this.lone = t;
+      this.loneTime = until;
+      this.count = 1;
+      return;
+    }
+    if (this.lone !== null) {
+      const first = this.lone;
+      this.lone = null;
+      this.enter(first, this.loneTime);
+    }
     this.count++;
+    this.enter(t, until);
+  }
+
+  /** A sleeper into the tables. */
+  private enter(t: Thread, until: number): void {
     const slot = this.find(until);
     if (slot < 0) this.addTime(t, until);
     else this.appendTo(slot, t);
@@ -134,6 +159,7 @@ export class SleeperHeap {
 
   /** Wake time of the soonest sleeper, or Infinity when none sleeps. */
   peekTime(): number {
+    if (this.lone !== null) return this.loneTime;
     return this.size > 0 ? this.heapTime[0] : Infinity;
   }
 
@@ -142,6 +168,16 @@ export class SleeperHeap {
    * The caller takes its threads (clearing their places), then gives it back with recycle().
    */
   popDue(): Bucket {
+    const lone = this.lone;
+    if (lone !== null) {
+      const b = this.loneBucket;
+      b.until = this.loneTime;
+      b.threads[0] = lone;
+      b.n = 1;
+      this.lone = null;
+      this.count = 0;
+      return b;
+    }
     const until = this.heapTime[0];
     const slot = this.heapSlot[0];
     const n = --this.size;
@@ -189,11 +225,18 @@ export class SleeperHeap {
   /** A popped bucket whose threads were taken (and its slots cleared) goes back to the pool. */
   recycle(b: Bucket): void {
     b.n = 0;
-    this.pool[this.pooled++] = b;
+    if (b !== this.loneBucket) this.pool[this.pooled++] = b;
   }
 
   /** Removes a thread (it was stopped); off the hot path. */
   remove(t: Thread, until: number): void {
+    if (this.lone !== null) {
+      if (this.lone === t && this.loneTime === until) {
+        this.lone = null;
+        this.count = 0;
+      }
+      return;
+    }
     const slot = this.find(until);
     if (slot < 0) return;
     const threads: Thread[] = [];
@@ -283,6 +326,7 @@ export class SleeperHeap {
   }
 
   clear(): void {
+    this.lone = null;
     this.size = 0;
     this.chunks = 0;
     this.freeChunk = -1;
