@@ -498,7 +498,7 @@ export class World {
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
     this.#busy = true;
     try {
-      if (units < e.idleUntil()) e.idleFrame(units);
+      if (e.isIdle(units)) e.idleFrame(units);
       else e.displayFrame(units);
     } finally {
       this.#busy = false;

@@ -83,22 +83,19 @@ export class Engine implements BuiltinContext, VmContext {
   readonly builtins: readonly Builtin[];
   readonly options: EngineOptions;
   readonly limits: BuiltinLimits;
-  state: WorldState;
+  /** The world state, quiet passes still owed or not (see state). */
+  private world: WorldState;
   globals: (Value | undefined)[];
   props: (Value | undefined)[][];
-  /** Execution trace of every instruction, for debugging the VM (pw run --trace-vm). */
-  traceVm: VmTrace | null = null;
-  /** A debugger stopping threads before instructions (pw dap; with jit off). */
-  debugVm: VmDebugger | null = null;
+  #traceVm: VmTrace | null = null;
+  #debugVm: VmDebugger | null = null;
+  #afterHeartbeat: (() => void) | null = null;
+  #onSpawn: ((th: Thread) => void) | null = null;
   /** Set after a script error when the host wants to stop at the first one. */
   halted = false;
   stopOnError = true;
   /** Result of the last thread that finished, for the REPL's echo. */
   lastResult: Value = null;
-  /** Called after each heartbeat's moment (a world's variable watches). */
-  afterHeartbeat: (() => void) | null = null;
-  /** Told of every thread started (the REPL follows the ones it started). */
-  onSpawn: ((th: Thread) => void) | null = null;
 
   readonly threads: Scheduler;
   readonly maxThreads: number;
@@ -131,15 +128,15 @@ export class Engine implements BuiltinContext, VmContext {
     const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
     this.options = { ...DEFAULT_OPTIONS, ...given };
     this.limits = { maxString: this.options.maxString, maxList: this.options.maxList, realFrames: this.options.realFrames };
-    this.state = createWorldState(this.options.seed, this.options.maxCatchUp, program);
-    this.globals = this.state.globals;
-    this.props = this.state.props;
+    this.world = createWorldState(this.options.seed, this.options.maxCatchUp, program);
+    this.frames = new FrameDriver(this);
+    this.globals = this.world.globals;
+    this.props = this.world.props;
     this.maxThreads = this.options.maxThreads;
     this.realFrames = this.options.realFrames;
     this.preemptive = this.options.preempt !== null;
     this.threads = new Scheduler(this);
     this.delivery = new Delivery(this);
-    this.frames = new FrameDriver(this);
     this.report = new Reporter(host, this);
     this.hostCalls = new HostCalls(this);
     if (this.tracingTimeline) this.threads.timeline = new ThreadTrace(this);
@@ -151,8 +148,25 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** A new program (the REPL adds and redefines handlers): its own generated code, built lazily. */
   set program(p: Program) {
+    // passes owed were counted with the old program's calctime
+    this.frames.settle();
     this.frames.forgetQuiet();
     this.current = p;
+  }
+
+  /**
+   * The world state. Quiet heartbeat passes the frame driver has let pass in time but not
+   * yet counted (frames.ts) are counted first: whoever reads it sees the world as if
+   * every pass had been done one by one.
+   */
+  get state(): WorldState {
+    if (this.frames.owed !== 0) this.frames.settle();
+    return this.world;
+  }
+
+  /** The world state as it stands, quiet passes still owed not counted: only for counting them. */
+  get stateAsIs(): WorldState {
+    return this.world;
   }
 
   /** The VM hands builtins this engine, seen through their narrow context. */
@@ -161,16 +175,62 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   get now(): number {
-    return this.state.now;
+    return this.world.now;
   }
 
   get skipQuiet(): boolean {
     return this.options.skipQuiet;
   }
 
+  /** Execution trace of every instruction, for debugging the VM (pw run --trace-vm). */
+  get traceVm(): VmTrace | null {
+    return this.#traceVm;
+  }
+
+  set traceVm(f: VmTrace | null) {
+    this.watchersChange();
+    this.#traceVm = f;
+  }
+
+  /** A debugger stopping threads before instructions (pw dap; with jit off). */
+  get debugVm(): VmDebugger | null {
+    return this.#debugVm;
+  }
+
+  set debugVm(d: VmDebugger | null) {
+    this.watchersChange();
+    this.#debugVm = d;
+  }
+
+  /** Called after each heartbeat's moment (a world's variable watches). */
+  get afterHeartbeat(): (() => void) | null {
+    return this.#afterHeartbeat;
+  }
+
+  set afterHeartbeat(f: (() => void) | null) {
+    this.watchersChange();
+    this.#afterHeartbeat = f;
+  }
+
+  /** Told of every thread started (the REPL follows the ones it started). */
+  get onSpawn(): ((th: Thread) => void) | null {
+    return this.#onSpawn;
+  }
+
+  set onSpawn(f: ((th: Thread) => void) | null) {
+    this.watchersChange();
+    this.#onSpawn = f;
+  }
+
+  /** Who watches changes: the passes owed were counted for the watchers before, and whether calctime may be counted is asked again. */
+  private watchersChange(): void {
+    this.frames.settle();
+    this.frames.forgetQuiet();
+  }
+
   /** Whether a calctime thread may be counted rather than run: nobody follows thread starts, watches variables, traces thread runs or steps through code. */
   get calctimeUnwatched(): boolean {
-    return this.onSpawn === null && this.afterHeartbeat === null && this.threads.timeline === null && this.debugVm === null && this.traceVm === null;
+    return this.#onSpawn === null && this.#afterHeartbeat === null && this.threads.timeline === null && this.#debugVm === null && this.#traceVm === null;
   }
 
   get readyCount(): number {
@@ -241,6 +301,7 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Something changed the world from outside its frames (a debugger setting a variable): the idle check looks again. */
   forgetQuiet(): void {
+    this.frames.settle();
     this.frames.forgetQuiet();
   }
 
@@ -250,6 +311,11 @@ export class Engine implements BuiltinContext, VmContext {
 
   idleUntil(): number {
     return this.frames.idleUntil();
+  }
+
+  /** Whether a display frame at wall time `wall` would be idle (wall < idleUntil (), looked at cheaply when a thread is due by then). */
+  isIdle(wall: number): boolean {
+    return this.frames.isIdle(wall);
   }
 
   advanceTo(target: number): void {
@@ -303,6 +369,7 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Runs the ready threads (a host's own entry: the REPL's lines, the world's start). */
   drain(): void {
+    this.frames.settle();
     this.frames.forgetQuiet();
     this.startSlice();
     this.threads.drain();
@@ -418,7 +485,9 @@ export class Engine implements BuiltinContext, VmContext {
    * patch added them); they get their initial values now, as at load time.
    */
   adopt(state: WorldState, threads: Thread[], fresh?: { addedObjects: number[]; addedProperties: [number, number][] }): void {
-    this.state = state;
+    // the passes owed belong to the world being replaced
+    this.frames.dropOwed();
+    this.world = state;
     this.frames.forgetQuiet();
     this.actorsChanged();
     this.globals = state.globals;
@@ -449,7 +518,13 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Every actor, in load order. Listing the name table itself would build a key array each heartbeat. */
   actorList(): readonly ActorState[] {
-    return (this.actors ??= Object.values(this.state.actors));
+    if (this.frames.owed !== 0) this.frames.settle();
+    return this.actorsAsIs();
+  }
+
+  /** Every actor, quiet passes still owed not counted: only for counting them. */
+  actorsAsIs(): readonly ActorState[] {
+    return (this.actors ??= Object.values(this.world.actors));
   }
 
   actorsChanged(): void {
@@ -527,6 +602,6 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   threadSpawned(th: Thread): void {
-    this.onSpawn?.(th);
+    this.#onSpawn?.(th);
   }
 }

@@ -12,11 +12,13 @@ import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireS
 import type { Scheduler } from './scheduler.ts';
 import type { Delivery } from './events.ts';
 import { round3 } from './report.ts';
-import { passQuietly, quietPasses, type QuietHost } from './quiet.ts';
+import { calctimeCounted, countCalctime, passQuietly, quietPasses, type QuietHost } from './quiet.ts';
+import { resumed, type Spinner } from '../vm/guard.ts';
 
 /** What the frame driver needs from the engine around it. */
-export interface FrameHost extends WorldContext, QuietHost {
+export interface FrameHost extends WorldContext, QuietHost, Spinner {
   readonly state: WorldState;
+  readonly options: { readonly loopGuard: number };
   readonly threads: Scheduler;
   /** False: every heartbeat pass and display frame is stepped in full (the results are the same). */
   readonly skipQuiet: boolean;
@@ -51,8 +53,43 @@ export class FrameDriver {
   private quietThrough = -Infinity;
   /** What idleUntil found, good until anything but an idle frame happens (NaN: not known). */
   private idleAt = Number.NaN;
+  /**
+   * Quiet passes served (the clocks moved past them) but not yet counted: settle() counts
+   * them, and the engine does before anyone reads the world (Engine.state). A stretch of
+   * idle frames touches only the clocks and the frame counters.
+   */
+  owed = 0;
+  /** Whether the passes counted from the last quiet count on count calctime's runs (quiet.ts calctimeCounted). */
+  private quietCalctime = false;
+  /** With idleAt: the heartbeat stepper's next step and the first sound end (wall units), so idle frames look at neither before then. */
+  private stepDueAt = -Infinity;
+  private soundEndAt = -Infinity;
 
   constructor(private readonly host: FrameHost) {}
+
+  /** Counts the quiet passes owed. */
+  settle(): void {
+    const k = this.owed;
+    if (k === 0) return;
+    this.owed = 0;
+    passQuietly(this.host, k, this.quietCalctime);
+  }
+
+  /** The world is replaced (a snapshot restored): what was owed to the old one goes with it. */
+  dropOwed(): void {
+    this.owed = 0;
+  }
+
+  /** How many of the coming passes only count (quiet.ts), with everything owed counted first. */
+  private countQuiet(): number {
+    const host = this.host;
+    if (!host.skipQuiet) return 0;
+    this.settle();
+    const calctime = calctimeCounted(host);
+    if (calctime === null) return 0;
+    this.quietCalctime = calctime;
+    return quietPasses(host);
+  }
 
   /**
    * One display frame at wall time `wall` (units). Everything due up to the game clock
@@ -63,11 +100,14 @@ export class FrameDriver {
   displayFrame(wall: number): void {
     const host = this.host;
     const st = host.state;
+    // what the last look found quiet still is, up to the first moment where something happens
+    const quietThrough = this.quietThrough;
     this.forgetQuiet();
     host.threads.frameStarted();
     manageTime(st.clock, wall);
-    this.advanceTo(st.clock.game);
+    this.advance(st.clock.game, quietThrough);
     if (host.halted) return;
+    this.settle();
     st.frame.display++;
     // frame-bound work happens at the current game time
     const frameLoopsDue = frameLoops(st.loops);
@@ -90,15 +130,31 @@ export class FrameDriver {
   /**
    * A display frame at which nothing is frame-bound and nothing but quiet heartbeat
    * passes is due (idleUntil): the clocks and the frame counters move, and the passes
-   * are counted, exactly as displayFrame would do them, without its frame-bound work.
+   * are served, exactly as displayFrame would do them, without its frame-bound work.
+   * The passes are owed, not counted yet: a stretch of idle frames is counted in one go.
    */
   idleFrame(wall: number): void {
     const host = this.host;
-    const st = host.state;
+    // a host watching variables looks after every pass; a halted world moves only its clock
+    if (host.afterHeartbeat !== null || host.halted) {
+      this.idleFrameInFull(wall);
+      return;
+    }
+    const st = host.stateAsIs;
     host.threads.frameStarted();
-    manageTime(st.clock, wall);
-    this.advance(st.clock.game, this.quietThrough);
-    if (host.halted) return;
+    const c = st.clock;
+    manageTime(c, wall);
+    const horizon = this.horizon;
+    const game = c.game < horizon ? c.game : horizon;
+    if (game >= this.stepDueAt) this.idleSteps(st, game);
+    if (game > st.now) st.now = game;
+    // (the clock runs: idleUntil says so) the wall moment of the horizon, where the game clock stopped short of it
+    const wallAt = game < c.game ? game + (c.lastWall - c.game) : wall;
+    if (wallAt > st.wallNow) st.wallNow = wallAt;
+    if (st.wallNow >= this.soundEndAt) {
+      expireSoundsUpTo(host, st.wallNow);
+      this.soundEndAt = soundEnd(host.stateAsIs);
+    }
     const f = st.frame;
     f.display++;
     const tick = ticksAt(wall);
@@ -106,6 +162,63 @@ export class FrameDriver {
       f.count++;
       f.stamp = tick;
     }
+  }
+
+  /** The heartbeat steps an idle frame reads from the stepper up to game time `game`: all quiet (idleUntil), owed. */
+  private idleSteps(st: WorldState, game: number): void {
+    const host = this.host;
+    const due = this.stepSink;
+    advanceInto(st.stepper, game, due);
+    if (due.dropped > 0) host.tracing && host.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
+    const n = due.count;
+    this.stepCount = this.stepIndex = 0;
+    this.stepDueAt = nextDueAt(st.stepper);
+    if (n === 0) return;
+    // each step's moment, as a pass would move the clocks there (the sounds ending by then are looked at below, stamped with their own times)
+    const c = st.clock;
+    const t = due.steps[n - 1];
+    const mapped = t + (c.lastWall - c.game);
+    st.now = t;
+    if (mapped > st.wallNow) st.wallNow = mapped;
+    this.owed += n;
+  }
+
+  /** idleFrame, the passes counted one frame at a time. */
+  private idleFrameInFull(wall: number): void {
+    const host = this.host;
+    const st = host.state;
+    host.threads.frameStarted();
+    manageTime(st.clock, wall);
+    this.advance(st.clock.game, this.quietThrough);
+    this.stepDueAt = -Infinity;
+    if (host.halted) return;
+    this.settle();
+    const f = st.frame;
+    f.display++;
+    const tick = ticksAt(wall);
+    if (tick - f.stamp >= f.framerate) {
+      f.count++;
+      f.stamp = tick;
+    }
+  }
+
+  /**
+   * Whether a display frame at wall time `wall` would be idle (wall < idleUntil ()). A
+   * thread due to wake by then makes it busy whatever else is quiet: that is looked at
+   * first, so a world whose thread wakes every frame does not work out its quiet passes
+   * every frame.
+   */
+  isIdle(wall: number): boolean {
+    if (this.idleAt === this.idleAt) return wall < this.idleAt;
+    const threads = this.host.threads;
+    const c = this.host.stateAsIs.clock;
+    if (c.lockDepth === 0 && c.saveDepth === 0) {
+      const sleepers = threads.sleepers;
+      if (sleepers.length > 0 && sleepers.peekTime() + (c.lastWall - c.game) <= wall) return false;
+      const wallSleepers = threads.wallSleepers;
+      if (wallSleepers.length > 0 && wallSleepers.peekTime() <= wall) return false;
+    }
+    return wall < this.idleUntil();
   }
 
   /** Wall time before which no display frame has anything to do but quiet passes, or -Infinity if one might. */
@@ -123,6 +236,8 @@ export class FrameDriver {
     const game = c.lastWall + (this.nextEventAt() - c.game);
     const wall = host.threads.wallSleepers.peekTime();
     this.idleAt = wall < game ? wall : game;
+    this.stepDueAt = nextDueAt(st.stepper);
+    this.soundEndAt = soundEnd(st);
     return this.idleAt;
   }
 
@@ -130,7 +245,7 @@ export class FrameDriver {
   nextEventAt(): number {
     const st = this.host.state;
     const beat = nextDueAt(st.stepper);
-    const quiet = this.host.skipQuiet ? quietPasses(this.host) : 0;
+    const quiet = this.countQuiet();
     const work = quiet === 0 ? beat : beat + quiet * STEP_UNITS;
     this.quietThrough = work - STEP_UNITS;
     const sleeper = this.host.threads.sleepers.peekTime();
@@ -141,13 +256,17 @@ export class FrameDriver {
   forgetQuiet(): void {
     this.quietThrough = -Infinity;
     this.idleAt = Number.NaN;
+    this.stepDueAt = -Infinity;
+    this.soundEndAt = -Infinity;
   }
 
   /** Whether anything waits on display or game frames (so frames cannot be skipped). */
   frameBound(): boolean {
     const st = this.host.state;
     const threads = this.host.threads;
-    return threads.displayWaiting > 0 || threads.frameWaiting > 0 || st.camera.turnLeft > 0 || st.loops.some((l) => l.steps === 1);
+    if (threads.displayWaiting > 0 || threads.frameWaiting > 0 || st.camera.turnLeft > 0) return true;
+    for (const l of st.loops) if (l.steps === 1) return true;
+    return false;
   }
 
   /**
@@ -239,13 +358,16 @@ export class FrameDriver {
       host.spin = 0;
       host.work = 0;
       if (game && isStep && !isWake && (!wallDue || at < tw)) {
-        if (this.quiet < 0) this.quiet = t <= quietThrough ? Math.floor((quietThrough - t) / STEP_UNITS) + 1 : host.skipQuiet ? quietPasses(host) : 0;
+        if (this.quiet < 0) this.quiet = t <= quietThrough ? Math.floor((quietThrough - t) / STEP_UNITS) + 1 : this.countQuiet();
         if (this.quiet > 0) {
           this.serveQuietSteps(t, at, gameEnd, wallDue ? tw : Infinity);
           continue;
         }
       }
       this.quiet = -1;
+      // something happens at this moment: the passes owed are counted first, and what was known quiet may no longer be
+      this.settle();
+      quietThrough = -Infinity;
       if (game && (!wallDue || at <= tw)) {
         st.now = t;
         st.wallNow = at;
@@ -296,7 +418,7 @@ export class FrameDriver {
    */
   private serveQuietSteps(t: number, at: number, gameEnd: number, wallBefore: number): void {
     const host = this.host;
-    const st = host.state;
+    const st = host.stateAsIs;
     const c = st.clock;
     const steps = this.stepSink.steps;
     const sleepers = host.threads.sleepers;
@@ -320,10 +442,13 @@ export class FrameDriver {
     st.now = t;
     st.wallNow = at;
     expireSoundsUpTo(host, at);
-    passQuietly(host, k);
+    this.owed += k;
     this.stepIndex = i;
     this.quiet -= k;
-    if (watched && !host.halted) host.afterHeartbeat!();
+    if (watched && !host.halted) {
+      this.settle();
+      host.afterHeartbeat!();
+    }
   }
 
   /** Reads the heartbeat stepper up to game time `target`: the steps due, with their times. */
@@ -392,9 +517,28 @@ export class FrameDriver {
     if (host.threads.live.size === 0 && !host.halted) {
       const h = host.program.globalHandlers.calctime;
       if (h !== undefined) {
-        host.threads.spawn(h, [], 'calctime');
-        host.threads.drain();
+        // the boot library's calctime, where nobody would see it run, is counted as in a quiet pass
+        if (host.skipQuiet && calctimeCounted(host) === true && host.threads.countStart()) {
+          resumed(host, !(host.options.loopGuard > 0) || host.program.handlers[h].noLoopCheck);
+          countCalctime(host, 1);
+        } else {
+          host.threads.spawn(h, [], 'calctime');
+          host.threads.drain();
+        }
       }
     }
   }
+}
+
+/** Wall time of the first sound to end in any channel (SOUND_FOREVER for one looping in place), Infinity when none sounds. */
+function soundEnd(st: WorldState): number {
+  const s = st.sound;
+  let end = Infinity;
+  const a = s.slots[0];
+  const b = s.slots[1];
+  const v = s.voice;
+  if (a !== null && a.end < end) end = a.end;
+  if (b !== null && b.end < end) end = b.end;
+  if (v !== null && v.end < end) end = v.end;
+  return end;
 }

@@ -15,7 +15,8 @@ import { STDLIB } from '../compiler/stdlib.ts';
 
 /** What counting passes needs to know of the engine. */
 export interface QuietHost {
-  readonly state: WorldState;
+  /** The world state as it stands, without applying quiet passes still owed (frames.ts): what counting them works on. */
+  readonly stateAsIs: WorldState;
   readonly program: Program;
   readonly globals: (Value | undefined)[];
   readonly halted: boolean;
@@ -28,7 +29,8 @@ export interface QuietHost {
    * starts, watches variables after a heartbeat, traces thread runs or steps through code.
    */
   readonly calctimeUnwatched: boolean;
-  actorList(): readonly ActorState[];
+  /** Every actor, in load order, as it stands (stateAsIs's). */
+  actorsAsIs(): readonly ActorState[];
 }
 
 const BOOT = STDLIB.find((f) => f.file === 'stdlib/boot.pw');
@@ -40,25 +42,47 @@ interface Pocketwatch {
 }
 
 const pocketwatches = new WeakMap<Program, Pocketwatch | null>();
+/** The program asked about last, and its answer: asked every pass, a WeakMap lookup each time was a few percent of a run. */
+let lastProgram: Program | null = null;
+let lastWatch: Pocketwatch | null = null;
 
 /** The global slots of the boot library's pocketwatch, when the program's calctime is the boot library's. */
 function pocketwatchOf(p: Program): Pocketwatch | null {
+  if (p === lastProgram) return lastWatch;
   let w = pocketwatches.get(p);
-  if (w !== undefined) return w;
-  w = null;
-  const h = p.globalHandlers.calctime;
-  if (BOOT !== undefined && h !== undefined && p.handlers[h].file === BOOT.file && p.sources[BOOT.file] === BOOT.source) {
-    const calls = p.globals.indexOf('pw_calls');
-    const seconds = p.globals.indexOf('pw_seconds');
-    if (calls >= 0 && seconds >= 0) w = { calls, seconds };
+  if (w === undefined) {
+    w = findPocketwatch(p);
+    pocketwatches.set(p, w);
   }
-  pocketwatches.set(p, w);
+  lastProgram = p;
+  lastWatch = w;
   return w;
+}
+
+function findPocketwatch(p: Program): Pocketwatch | null {
+  const h = p.globalHandlers.calctime;
+  if (BOOT === undefined || h === undefined || p.handlers[h].file !== BOOT.file || p.sources[BOOT.file] !== BOOT.source) return null;
+  const calls = p.globals.indexOf('pw_calls');
+  const seconds = p.globals.indexOf('pw_seconds');
+  return calls >= 0 && seconds >= 0 ? { calls, seconds } : null;
 }
 
 /** Counters the boot library's calctime can count k passes of at once: whole numbers well inside exact range. */
 function countable(v: Value | undefined): v is number {
   return typeof v === 'number' && Number.isInteger(v) && Math.abs(v) < 2 ** 48;
+}
+
+/**
+ * Whether the boot library's calctime would run in the coming passes and may be counted
+ * instead (no thread lives, nobody watches, its counters are countable): true; false when
+ * it would not run at all; null when it would run and must run (such a pass is not quiet).
+ */
+export function calctimeCounted(host: QuietHost): boolean | null {
+  const p = host.program;
+  if (host.threadCount !== 0 || p.globalHandlers.calctime === undefined) return false;
+  const w = pocketwatchOf(p);
+  if (w === null || !host.calctimeUnwatched || !countable(host.globals[w.calls]) || !countable(host.globals[w.seconds])) return null;
+  return true;
 }
 
 /**
@@ -68,28 +92,25 @@ function countable(v: Value | undefined): v is number {
  * none ever would while nothing else happens. Each service says how long it stays quiet.
  */
 export function quietPasses(host: QuietHost): number {
-  const st = host.state;
+  const st = host.stateAsIs;
   if (host.halted || st.mailbox.length > 0 || host.readyCount > 0) return 0;
-  const p = host.program;
-  if (host.threadCount === 0 && p.globalHandlers.calctime !== undefined) {
-    const w = pocketwatchOf(p);
-    if (w === null || !host.calctimeUnwatched || !countable(host.globals[w.calls]) || !countable(host.globals[w.seconds])) return 0;
-  }
+  if (calctimeCounted(host) === null) return 0;
   let quiet = quietLoopSteps(st.loops);
   if (st.set !== '') quiet = Math.min(quiet, quietCricketSteps(st.crickets, st.set, st.sound.slots[1], st.wallNow));
-  for (const a of host.actorList()) if (a.walk !== null && quiet > 0) quiet = Math.min(quiet, quietWalkSteps(a));
+  for (const a of host.actorsAsIs()) if (a.walk !== null && quiet > 0) quiet = Math.min(quiet, quietWalkSteps(a));
   return quiet > 0 ? quiet : 0;
 }
 
-/** Does k quiet passes (k <= quietPasses(host)): what they would count, counted. */
-export function passQuietly(host: QuietHost, k: number): void {
-  const st = host.state;
+/** Does k quiet passes (k <= quietPasses(host)): what they would count, counted; `calctime`: calctimeCounted(host) when they began. */
+export function passQuietly(host: QuietHost, k: number, calctime: boolean): void {
+  const st = host.stateAsIs;
   st.steps += k;
   countLoopsDown(st.loops, k);
   if (st.set !== '') countCricketsDown(st.crickets, st.set, k);
-  for (const a of host.actorList()) if (a.walk !== null) walkQuietly(a, k);
-  stepPoses(host.actorList(), st.poses, k);
-  if (host.threadCount === 0 && host.program.globalHandlers.calctime !== undefined) countCalctime(host, k);
+  const actors = host.actorsAsIs();
+  for (const a of actors) if (a.walk !== null) walkQuietly(a, k);
+  stepPoses(actors, st.poses, k);
+  if (calctime) countCalctime(host, k);
 }
 
 /**
@@ -97,7 +118,7 @@ export function passQuietly(host: QuietHost, k: number): void {
  * and pw_seconds counts one more. Each run was a thread: it took a thread number and a
  * place in the wake order.
  */
-function countCalctime(host: QuietHost, k: number): void {
+export function countCalctime(host: QuietHost, k: number): void {
   const w = pocketwatchOf(host.program)!;
   const g = host.globals;
   let calls = g[w.calls] as number;
@@ -112,6 +133,7 @@ function countCalctime(host: QuietHost, k: number): void {
   }
   g[w.calls] = calls;
   g[w.seconds] = seconds;
-  host.state.nextThreadId += k;
-  host.state.sleepSeq += k;
+  const st = host.stateAsIs;
+  st.nextThreadId += k;
+  st.sleepSeq += k;
 }

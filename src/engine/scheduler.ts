@@ -128,6 +128,22 @@ export class Scheduler {
     return th;
   }
 
+  /**
+   * A thread start that is counted but not made (the boot library's calctime, counted at
+   * a heartbeat pass): the moment's count of starts goes up as spawn's does. False when
+   * spawn would refuse it: then it is spawned, and refused, as before.
+   */
+  countStart(): boolean {
+    const st = this.host.state;
+    if (st.now !== this.burstAt) {
+      this.burstAt = st.now;
+      this.burst = 0;
+    }
+    if (this.burst >= MAX_BURST || this.live.size >= this.host.maxThreads) return false;
+    this.burst++;
+    return true;
+  }
+
   /** Runs a just-spawned thread at once, up to its first wait (closeset before the set changes). */
   runNow(th: Thread): void {
     this.ready.remove(th);

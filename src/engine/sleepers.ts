@@ -12,9 +12,8 @@
 // cost three dependent reads from memory per push (object, array, backing store);
 // with the slab, the 10 000-sleeper benchmark runs about 5 % faster.
 //
-// The only sleeper, while there is one (a world with one busy thread), is kept beside
-// the heap rather than in it. Finding the slot for a new sleeper: a short heap is
-// scanned, so a few threads never touch a hash table; a long one is indexed by a
+// Finding the slot for a new sleeper: a short heap is scanned, so a lone thread
+// sleeping a tick at a time never touches a hash table; a long one is indexed by a
 // TimeIndex, built when the heap grows past SCAN_LIMIT and dropped when it empties.
 // Nothing here allocates once the engine is warm.
 import type { Thread } from '../vm/thread.ts';
@@ -59,12 +58,14 @@ export class SleeperHeap {
   private pooled = 0;
   private count = 0;
   /**
-   * The only sleeper, while there is just one (a world with one busy thread, or a
-   * thread that sleeps a tick at a time): kept apart from the heap, so putting it to
-   * sleep and waking it touch two fields. A second sleeper moves it into the heap.
+   * A thread sleeping alone is kept here, outside the tables (which are then empty): a
+   * world whose one thread sleeps a tick at a time touches none of them, and with
+   * thousands of worlds each of the tables is a fetch from memory. The next sleeper moves
+   * it into the tables first (it went to sleep first).
    */
   private lone: Thread | null = null;
-  private loneAt = 0;
+  private loneTime = 0;
+  private readonly loneBucket: Bucket = { until: 0, threads: [], n: 0 };
 
   /** How many threads sleep. */
   get length(): number {
@@ -74,17 +75,22 @@ export class SleeperHeap {
   /** Adds a thread waking at `until`; later pushes at the same time wake after it. */
   push(t: Thread, until: number): void {
     if (this.count === 0) {
-      this.count = 1;
       this.lone = t;
-      this.loneAt = until;
+      this.loneTime = until;
+      this.count = 1;
       return;
     }
     if (this.lone !== null) {
-      // a second sleeper: the lone one joins the heap first (it went to sleep first)
-      this.addTime(this.lone, this.loneAt);
+      const first = this.lone;
       this.lone = null;
+      this.enter(first, this.loneTime);
     }
     this.count++;
+    this.enter(t, until);
+  }
+
+  /** A sleeper into the tables. */
+  private enter(t: Thread, until: number): void {
     const slot = this.find(until);
     if (slot < 0) this.addTime(t, until);
     else this.appendTo(slot, t);
@@ -153,8 +159,8 @@ export class SleeperHeap {
 
   /** Wake time of the soonest sleeper, or Infinity when none sleeps. */
   peekTime(): number {
-    if (this.size > 0) return this.heapTime[0];
-    return this.lone !== null ? this.loneAt : Infinity;
+    if (this.lone !== null) return this.loneTime;
+    return this.size > 0 ? this.heapTime[0] : Infinity;
   }
 
   /**
@@ -162,10 +168,11 @@ export class SleeperHeap {
    * The caller takes its threads (clearing their places), then gives it back with recycle().
    */
   popDue(): Bucket {
-    if (this.lone !== null) {
-      const b = this.pooled > 0 ? this.pool[--this.pooled] : { until: 0, threads: [], n: 0 };
-      b.until = this.loneAt;
-      b.threads[0] = this.lone;
+    const lone = this.lone;
+    if (lone !== null) {
+      const b = this.loneBucket;
+      b.until = this.loneTime;
+      b.threads[0] = lone;
       b.n = 1;
       this.lone = null;
       this.count = 0;
@@ -218,13 +225,13 @@ export class SleeperHeap {
   /** A popped bucket whose threads were taken (and its slots cleared) goes back to the pool. */
   recycle(b: Bucket): void {
     b.n = 0;
-    this.pool[this.pooled++] = b;
+    if (b !== this.loneBucket) this.pool[this.pooled++] = b;
   }
 
   /** Removes a thread (it was stopped); off the hot path. */
   remove(t: Thread, until: number): void {
     if (this.lone !== null) {
-      if (this.lone === t) {
+      if (this.lone === t && this.loneTime === until) {
         this.lone = null;
         this.count = 0;
       }
@@ -319,13 +326,13 @@ export class SleeperHeap {
   }
 
   clear(): void {
+    this.lone = null;
     this.size = 0;
     this.chunks = 0;
     this.freeChunk = -1;
     this.slab.fill(null);
     this.index = null;
     this.count = 0;
-    this.lone = null;
   }
 }
 

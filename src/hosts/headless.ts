@@ -143,11 +143,11 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
       break;
     }
     // skip idle stretches: frames before the next due event (or input) only count
-    const idle = Math.min(e.idleUntil(), nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity);
+    const inputAt = nextInput < inputs.length ? Math.round(inputs[nextInput].at * UNITS_PER_MS) : Infinity;
     // (that frame was drawn: something happened since the last one)
-    if (wall < idle && !resuming) {
+    if (!resuming && wall < inputAt && e.isIdle(wall)) {
       // idle frames change nothing the checks above look at, but the game clock
-      const last = Math.min(idle, end);
+      const last = Math.min(e.idleUntil(), inputAt, end);
       do {
         e.idleFrame(wall);
         wall = displayTime(++k, fps);

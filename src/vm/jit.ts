@@ -130,12 +130,13 @@ function runtime(code: Code) {
 
 const RUNTIME_NAMES = ['OPS', 'DOOR', 'GUARD', 'SUSPEND', 'D', 'DIR', 'H', 'LOAD'];
 
-function build<T>(code: Code, name: string, params: string, body: string, extra: Record<string, unknown> = {}): T {
+/** `shared`: statements run once, when the function is made (the call sites' caches), not on every call. */
+function build<T>(code: Code, name: string, params: string, body: string, extra: Record<string, unknown> = {}, shared = ''): T {
   const rt = { ...runtime(code), ...extra };
   const names = [...RUNTIME_NAMES, ...Object.keys(extra)];
   const args = names.map((n) => (rt as Record<string, unknown>)[n]);
   // new Function: generated from our own bytecode only
-  const make = new Function(...names, `return function ${name}(${params}) {${body}\n};`);
+  const make = new Function(...names, `${shared}\nreturn function ${name}(${params}) {${body}\n};`);
   return make(...args) as T;
 }
 
@@ -248,7 +249,7 @@ function makeResumable(code: Code, hi: number): Resumable {
       throw err;
     }`;
   const K = h.consts;
-  const fn = build<Resumable>(code, safeName(h, ''), 'e, th, s, base, pc, G, B, N, E', caches.join('\n') + body, { K });
+  const fn = build<Resumable>(code, safeName(h, ''), 'e, th, s, base, pc, G, B, N, E', body, { K }, caches.join('\n'));
   code.resumable[hi] = fn;
   return fn;
 }
@@ -296,6 +297,7 @@ function makePlain(code: Code, hi: number): Plain {
   } catch (err) {
     if (!(err instanceof Unstructured)) throw err;
     shape = null;
+    caches.length = 0;
   }
   if (body === null) body = dispatchBody(code, hi, caches);
   const params = Array.from({ length: h.params }, (_, i) => `r${i}`);
@@ -315,7 +317,7 @@ function makePlain(code: Code, hi: number): Plain {
     } catch (err) {
       throw OPS.unwound(err, ${hi}, P);
     }`;
-  return build<Plain>(code, safeName(h, '_plain'), ['e', 'th', ...params].join(', '), caches.join('\n') + text, { K: h.consts });
+  return build<Plain>(code, safeName(h, '_plain'), ['e', 'th', ...params].join(', '), text, { K: h.consts }, caches.join('\n'));
 }
 
 class Unstructured extends Error {}
