@@ -88,6 +88,8 @@ export class Engine implements BuiltinContext, VmContext {
   props: (Value | undefined)[][];
   /** Execution trace of every instruction, for debugging the VM (pw run --trace-vm). */
   traceVm: VmTrace | null = null;
+  /** Whether traceVm must see the boot library's calctime run; false: its passes are counted, as when nothing traces (pw explore's coverage). */
+  traceBootClock = true;
   /** A debugger stopping threads before instructions (pw dap; with jit off). */
   debugVm: VmDebugger | null = null;
   /** Set after a script error when the host wants to stop at the first one. */
@@ -170,7 +172,7 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Whether a calctime thread may be counted rather than run: nobody follows thread starts, watches variables, traces thread runs or steps through code. */
   get calctimeUnwatched(): boolean {
-    return this.onSpawn === null && this.afterHeartbeat === null && this.threads.timeline === null && this.debugVm === null && this.traceVm === null;
+    return this.onSpawn === null && this.afterHeartbeat === null && this.threads.timeline === null && this.debugVm === null && (this.traceVm === null || !this.traceBootClock);
   }
 
   get readyCount(): number {
