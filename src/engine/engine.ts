@@ -91,6 +91,7 @@ export class Engine implements BuiltinContext, VmContext {
   #debugVm: VmDebugger | null = null;
   #afterHeartbeat: (() => void) | null = null;
   #onSpawn: ((th: Thread) => void) | null = null;
+  #traceBootClock = true;
   /** Set after a script error when the host wants to stop at the first one. */
   halted = false;
   stopOnError = true;
@@ -192,6 +193,16 @@ export class Engine implements BuiltinContext, VmContext {
     this.#traceVm = f;
   }
 
+  /** Whether traceVm must see the boot library's calctime run; false: its passes are counted, as when nothing traces (pw explore's coverage). */
+  get traceBootClock(): boolean {
+    return this.#traceBootClock;
+  }
+
+  set traceBootClock(on: boolean) {
+    this.watchersChange();
+    this.#traceBootClock = on;
+  }
+
   /** A debugger stopping threads before instructions (pw dap; with jit off). */
   get debugVm(): VmDebugger | null {
     return this.#debugVm;
@@ -230,7 +241,7 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Whether a calctime thread may be counted rather than run: nobody follows thread starts, watches variables, traces thread runs or steps through code. */
   get calctimeUnwatched(): boolean {
-    return this.#onSpawn === null && this.#afterHeartbeat === null && this.threads.timeline === null && this.#debugVm === null && this.#traceVm === null;
+    return this.#onSpawn === null && this.#afterHeartbeat === null && this.threads.timeline === null && this.#debugVm === null && (this.#traceVm === null || !this.#traceBootClock);
   }
 
   get readyCount(): number {

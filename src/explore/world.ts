@@ -78,10 +78,19 @@ export class ExploreWorld {
     if (options.coverage) {
       const reached = this.reached;
       for (const h of program.handlers) reached.set(h, new Uint8Array(h.code.length));
+      // (a run stays in one handler for many instructions: its marks are looked up once)
+      let last: HandlerCode | null = null;
+      let marks: Uint8Array = new Uint8Array(0);
       this.engine.traceVm = (_th, h, pc) => {
-        reached.get(h)![pc] = 1;
+        if (h !== last) {
+          last = h;
+          marks = reached.get(h)!;
+        }
+        marks[pc] = 1;
         if (this.onInstruction !== null) this.onInstruction(h, pc);
       };
+      // the boot library's calctime is no author's code: its passes are counted, not run
+      this.engine.traceBootClock = false;
     }
   }
 
