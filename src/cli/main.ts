@@ -259,8 +259,8 @@ async function command(argv: string[]): Promise<number> {
     throw new UsageError(`unknown command "${first}": the commands are ${commands.join(', ')}${guess ? ` — did you mean "${guess}"?` : ''}`);
   }
   // with a callback, yargs hands over its help and version text instead of printing it and ending the process
-  await parser.parseAsync(args, {}, (err: Error | undefined, _argv: unknown, output: string) => {
-    if (err === undefined && output !== '') stdout.line(output);
+  await parser.parseAsync(args, {}, (err: Error | null | undefined, _argv: unknown, output: string) => {
+    if (!err && output !== '') stdout.line(output);
   });
   return code;
 }
