@@ -9,7 +9,8 @@ import type { RestoredWorld } from '../engine/snapshot.ts';
 import { readWorld, saveWorld } from '../session/index.ts';
 import { PAUSED } from '../vm/guard.ts';
 import type { Wait } from '../vm/thread.ts';
-import { copyWorld, type Fork, type WorldOptions } from './world.ts';
+import type { Fork, WorldOptions } from './world.ts';
+import { copyWorld } from './copy.ts';
 
 /** Game units each side runs on after the sampled state. */
 const RUN_ON = 2000 * 3;

@@ -1,8 +1,8 @@
 // The explorer's world: one headless engine that takes on any explored state in turn.
 // A state is a fork: a deep copy of the world's plain state and its threads, made in
-// memory (structuredClone keeps lists shared where the world shares them), never a
-// JSON text. Restoring a fork hands a fresh copy to the engine, which re-registers
-// every wait as a restored save does. Time moves only through the headless runner's
+// memory (copy.ts keeps lists shared where the world shares them), never a JSON text.
+// Restoring a fork hands a fresh copy to the engine, which re-registers every wait as
+// a restored save does. Time moves only through the headless runner's
 // own loop (continueHeadless), so a path replays exactly as `pw check` runs it.
 import type { Program, HandlerCode } from '../vm/program.ts';
 import type { Thread } from '../vm/thread.ts';
@@ -12,6 +12,7 @@ import type { WorldState } from '../world/state.ts';
 import { continueHeadless, createHeadlessEngine, type TimedInput } from '../hosts/headless.ts';
 import { nextDueAt } from '../time/stepper.ts';
 import { digestOf } from './digest.ts';
+import { copyWorld } from './copy.ts';
 import { STEP_UNITS, UNITS_PER_MS } from '../time/units.ts';
 
 /** An explored state: the world between two actions. Never changed once made. */
@@ -189,29 +190,4 @@ export class ExploreWorld {
     }
     return due <= st.now ? beat : due;
   }
-}
-
-/**
- * A deep copy of a fork's state and threads: plain objects and arrays, each array copied
- * once however many places hold it (script lists are shared by reference, and may hold
- * themselves). Faster than structuredClone, which serialises.
- */
-export function copyWorld(f: { state: WorldState; threads: Thread[] }): { state: WorldState; threads: Thread[] } {
-  const seen = new Map<unknown[], unknown[]>();
-  return { state: copyValue(f.state, seen) as WorldState, threads: copyValue(f.threads, seen) as Thread[] };
-}
-
-function copyValue(v: unknown, seen: Map<unknown[], unknown[]>): unknown {
-  if (typeof v !== 'object' || v === null) return v;
-  if (Array.isArray(v)) {
-    const done = seen.get(v);
-    if (done !== undefined) return done;
-    const out: unknown[] = new Array(v.length);
-    seen.set(v, out);
-    for (let i = 0; i < v.length; i++) out[i] = copyValue(v[i], seen);
-    return out;
-  }
-  const out: Record<string, unknown> = Object.getPrototypeOf(v) === null ? Object.create(null) : {};
-  for (const k in v as Record<string, unknown>) out[k] = copyValue((v as Record<string, unknown>)[k], seen);
-  return out;
 }
