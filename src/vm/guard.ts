@@ -63,13 +63,17 @@ export function backEdgeCheck(counter: string, guard: string, place: string): st
 }
 
 /**
+ * (The templates call spun () as SPUN, a name of its own rather than a property of
+ * GUARD: it first runs thousands of iterations into a loop, and code optimised before
+ * then would otherwise lack type feedback for reading it and be thrown away there.)
+ *
  * The spin count as generated code, at a back edge the guard does not count: `place`
  * records where the loop is, `pause` is what pauses the thread (nothing where it cannot
  * be paused). The VM context is `e`. The count is the VM's, shared with calls, not the
  * running frame's: a loop that returns (or calls) before SPIN_STEP iterations still counts.
  */
 export function spinCheck(place: string, pause: string): string {
-  return `if ((++e.spin & ${SPIN_STEP - 1}) === 0) { ${place} if (GUARD.spun(e)) { ${pause} } }`;
+  return `if ((++e.spin & ${SPIN_STEP - 1}) === 0) { ${place} if (SPUN(e)) { ${pause} } }`;
 }
 
 /**
@@ -79,12 +83,12 @@ export function spinCheck(place: string, pause: string): string {
  * at whenever the count passes a multiple of SPIN_STEP.
  */
 export function weighedSpinCheck(weight: string, pause: string): string {
-  return `{ const was = e.spin; e.spin += ${weight}; if ((was ^ e.spin) >= ${SPIN_STEP} && GUARD.spun(e)) { ${pause} } }`;
+  return `{ const was = e.spin; e.spin += ${weight}; if ((was ^ e.spin) >= ${SPIN_STEP} && SPUN(e)) { ${pause} } }`;
 }
 
 /** The spin count of an uncounted call, as a generated expression: true when the thread should pause (see spinCheck). */
 export function callSpin(): string {
-  return `((++e.spin & ${SPIN_STEP - 1}) === 0 && GUARD.spun(e))`;
+  return `((++e.spin & ${SPIN_STEP - 1}) === 0 && SPUN(e))`;
 }
 
 export function runawayLoop(n: number, guard: number): never {

@@ -98,8 +98,8 @@ function buildLoop(variant: Variant): Loop | DebuggedLoop {
       return OPS.threadFailedWith(th, err);
     }`;
   // new Function: built from the instruction table only
-  const make = new Function('OPS', 'DOOR', 'GUARD', 'SUSPEND', `return function ${variant}(e, th, resumed) {${body}\n};`);
-  return make(OPS_MODULE, DOOR_MODULE, GUARD_MODULE, SUSPEND) as Loop | DebuggedLoop;
+  const make = new Function('OPS', 'DOOR', 'GUARD', 'SPUN', 'SUSPEND', `return function ${variant}(e, th, resumed) {${body}\n};`);
+  return make(OPS_MODULE, DOOR_MODULE, GUARD_MODULE, guard.spun, SUSPEND) as Loop | DebuggedLoop;
 }
 
 const plain = buildLoop('plain') as Loop;

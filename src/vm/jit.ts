@@ -120,6 +120,7 @@ function runtime(code: Code) {
     OPS: OPS_MODULE,
     DOOR: DOOR_MODULE,
     GUARD: GUARD_MODULE,
+    SPUN: guard.spun,
     SUSPEND,
     D: code.plain,
     DIR: code.direct,
@@ -128,7 +129,7 @@ function runtime(code: Code) {
   };
 }
 
-const RUNTIME_NAMES = ['OPS', 'DOOR', 'GUARD', 'SUSPEND', 'D', 'DIR', 'H', 'LOAD'];
+const RUNTIME_NAMES = ['OPS', 'DOOR', 'GUARD', 'SPUN', 'SUSPEND', 'D', 'DIR', 'H', 'LOAD'];
 
 /** `shared`: statements run once, when the function is made (the call sites' caches), not on every call. */
 function build<T>(code: Code, name: string, params: string, body: string, extra: Record<string, unknown> = {}, shared = ''): T {
@@ -307,11 +308,19 @@ function makePlain(code: Code, hi: number): Plain {
   const counts = loops && !loose;
   // an object's handler can be sent an event with fewer arguments than it takes: those are void
   const fill = h.object >= 0 ? params.map((p) => `if (${p} === undefined) ${p} = null;`).join(' ') : '';
+  // only what the body uses is read from the context: a handler called once, its loop
+  // optimised while it runs, has no type feedback for reads it made before that
+  const reads = [
+    ['G', 'e.options.loopGuard'],
+    ['B', 'e.builtins'],
+    ['N', 'e.nativeContext'],
+    ['T', 'e.traceVm'],
+  ].filter(([name]) => (name !== 'T' || code.traced) && new RegExp(`\\b${name}\\b`).test(body + caches.join('\n')));
   const text = `
     ${fill}
     ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
     let P = 0${counts ? ', E = th.backEdges' : ''};
-    const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
+    ${reads.length > 0 ? `const ${reads.map(([name, from]) => `${name} = ${from}`).join(', ')};` : ''}
     try {
       ${body}
     } catch (err) {
