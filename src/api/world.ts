@@ -2,6 +2,7 @@
 // wall-clock reading, and it tells the host what the scripts print, sound and do.
 // Headless determinism holds: the same frames give the same output, byte for byte.
 import type { Engine, EngineHost } from '../engine/engine.ts';
+import type { FrameDriver } from '../engine/frames.ts';
 import { SLICE_MS } from '../vm/guard.ts';
 import { startEngine } from '../session/start.ts';
 import { describeChanges, SnapshotError as Refused, type HostInfo, type RestoredWorld } from '../engine/snapshot.ts';
@@ -79,10 +80,14 @@ interface HostFault {
 /** Whoever catches the host's throws: the first is kept, the rest counted. */
 class HostFaults {
   fault: HostFault | null = null;
+  /** Told of the first fault since the last rethrow (a world's own flag: a frame looks at it, not at this object). */
+  onFault: (() => void) | null = null;
 
   add(callback: HostCallback, error: unknown): void {
-    if (this.fault === null) this.fault = { callback, error, more: 0 };
-    else this.fault.more++;
+    if (this.fault === null) {
+      this.fault = { callback, error, more: 0 };
+      this.onFault?.();
+    } else this.fault.more++;
   }
 
   /** Throws (and forgets) what a callback threw since the last call, if anything did. */
@@ -265,6 +270,7 @@ export function hostFaults(): HostFaults {
 export class World {
   readonly program: Program;
   readonly #engine: Engine;
+  readonly #frames: FrameDriver;
   readonly #session: Session;
   readonly #fps: number;
   readonly #realFrames: boolean;
@@ -272,8 +278,11 @@ export class World {
   #started = false;
   #ended = false;
   #busy = false;
-  readonly #watches: Watches;
+  /** Made at the first watch (): a frame of a world nobody watches looks no further than this field. */
+  #watches: Watches | null = null;
   readonly #faults = new HostFaults();
+  /** A host callback threw since the faults were last thrown again. */
+  #faulted = false;
   readonly #host: EngineHost;
 
   constructor(program: Program, options: WorldOptions = {}) {
@@ -282,6 +291,9 @@ export class World {
     this.program = program;
     this.#fps = o.fps === undefined ? 60 : setting('fps', o.fps, isFps, FPS_RULE);
     this.#realFrames = o.realFrames === true;
+    this.#faults.onFault = () => {
+      this.#faulted = true;
+    };
     this.#host = engineHost(o.host ?? {}, this.#faults);
     this.#engine = startEngine(program.code, this.#host, {
       seed: o.seed === undefined ? 1 : setting('seed', o.seed, isSeed, SEED_RULE),
@@ -291,6 +303,7 @@ export class World {
       // drawing real frames, a thread spinning where the guard does not count it is paused for the next frame
       preempt: this.#realFrames ? { now: () => performance.now(), slice: SLICE_MS } : null,
     });
+    this.#frames = this.#engine.frameDriver;
     this.#engine.stopOnError = o.keepGoing !== true;
     const given = implementations(program, o.builtins);
     // a world without host functions keeps the engine's shared service (none, no answer of its own)
@@ -299,7 +312,6 @@ export class World {
     // and the string and list limits still hold there
     const proc = (globalThis as { process?: { memoryUsage?: unknown } }).process;
     if (typeof proc?.memoryUsage !== 'function') this.#engine.checkMemory = () => {};
-    this.#watches = new Watches(this.#engine);
     this.#session = new Session({ engine: this.#engine, hostInfo: () => this.#hostInfo() });
   }
 
@@ -386,6 +398,7 @@ export class World {
   watch(variable: string, fn: (value: HostValue | undefined) => void): () => void;
   watch(object: string, property: string, fn: (value: HostValue | undefined) => void): () => void;
   watch(...args: unknown[]): () => void {
+    this.#watches ??= new Watches(this.#engine);
     return this.#watches.add(args);
   }
 
@@ -494,18 +507,22 @@ export class World {
   #frameAt(units: number): void {
     if (this.#ended) throw new Error('the world has ended (end () was called)');
     if (!this.#started) this.start();
-    const e = this.#engine;
     // a frame at which nothing can happen only moves the frame counters (as pw run does)
     this.#busy = true;
     try {
-      if (e.isIdle(units)) e.idleFrame(units);
-      else e.displayFrame(units);
+      const f = this.#frames;
+      if (f.isIdle(units)) f.idleFrame(units);
+      else this.#engine.displayFrame(units);
     } finally {
       this.#busy = false;
     }
     this.#nextFrame++;
-    if (this.#watches.waiting) this.#run(() => this.#watches.flush());
-    this.#faults.rethrow();
+    const watches = this.#watches;
+    if (watches?.waiting) this.#run(() => watches.flush());
+    if (this.#faulted) {
+      this.#faulted = false;
+      this.#faults.rethrow();
+    }
   }
 
   #idle(what: string): void {

@@ -25,7 +25,56 @@ export interface DeliveryHost {
   answerArrived(ev: Extract<InputEvent, { kind: 'answer' }>): void;
 }
 
+/** No arguments (a thread's first frame copies them: one list serves every event). */
+export const NO_ARGS: readonly Value[] = Object.freeze([]);
+
+/** Entries a lookup table of Delivery keeps before it starts again: names made up at run time cannot make it grow for ever. */
+const TABLE_LIMIT = 256;
+
+/** A two-level table by string keys, cleared when it grows past TABLE_LIMIT. */
+class Table<T> {
+  private outer = new Map<string, Map<string, T>>();
+  private size = 0;
+
+  get(a: string, b: string): T | undefined {
+    return this.outer.get(a)?.get(b);
+  }
+
+  set(a: string, b: string, v: T): void {
+    if (++this.size > TABLE_LIMIT) {
+      this.outer.clear();
+      this.size = 1;
+    }
+    let inner = this.outer.get(a);
+    if (inner === undefined) this.outer.set(a, (inner = new Map()));
+    inner.set(b, v);
+  }
+
+  clear(): void {
+    this.outer.clear();
+    this.size = 0;
+  }
+}
+
+/** Deliveries remembered by Delivery.findHandler. */
+const RECENT = 8;
+
 export class Delivery {
+  /** Handlers found, by object kind, then name and event, for the program `handlersOf` (the same events are delivered over and over). */
+  private handlers = new Map<string, Table<number>>();
+  private handlersOf: Program | null = null;
+  /** The last few lookups, compared by the very strings given (a loop delivers the same ones each time): no hashing. */
+  private recentKind: string[] = new Array<string>(RECENT).fill('');
+  private recentName: string[] = new Array<string>(RECENT).fill('');
+  private recentEvent: string[] = new Array<string>(RECENT).fill('');
+  private recentHandler = new Int32Array(RECENT).fill(-1);
+  private recentNext = 0;
+  /** A loop's thread origin, for the last few kinds and events. */
+  private originKind: string[] = new Array<string>(RECENT).fill('');
+  private originEvent: string[] = new Array<string>(RECENT).fill('');
+  private origin: string[] = new Array<string>(RECENT).fill('');
+  private originNext = 0;
+
   constructor(private readonly host: DeliveryHost) {}
 
   /** The handler an event goes to, traced as delivered or ignored; -1 when there is none. */
@@ -37,18 +86,41 @@ export class Delivery {
 
   findHandler(kind: string, name: string, event: string): number {
     const p = this.host.program;
-    const oi = p.objectIndex[objectKey(kind as never, name.toLowerCase())];
-    if (oi === undefined) return -1;
-    const h = p.objects[oi].handlers[event.toLowerCase()];
-    return h === undefined ? -1 : h;
+    if (p !== this.handlersOf) {
+      this.handlers.clear();
+      this.recentKind.fill('');
+      this.handlersOf = p;
+    }
+    const kinds = this.recentKind;
+    for (let i = 0; i < RECENT; i++) if (kinds[i] === kind && this.recentName[i] === name && this.recentEvent[i] === event) return this.recentHandler[i];
+    const h = this.lookUpOnce(p, kind, name, event);
+    const at = this.recentNext;
+    this.recentNext = (at + 1) % RECENT;
+    kinds[at] = kind;
+    this.recentName[at] = name;
+    this.recentEvent[at] = event;
+    this.recentHandler[at] = h;
+    return h;
+  }
+
+  /** findHandler through the table of handlers found before. */
+  private lookUpOnce(p: Program, kind: string, name: string, event: string): number {
+    let found = this.handlers.get(kind);
+    if (found === undefined) this.handlers.set(kind, (found = new Table()));
+    let h = found.get(name, event);
+    if (h === undefined) {
+      h = lookUp(p, kind, name, event);
+      found.set(name, event, h);
+    }
+    return h;
   }
 
   /** Delivers an event to an object: a new thread runs its handler; no handler → ignored (traced). */
-  deliver(kind: string, name: string, event: string, args: Value[], origin: string): boolean {
+  deliver(kind: string, name: string, event: string, args: readonly Value[], origin: string): boolean {
     const h = this.handlerFor(kind, name, event);
     if (h < 0) return false;
     const threads = this.host.threads;
-    threads.spawn(h, args, origin);
+    threads.spawn(h, args as Value[], origin, true);
     if (!threads.running) threads.drain();
     return true;
   }
@@ -57,7 +129,7 @@ export class Delivery {
   deliverNow(kind: string, name: string, event: string, origin: string): void {
     const h = this.handlerFor(kind, name, event);
     if (h < 0) return;
-    const th = this.host.threads.spawn(h, [], origin);
+    const th = this.host.threads.spawn(h, NO_ARGS as Value[], origin, true);
     if (th) this.host.threads.runNow(th);
   }
 
@@ -66,7 +138,7 @@ export class Delivery {
     const h = this.host.program.globalHandlers[event];
     if (h === undefined) return false;
     const threads = this.host.threads;
-    threads.spawn(h, args, origin);
+    threads.spawn(h, args, origin, true);
     if (!threads.running) threads.drain();
     return true;
   }
@@ -75,8 +147,20 @@ export class Delivery {
   fireLoop(l: LoopSlot): void {
     const st = this.host.state;
     this.host.tracing && this.host.trace({ ev: 'loop', kind: l.kind, event: l.event, target: l.kind === 'scene' ? st.set : l.target });
-    if (l.kind === 'scene') this.deliver('set', st.set, l.event, [], `loop ${l.kind} ${l.event}`);
-    else this.deliver(l.kind, l.target, l.event, [], `loop ${l.kind} ${l.event}`);
+    const origin = this.loopOrigin(l.kind, l.event);
+    if (l.kind === 'scene') this.deliver('set', st.set, l.event, NO_ARGS, origin);
+    else this.deliver(l.kind, l.target, l.event, NO_ARGS, origin);
+  }
+
+  /** `loop KIND EVENT`, made once for each of the last few loops fired. */
+  private loopOrigin(kind: string, event: string): string {
+    const kinds = this.originKind;
+    for (let i = 0; i < RECENT; i++) if (kinds[i] === kind && this.originEvent[i] === event) return this.origin[i];
+    const at = this.originNext;
+    this.originNext = (at + 1) % RECENT;
+    kinds[at] = kind;
+    this.originEvent[at] = event;
+    return (this.origin[at] = `loop ${kind} ${event}`);
   }
 
   /**
@@ -157,4 +241,12 @@ export class Delivery {
       }
     }
   }
+}
+
+/** The handler of an object (any case) for an event (any case), or -1. */
+function lookUp(p: Program, kind: string, name: string, event: string): number {
+  const oi = p.objectIndex[objectKey(kind as never, name.toLowerCase())];
+  if (oi === undefined) return -1;
+  const h = p.objects[oi].handlers[event.toLowerCase()];
+  return h === undefined ? -1 : h;
 }

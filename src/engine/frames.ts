@@ -10,7 +10,8 @@ import type { WorldState } from '../world/state.ts';
 import type { WorldContext } from '../world/context.ts';
 import { serviceHeartbeatWorld, serviceHeartbeatPoses, serviceGameFrame, expireSoundsUpTo } from '../world/service.ts';
 import type { Scheduler } from './scheduler.ts';
-import type { Delivery } from './events.ts';
+import { NO_ARGS, type Delivery } from './events.ts';
+import type { Value } from '../vm/value.ts';
 import { round3 } from './report.ts';
 import { calctimeCounted, countCalctime, passQuietly, quietPasses, type QuietHost } from './quiet.ts';
 import { resumed, type Spinner } from '../vm/guard.ts';
@@ -64,6 +65,9 @@ export class FrameDriver {
   /** With idleAt: the heartbeat stepper's next step and the first sound end (wall units), so idle frames look at neither before then. */
   private stepDueAt = -Infinity;
   private soundEndAt = -Infinity;
+  /** With idleAt: the world an idle frame moves, and whether it may without the engine's help (no watcher of heartbeats, not halted). */
+  private idleWorld: WorldState | null = null;
+  private idleFast = false;
 
   constructor(private readonly host: FrameHost) {}
 
@@ -88,7 +92,7 @@ export class FrameDriver {
     const calctime = calctimeCounted(host);
     if (calctime === null) return 0;
     this.quietCalctime = calctime;
-    return quietPasses(host);
+    return quietPasses(host, calctime);
   }
 
   /**
@@ -134,26 +138,27 @@ export class FrameDriver {
    * The passes are owed, not counted yet: a stretch of idle frames is counted in one go.
    */
   idleFrame(wall: number): void {
-    const host = this.host;
     // a host watching variables looks after every pass; a halted world moves only its clock
-    if (host.afterHeartbeat !== null || host.halted) {
+    const st = this.idleWorld;
+    if (!this.idleFast || st === null) {
       this.idleFrameInFull(wall);
       return;
     }
-    const st = host.stateAsIs;
-    host.threads.frameStarted();
     const c = st.clock;
     manageTime(c, wall);
     const horizon = this.horizon;
     const game = c.game < horizon ? c.game : horizon;
+    // a frame that moves no time is one more frame at the same moment: its count of thread starts begins again
+    // (any other frame moves past the moment of every start so far, which begins it again too)
+    if (!(game > st.now)) this.host.threads.frameStarted();
     if (game >= this.stepDueAt) this.idleSteps(st, game);
     if (game > st.now) st.now = game;
     // (the clock runs: idleUntil says so) the wall moment of the horizon, where the game clock stopped short of it
     const wallAt = game < c.game ? game + (c.lastWall - c.game) : wall;
     if (wallAt > st.wallNow) st.wallNow = wallAt;
     if (st.wallNow >= this.soundEndAt) {
-      expireSoundsUpTo(host, st.wallNow);
-      this.soundEndAt = soundEnd(host.stateAsIs);
+      expireSoundsUpTo(this.host, st.wallNow);
+      this.soundEndAt = soundEnd(st);
     }
     const f = st.frame;
     f.display++;
@@ -238,6 +243,8 @@ export class FrameDriver {
     this.idleAt = wall < game ? wall : game;
     this.stepDueAt = nextDueAt(st.stepper);
     this.soundEndAt = soundEnd(st);
+    this.idleWorld = st;
+    this.idleFast = host.afterHeartbeat === null && !host.halted;
     return this.idleAt;
   }
 
@@ -258,6 +265,7 @@ export class FrameDriver {
     this.idleAt = Number.NaN;
     this.stepDueAt = -Infinity;
     this.soundEndAt = -Infinity;
+    this.idleWorld = null;
   }
 
   /** Whether anything waits on display or game frames (so frames cannot be skipped). */
@@ -522,7 +530,7 @@ export class FrameDriver {
           resumed(host, !(host.options.loopGuard > 0) || host.program.handlers[h].noLoopCheck);
           countCalctime(host, 1);
         } else {
-          host.threads.spawn(h, [], 'calctime');
+          host.threads.spawn(h, NO_ARGS as Value[], 'calctime', true);
           host.threads.drain();
         }
       }

@@ -90,11 +90,12 @@ export function calctimeCounted(host: QuietHost): boolean | null {
  * work (input waiting, a thread ready to run, a walk about to end a turn or a leg, a
  * loop or cricket about to fire, a calctime of the world's own to run); Infinity when
  * none ever would while nothing else happens. Each service says how long it stays quiet.
+ * `calctime`: calctimeCounted (host), if the caller has it.
  */
-export function quietPasses(host: QuietHost): number {
+export function quietPasses(host: QuietHost, calctime: boolean | null = calctimeCounted(host)): number {
   const st = host.stateAsIs;
   if (host.halted || st.mailbox.length > 0 || host.readyCount > 0) return 0;
-  if (calctimeCounted(host) === null) return 0;
+  if (calctime === null) return 0;
   let quiet = quietLoopSteps(st.loops);
   if (st.set !== '') quiet = Math.min(quiet, quietCricketSteps(st.crickets, st.set, st.sound.slots[1], st.wallNow));
   for (const a of host.actorsAsIs()) if (a.walk !== null && quiet > 0) quiet = Math.min(quiet, quietWalkSteps(a));

@@ -6,7 +6,7 @@
 // puts the two in one order.
 import type { Program } from '../vm/program.ts';
 import type { Thread, Wait } from '../vm/thread.ts';
-import { newThread } from '../vm/thread.ts';
+import { newThread, renewThread } from '../vm/thread.ts';
 import { firstFrame } from '../vm/call.ts';
 import type { Value } from '../vm/value.ts';
 import type { VmContext } from '../vm/context.ts';
@@ -37,7 +37,12 @@ export interface SchedulerHost extends VmContext {
   threadFinished(th: Thread): void;
   /** A thread was started (the REPL follows the threads it started). */
   threadSpawned(th: Thread): void;
+  /** Nobody follows thread starts, watches heartbeats, traces thread runs or steps through code: a finished thread is held by no one. */
+  readonly calctimeUnwatched: boolean;
 }
+
+/** Finished threads kept for spawn to use again. */
+const SPARE_THREADS = 8;
 
 /** Threads that may start at one moment of game time. */
 export const MAX_BURST = 100_000;
@@ -75,6 +80,8 @@ export class Scheduler {
   private burstAt = -1;
   /** Traces thread starts, runs, waits and ends (the timeline's detail); null when not asked for. */
   timeline: ThreadTrace | null = null;
+  /** Finished threads that were started for an event and that nobody else can hold (spawn's `reusable`), to be used again. */
+  private spare: Thread[] = [];
 
   constructor(private readonly host: SchedulerHost) {}
 
@@ -95,8 +102,12 @@ export class Scheduler {
     this.burst = 0;
   }
 
-  /** Starts a thread running handler h; it runs when the ready queue is next drained. */
-  spawn(h: number, args: Value[], origin: string): Thread | null {
+  /**
+   * Starts a thread running handler h; it runs when the ready queue is next drained.
+   * `reusable`: the caller keeps no hold on the thread (an event delivered), so once it
+   * has finished, and if nobody watches threads, its object may serve a later start.
+   */
+  spawn(h: number, args: Value[], origin: string, reusable = false): Thread | null {
     const host = this.host;
     const st = host.state;
     // threads started without time passing or a frame being drawn: a handler that
@@ -119,7 +130,13 @@ export class Scheduler {
       host.threadRefused(h, origin, refusal);
       return null;
     }
-    const th = newThread(st.nextThreadId++, origin, h, firstFrame(host.program.handlers[h], args));
+    const stack = firstFrame(host.program.handlers[h], args);
+    const spare = this.spare;
+    let th: Thread;
+    if (reusable && host.calctimeUnwatched) {
+      th = spare.length > 0 ? renewThread(spare.pop()!, st.nextThreadId++, origin, h, stack) : newThread(st.nextThreadId++, origin, h, stack);
+      th.reusable = true;
+    } else th = newThread(st.nextThreadId++, origin, h, stack);
     th.since = st.now;
     this.live.add(th);
     this.makeReady(th, NO_PROGRESS);
@@ -342,6 +359,7 @@ export class Scheduler {
     if (outcome === 'done') {
       this.live.delete(th);
       host.threadFinished(th);
+      if (this.spare.length < SPARE_THREADS && th.reusable && this.timeline === null && host.calctimeUnwatched) this.spare.push(th);
     } else if (th.wait === PAUSED) {
       // paused by the live host mid-loop: back in the ready queue, to go on next frame
       th.sleepSeq = host.state.sleepSeq++;

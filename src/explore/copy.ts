@@ -169,6 +169,7 @@ function copyThread(th: Thread, seen: Seen): Thread {
     result: copyAny(th.result, seen) as Value,
     error: th.error,
     errorFrames: th.errorFrames === null ? null : th.errorFrames.slice(),
+    reusable: th.reusable,
   };
 }
 

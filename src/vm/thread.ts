@@ -71,6 +71,8 @@ export interface Thread {
   error: string | null;
   /** Frames of generated code the error passed through that keep no record on the thread (handler, pc pairs, innermost first). */
   errorFrames: number[] | null;
+  /** Started for an event, with nobody holding it: once finished, the engine may use its object for a later thread. */
+  reusable: boolean;
 }
 
 /** Positions per handler in Thread.site. */
@@ -103,7 +105,41 @@ export function newThread(id: number, origin: string, hi: number, stack: (Value 
     result: null,
     error: null,
     errorFrames: null,
+    reusable: false,
   };
+}
+
+/**
+ * A finished thread nobody else holds, made ready to run handler hi from its start as
+ * newThread would make it (a delivered event starts a thread, and most run to their end
+ * at once: the engine reuses their objects rather than making one per event).
+ */
+export function renewThread(th: Thread, id: number, origin: string, hi: number, stack: (Value | undefined)[]): Thread {
+  th.hi = hi;
+  th.pc = 0;
+  th.base = 0;
+  th.dst = -1;
+  th.frames.length = 0;
+  th.stack = stack;
+  th.wait = null;
+  th.wakeAt = 0;
+  th.sleepSeq = 0;
+  th.resumeWith = -1;
+  th.resumeDst = -1;
+  th.backEdges = 0;
+  th.since = 0;
+  th.done = false;
+  th.calls = 0;
+  th.depth = 1;
+  th.site = -1;
+  th.slot = -1;
+  th.id = id;
+  th.origin = origin;
+  th.result = null;
+  th.error = null;
+  th.errorFrames = null;
+  th.reusable = false;
+  return th;
 }
 
 /** Every frame, outermost first, FRAME_WORDS numbers each (for error stacks, snapshots and the REPL). */

@@ -13,8 +13,9 @@ export type PoseTable = Record<string, number>;
 
 // An undefined pose, or a nonsensical count, animates as a single frame.
 export function poseFrames(poses: PoseTable, name: string): number {
-  const n = Object.hasOwn(poses, name) ? poses[name]! : 1;
-  return Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1;
+  // (a table without a prototype; were it a plain object, nothing it inherits is a count)
+  const n = poses[name];
+  return typeof n === 'number' && Number.isFinite(n) && n >= 1 ? Math.floor(n) : 1;
 }
 
 // Changing the pose restarts its animation; naming the pose already shown keeps the

@@ -8,6 +8,10 @@ import { serviceCrickets, cricketSource } from './cricket.ts';
 import { SOUND_FOREVER, expireSounds, playOverlap, type SlotName, type SoundSlot } from './sound.ts';
 import { unitsToMs } from '../time/units.ts';
 import { gameAtWall } from '../time/clock.ts';
+import type { Value } from '../vm/value.ts';
+
+/** No arguments: one list for every event delivered here. */
+const NO_ARGS: Value[] = Object.freeze([]) as unknown as Value[];
 
 /** Walks first, then crickets — the master service order. */
 export function serviceHeartbeatWorld(e: WorldContext): void {
@@ -20,7 +24,7 @@ export function serviceHeartbeatWorld(e: WorldContext): void {
           break; // every turning step would flood the trace; endturn marks the landing
         case 'endturn':
           e.tracing && e.trace({ ev: 'endturn', actor: a.name, facing: ev.facing });
-          e.deliver('actor', a.name, 'endturn', [], `endturn of ${a.name}`);
+          e.deliver('actor', a.name, 'endturn', NO_ARGS, `endturn of ${a.name}`);
           break;
         case 'leg':
           e.tracing && e.trace({ ev: 'leg', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
@@ -30,7 +34,7 @@ export function serviceHeartbeatWorld(e: WorldContext): void {
           // step (already facing, one-step walk) has chosen its walk pose
           setPose(a, 'stand');
           e.tracing && e.trace({ ev: 'endwalk', actor: a.name, x: ev.x, y: ev.y, z: ev.z, star: ev.star ?? '' });
-          e.deliver('actor', a.name, 'endwalk', [], `endwalk of ${a.name}`);
+          e.deliver('actor', a.name, 'endwalk', NO_ARGS, `endwalk of ${a.name}`);
           break;
       }
     }

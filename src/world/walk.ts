@@ -142,12 +142,12 @@ export function pauseWalk(a: ActorState, flag: boolean): void {
 //   nothing to turn, so that step emits endturn and also moves (no idle step);
 // - a leg with no horizontal extent has no bearing: it is treated as already faced;
 // - a zero-length leg arrives on its first step with no endturn (nothing to face).
-export function stepWalk(a: ActorState): WalkEvent[] {
+export function stepWalk(a: ActorState): readonly WalkEvent[] {
   const w = a.walk;
-  if (!w || w.paused) return [];
-  const events: WalkEvent[] = [];
+  if (!w || w.paused) return NO_EVENTS;
   if (w.leg >= w.legs.length) {
     // An empty route: the walk ends where the actor stands.
+    const events: WalkEvent[] = [];
     arrive(a, w, events, null);
     return events;
   }
@@ -157,7 +157,10 @@ export function stepWalk(a: ActorState): WalkEvent[] {
   const dz = leg.z - a.z;
   const flat = dx !== 0 || dz !== 0;
 
+  // most steps move along a leg and raise nothing: those make no list
+  let events: WalkEvent[] | null = null;
   if (w.turning) {
+    events = [];
     if (!flat && dy === 0) {
       reachLeg(a, w, leg, events);
       return events;
@@ -183,13 +186,15 @@ export function stepWalk(a: ActorState): WalkEvent[] {
 
   const remaining = Math.sqrt(dx * dx + dy * dy + dz * dz);
   if (remaining <= a.speed + DIST_EPS) {
-    reachLeg(a, w, leg, events);
+    reachLeg(a, w, leg, (events ??= []));
   } else if (a.speed > 0) {
     moveToward(a, leg, dx, dy, dz, remaining);
   }
   // speed <= 0: the walk stays in progress without moving.
-  return events;
+  return events ?? NO_EVENTS;
 }
+
+const NO_EVENTS: readonly WalkEvent[] = Object.freeze([]);
 
 /** A step along a leg that does not reach its end. */
 function moveToward(a: ActorState, leg: WalkLeg, dx: number, dy: number, dz: number, remaining: number): void {
