@@ -166,7 +166,8 @@ export class Engine implements BuiltinContext, VmContext {
    * every pass had been done one by one.
    */
   get state(): WorldState {
-    if (this.frames.owed !== 0) this.frames.settle();
+    const f = this.frames;
+    if (f.owed !== 0 || f.pend !== 0) f.settle();
     return this.world;
   }
 
@@ -181,6 +182,7 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   get now(): number {
+    if (this.frames.pend !== 0) this.frames.settleFrames();
     return this.world.now;
   }
 
@@ -321,8 +323,15 @@ export class Engine implements BuiltinContext, VmContext {
     this.frames.forgetQuiet();
   }
 
+  /** An idle display frame, done before this returns (World lets idle frames wait: FrameDriver.idleFrame). */
   idleFrame(wall: number): void {
     this.frames.idleFrame(wall);
+    this.frames.settleFrames();
+  }
+
+  /** Idle frames k, k + 1, … at `fps` in one go (FrameDriver.idleFrames); returns the frame after the last. */
+  idleFrames(k: number, fps: number, before: number, until: number): number {
+    return this.frames.idleFrames(k, fps, before, until);
   }
 
   idleUntil(): number {
@@ -344,6 +353,7 @@ export class Engine implements BuiltinContext, VmContext {
   }
 
   set horizon(t: number) {
+    this.frames.settleFrames();
     this.frames.horizon = t;
   }
 
@@ -534,7 +544,8 @@ export class Engine implements BuiltinContext, VmContext {
 
   /** Every actor, in load order. Listing the name table itself would build a key array each heartbeat. */
   actorList(): readonly ActorState[] {
-    if (this.frames.owed !== 0) this.frames.settle();
+    const f = this.frames;
+    if (f.owed !== 0 || f.pend !== 0) f.settle();
     return this.actorsAsIs();
   }
 

@@ -25,8 +25,8 @@ export interface DeliveryHost {
   answerArrived(ev: Extract<InputEvent, { kind: 'answer' }>): void;
 }
 
-/** No arguments (a thread's first frame copies them: one list serves every event). */
-export const NO_ARGS: readonly Value[] = Object.freeze([]);
+/** No arguments (a thread's first frame copies them: one list serves every event; never written to). */
+export const NO_ARGS: readonly Value[] = [];
 
 /** Entries a lookup table of Delivery keeps before it starts again: names made up at run time cannot make it grow for ever. */
 const TABLE_LIMIT = 256;

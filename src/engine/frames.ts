@@ -3,8 +3,8 @@
 // wall clock) and game frames, each processed at its own exact time, in time order,
 // however many one display frame covers.
 import { manageTime } from '../time/clock.ts';
-import { advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
-import { STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
+import { advanceAll, advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
+import { displayTime, STEP_UNITS, ticksAt, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import { frameLoops, stepLoops } from '../time/loops.ts';
 import type { WorldState } from '../world/state.ts';
 import type { WorldContext } from '../world/context.ts';
@@ -71,8 +71,9 @@ export class FrameDriver {
 
   constructor(private readonly host: FrameHost) {}
 
-  /** Counts the quiet passes owed. */
+  /** Does the idle frames that wait, then counts the quiet passes owed. */
   settle(): void {
+    if (this.pend !== 0) this.settleFrames();
     const k = this.owed;
     if (k === 0) return;
     this.owed = 0;
@@ -82,6 +83,7 @@ export class FrameDriver {
   /** The world is replaced (a snapshot restored): what was owed to the old one goes with it. */
   dropOwed(): void {
     this.owed = 0;
+    this.pend = 0;
   }
 
   /** How many of the coming passes only count (quiet.ts), with everything owed counted first. */
@@ -138,28 +140,18 @@ export class FrameDriver {
    * The passes are owed, not counted yet: a stretch of idle frames is counted in one go.
    */
   idleFrame(wall: number): void {
+    if (this.pend > 0) {
+      if (this.pendFrame(wall)) return;
+      this.settleFrames();
+    }
     // a host watching variables looks after every pass; a halted world moves only its clock
     const st = this.idleWorld;
     if (!this.idleFast || st === null) {
       this.idleFrameInFull(wall);
       return;
     }
-    const c = st.clock;
-    manageTime(c, wall);
-    const horizon = this.horizon;
-    const game = c.game < horizon ? c.game : horizon;
-    // a frame that moves no time is one more frame at the same moment: its count of thread starts begins again
-    // (any other frame moves past the moment of every start so far, which begins it again too)
-    if (!(game > st.now)) this.host.threads.frameStarted();
-    if (game >= this.stepDueAt) this.idleSteps(st, game);
-    if (game > st.now) st.now = game;
-    // (the clock runs: idleUntil says so) the wall moment of the horizon, where the game clock stopped short of it
-    const wallAt = game < c.game ? game + (c.lastWall - c.game) : wall;
-    if (wallAt > st.wallNow) st.wallNow = wallAt;
-    if (st.wallNow >= this.soundEndAt) {
-      expireSoundsUpTo(this.host, st.wallNow);
-      this.soundEndAt = soundEnd(st);
-    }
+    if (this.startPending(st, wall) && this.pendFrame(wall)) return;
+    this.idleMove(st, wall, -1);
     const f = st.frame;
     f.display++;
     const tick = ticksAt(wall);
@@ -169,19 +161,213 @@ export class FrameDriver {
     }
   }
 
-  /** The heartbeat steps an idle frame reads from the stepper up to game time `game`: all quiet (idleUntil), owed. */
-  private idleSteps(st: WorldState, game: number): void {
-    const host = this.host;
-    const due = this.stepSink;
-    advanceInto(st.stepper, game, due);
-    if (due.dropped > 0) host.tracing && host.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
-    const n = due.count;
-    this.stepCount = this.stepIndex = 0;
-    this.stepDueAt = nextDueAt(st.stepper);
-    if (n === 0) return;
-    // each step's moment, as a pass would move the clocks there (the sounds ending by then are looked at below, stamped with their own times)
+  /**
+   * Idle frames that wait to be done (pend of them): a host handing a world its frames one
+   * at a time (World.frame) has the world itself moved once something reads it or a frame
+   * is not idle, as idleFrames moves it for a run. Until then an idle frame touches this
+   * object only: the wall reading of the last of them, the frame counters, and the game
+   * time of the last that had a heartbeat step due (the stepper's reading).
+   */
+  pend = 0;
+  private pendWall = 0;
+  /** Game time minus wall time while they run (the clock runs). */
+  private pendOffset = 0;
+  private pendReadAt = -1;
+  /** The stepper's next step, its grid and the furthest apart two readings may be without dropping a step. */
+  private pendDue = 0;
+  private pendAnchor = 0;
+  private pendStep = 0;
+  private pendGap = 0;
+  private pendStamp = 0;
+  private pendCount = 0;
+  private pendRate = 0;
+
+  /** Whether idle frames from one at wall time `wall` may wait (pendFrame): the fields they keep are set from the world. */
+  private startPending(st: WorldState, wall: number): boolean {
+    const s = st.stepper;
     const c = st.clock;
-    const t = due.steps[n - 1];
+    if (s.anchor === null || s.config.wrap !== undefined || s.config.gap !== undefined) return false;
+    const offset = c.game - c.lastWall;
+    this.pendOffset = offset;
+    this.pendWall = c.lastWall;
+    this.pendReadAt = -1;
+    this.pendDue = nextDueAt(s);
+    this.pendAnchor = s.anchor;
+    this.pendStep = s.config.step;
+    this.pendGap = (s.config.maxCatchUp - 1) * s.config.step;
+    const f = st.frame;
+    this.pendStamp = f.stamp;
+    this.pendCount = f.count;
+    this.pendRate = f.framerate;
+    // the first must move time past now, as each after it does past the one before
+    return wall + offset > st.now;
+  }
+
+  /**
+   * An idle frame left to wait, if it may: it moves time (so no moment's count of thread
+   * starts begins again), its reading is no further from the last than the stepper takes
+   * without dropping steps, the game clock stays short of the horizon and no sound ends.
+   */
+  private pendFrame(wall: number): boolean {
+    const game = wall + this.pendOffset;
+    if (!(wall >= this.pendWall && wall - this.pendWall <= this.pendGap && game < this.horizon && wall < this.soundEndAt)) return false;
+    if (this.pend > 0 && !(wall > this.pendWall)) return false;
+    if (game >= this.pendDue) {
+      this.pendReadAt = game;
+      this.pendDue = this.pendAnchor + (Math.floor((game - this.pendAnchor) / this.pendStep) + 1) * this.pendStep;
+    }
+    this.pendWall = wall;
+    this.pend++;
+    const tick = ticksAt(wall);
+    if (tick - this.pendStamp >= this.pendRate) {
+      this.pendCount++;
+      this.pendStamp = tick;
+    }
+    return true;
+  }
+
+  /** The idle frames that wait, done: the clock read at the last of them, the steps they served (owed), now, the frame counters. */
+  settleFrames(): void {
+    const n = this.pend;
+    if (n === 0) return;
+    this.pend = 0;
+    const st = this.host.stateAsIs;
+    const c = st.clock;
+    manageTime(c, this.pendWall);
+    if (this.pendReadAt >= 0) this.idleSteps(st, this.pendReadAt, true);
+    if (c.game > st.now) st.now = c.game;
+    if (this.pendWall > st.wallNow) st.wallNow = this.pendWall;
+    const f = st.frame;
+    f.display += n;
+    f.count = this.pendCount;
+    f.stamp = this.pendStamp;
+  }
+
+  /**
+   * Idle display frames k, k + 1, … at `fps` (frame j at displayTime (j, fps)) in one go,
+   * exactly as idleFrame one by one: those before wall time `before`, and none after the
+   * one that takes the game clock to `until`. The first is idle (idleUntil); `before` is
+   * no later than idleUntil (). Returns the frame after the last. Between frames nothing
+   * happens that anyone could see, so only the last reading of the clock is taken, with
+   * the heartbeat steps of all of them.
+   */
+  idleFrames(k: number, fps: number, before: number, until: number): number {
+    if (this.pend !== 0) this.settleFrames();
+    const st = this.idleWorld;
+    const host = this.host;
+    let wall = displayTime(k, fps);
+    if (st === null || !this.oneReading(st, wall, fps)) {
+      const clock = host.stateAsIs.clock;
+      do {
+        this.idleFrame(wall);
+        wall = displayTime(++k, fps);
+      } while (wall < before && !host.halted && clock.game < until);
+      return k;
+    }
+    const c = st.clock;
+    const f = st.frame;
+    // (the clock runs, and from before the first of them) the game clock at the reading of frame j is its wall + offset
+    const offset = c.game - c.lastWall;
+    const horizon = this.horizon;
+    const framerate = f.framerate;
+    let stamp = f.stamp;
+    let count = f.count;
+    let n = 0;
+    let last = wall;
+    // the stepper is read only by a frame with a step due: the last of them is the reading that counts
+    const s = st.stepper;
+    const anchor = s.anchor!;
+    const step = s.config.step;
+    let due = nextDueAt(s);
+    let readAt = -1;
+    for (;;) {
+      n++;
+      last = wall;
+      const tick = ticksAt(wall);
+      if (tick - stamp >= framerate) {
+        count++;
+        stamp = tick;
+      }
+      const game = wall + offset;
+      const read = game < horizon ? game : horizon;
+      if (read >= due) {
+        readAt = read;
+        due = anchor + (Math.floor((read - anchor) / step) + 1) * step;
+      }
+      k++;
+      if (game >= until) break;
+      wall = displayTime(k, fps);
+      if (!(wall < before)) break;
+    }
+    this.idleMove(st, last, readAt);
+    f.display += n;
+    f.count = count;
+    f.stamp = stamp;
+    return k;
+  }
+
+  /**
+   * Whether idle frames from wall time `wall` on at `fps` may take one reading of the
+   * clock for all (idleFrames): each of their readings would serve every step due (frames
+   * no more than maxCatchUp - 1 steps apart), the clock goes forward from its last
+   * reading and from the stepper's, and nobody watches each pass.
+   */
+  private oneReading(st: WorldState, wall: number, fps: number): boolean {
+    const s = st.stepper;
+    const c = st.clock;
+    if (!this.idleFast || this.host.afterHeartbeat !== null || s.anchor === null || s.config.wrap !== undefined || s.config.gap !== undefined) return false;
+    if (Math.ceil((1000 * UNITS_PER_MS) / fps) > (s.config.maxCatchUp - 1) * STEP_UNITS || wall < c.lastWall) return false;
+    const game = wall + (c.game - c.lastWall);
+    return (game < this.horizon ? game : this.horizon) >= s.last;
+  }
+
+  /**
+   * An idle frame's reading of the clock at `wall`: the game clock, the quiet steps due by
+   * then (owed), now, the sounds that ended. `readAt`: for the last frame of a run
+   * (idleFrames), the game time at which the last of them that had a step due read the
+   * stepper (-1: none did); -1 for a single frame, which reads it if a step is due.
+   */
+  private idleMove(st: WorldState, wall: number, readAt: number): void {
+    const c = st.clock;
+    manageTime(c, wall);
+    const horizon = this.horizon;
+    const game = c.game < horizon ? c.game : horizon;
+    // a frame that moves no time is one more frame at the same moment: its count of thread starts begins again
+    // (any other frame moves past the moment of every start so far, which begins it again too)
+    if (!(game > st.now)) this.host.threads.frameStarted();
+    if (readAt >= 0) this.idleSteps(st, readAt, true);
+    else if (game >= this.stepDueAt) this.idleSteps(st, game, false);
+    if (game > st.now) st.now = game;
+    // (the clock runs: idleUntil says so) the wall moment of the horizon, where the game clock stopped short of it
+    const wallAt = game < c.game ? game + (c.lastWall - c.game) : wall;
+    if (wallAt > st.wallNow) st.wallNow = wallAt;
+    if (st.wallNow >= this.soundEndAt) {
+      expireSoundsUpTo(this.host, st.wallNow);
+      this.soundEndAt = soundEnd(st);
+    }
+  }
+
+  /** The heartbeat steps an idle frame reads from the stepper up to game time `game`: all quiet (idleUntil), owed. `all`: the last reading of a run that drops none (idleFrames). */
+  private idleSteps(st: WorldState, game: number, all: boolean): void {
+    const s = st.stepper;
+    let n: number;
+    let t: number;
+    if (all) {
+      n = advanceAll(s, game);
+      t = s.anchor! + s.served * s.config.step;
+    } else {
+      const due = this.stepSink;
+      advanceInto(s, game, due);
+      const host = this.host;
+      if (due.dropped > 0) host.tracing && host.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
+      n = due.count;
+      t = n > 0 ? due.steps[n - 1] : 0;
+      this.stepCount = this.stepIndex = 0;
+    }
+    this.stepDueAt = nextDueAt(s);
+    if (n === 0) return;
+    // the last step's moment, as its pass would move the clocks there (the sounds ending by then are looked at after, stamped with their own times)
+    const c = st.clock;
     const mapped = t + (c.lastWall - c.game);
     st.now = t;
     if (mapped > st.wallNow) st.wallNow = mapped;
@@ -195,7 +381,7 @@ export class FrameDriver {
     host.threads.frameStarted();
     manageTime(st.clock, wall);
     this.advance(st.clock.game, this.quietThrough);
-    this.stepDueAt = -Infinity;
+    this.stepDueAt = nextDueAt(st.stepper);
     if (host.halted) return;
     this.settle();
     const f = st.frame;
@@ -215,6 +401,7 @@ export class FrameDriver {
    */
   isIdle(wall: number): boolean {
     if (this.idleAt === this.idleAt) return wall < this.idleAt;
+    if (this.pend !== 0) this.settleFrames();
     const threads = this.host.threads;
     const c = this.host.stateAsIs.clock;
     if (c.lockDepth === 0 && c.saveDepth === 0) {
@@ -261,6 +448,8 @@ export class FrameDriver {
 
   /** Something happened (a frame drawn, input posted, threads started or stopped, a world restored): what idleUntil found may not hold. */
   forgetQuiet(): void {
+    // frames that wait were found idle by what is forgotten here
+    if (this.pend !== 0) this.settleFrames();
     this.quietThrough = -Infinity;
     this.idleAt = Number.NaN;
     this.stepDueAt = -Infinity;

@@ -148,10 +148,11 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     if (!resuming && wall < inputAt && e.isIdle(wall)) {
       // idle frames change nothing the checks above look at, but the game clock
       const last = Math.min(e.idleUntil(), inputAt, end);
-      do {
+      if (beforeFrame !== undefined) {
         e.idleFrame(wall);
-        wall = displayTime(++k, fps);
-      } while (wall < last && !e.halted && beforeFrame === undefined && c.game < opts.until);
+        k++;
+      } else k = e.idleFrames(k, fps, last, opts.until);
+      wall = displayTime(k, fps);
       continue;
     }
     postUpTo(wall);

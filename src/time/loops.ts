@@ -86,5 +86,6 @@ const NONE: LoopSlot[] = [];
 function removeAll(loops: LoopSlot[], gone: LoopSlot[]): void {
   let w = 0;
   for (let r = 0; r < loops.length; r++) if (!gone.includes(loops[r])) loops[w++] = loops[r];
-  loops.length = w;
+  // (pop, not a shorter length: setting length is a call into the runtime)
+  while (loops.length > w) loops.pop();
 }

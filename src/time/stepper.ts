@@ -168,6 +168,25 @@ export function advanceInto(s: StepperState, now: number, out: StepSink): void {
 }
 
 /**
+ * advanceInto for a reading that is the last of a run the caller knows would drop
+ * nothing (each reading of it at most maxCatchUp steps past the one before), without
+ * wrap or gap: the stepper is left as those readings leave it. Returns how many steps
+ * became due; the last of them is at anchor + served × step.
+ */
+export function advanceAll(s: StepperState, now: number): number {
+  if (s.anchor === null || s.config.wrap !== undefined || s.config.gap !== undefined || !(now >= s.last))
+    throw new Error('internal: advanceAll needs an anchored stepper, no wrap or gap, and time going forward');
+  const step = s.config.step;
+  const total = s.acc + (now - s.last);
+  let due = Math.floor(total / step);
+  if (due * step > total) due -= 1;
+  s.last = now;
+  s.served += due;
+  s.acc = total - due * step;
+  return due;
+}
+
+/**
  * The reading at which the next step becomes due (wrapped under `wrap`). Before the
  * first reading any reading is useful (it anchors), so this is -Infinity.
  */

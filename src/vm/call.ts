@@ -84,7 +84,8 @@ export function returnFrom(th: Thread, v: Value): void {
   else {
     th.done = true;
     th.result = v;
-    th.stack.length = 0;
+    // its registers let go (a shared empty list: truncating is a call into the runtime)
+    th.stack = NO_REGISTERS;
   }
 }
 
@@ -93,6 +94,9 @@ export function returnCounted(th: Thread, v: Value, backEdges: number): void {
   th.backEdges = backEdges;
   returnFrom(th, v);
 }
+
+/** The registers of every finished thread: none. Never written to. */
+const NO_REGISTERS: (Value | undefined)[] = [];
 
 /** A thread's first frame: its arguments, then unassigned locals (no caller to count). */
 export function firstFrame(callee: HandlerCode, args: readonly Value[]): (Value | undefined)[] {

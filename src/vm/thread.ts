@@ -119,7 +119,7 @@ export function renewThread(th: Thread, id: number, origin: string, hi: number, 
   th.pc = 0;
   th.base = 0;
   th.dst = -1;
-  th.frames.length = 0;
+  if (th.frames.length !== 0) th.frames.length = 0;
   th.stack = stack;
   th.wait = null;
   th.wakeAt = 0;

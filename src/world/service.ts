@@ -10,15 +10,17 @@ import { unitsToMs } from '../time/units.ts';
 import { gameAtWall } from '../time/clock.ts';
 import type { Value } from '../vm/value.ts';
 
-/** No arguments: one list for every event delivered here. */
-const NO_ARGS: Value[] = Object.freeze([]) as unknown as Value[];
+/** No arguments: one list for every event delivered here (never written to). */
+const NO_ARGS: Value[] = [];
 
 /** Walks first, then crickets — the master service order. */
 export function serviceHeartbeatWorld(e: WorldContext): void {
   const st = e.state;
   for (const a of e.actorList()) {
     if (!a.walk) continue;
-    for (const ev of stepWalk(a)) {
+    const events = stepWalk(a);
+    for (let i = 0; i < events.length; i++) {
+      const ev = events[i];
       switch (ev.type) {
         case 'turn':
           break; // every turning step would flood the trace; endturn marks the landing

@@ -194,7 +194,8 @@ export function stepWalk(a: ActorState): readonly WalkEvent[] {
   return events ?? NO_EVENTS;
 }
 
-const NO_EVENTS: readonly WalkEvent[] = Object.freeze([]);
+/** No events: one empty list for every step that raises none (never written to). */
+const NO_EVENTS: readonly WalkEvent[] = [];
 
 /** A step along a leg that does not reach its end. */
 function moveToward(a: ActorState, leg: WalkLeg, dx: number, dy: number, dz: number, remaining: number): void {

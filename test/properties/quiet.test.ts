@@ -8,6 +8,7 @@ import fc from 'fast-check';
 import { loadProgram } from '../../src/engine/load.ts';
 import { runHeadless, continueHeadless, createHeadlessEngine } from '../../src/hosts/headless.ts';
 import { readSnapshot, writeSnapshot } from '../../src/engine/snapshot.ts';
+import { displayTime } from '../../src/time/units.ts';
 import type { TraceEvent } from '../../src/trace/events.ts';
 import type { Program } from '../../src/vm/program.ts';
 import { readSources } from '../../src/node/load.ts';
@@ -133,6 +134,39 @@ function expectSkippingIsStepping(src: string, seed: number, fps: number, saveMs
   expect(head).toEqual(stepped);
 }
 
+/**
+ * The world given its frames one at a time, as World.frame () does (idle frames may wait
+ * to be done until the world is read), read at the frames in `looks` and saved at
+ * frame `saveAt`: what it printed and traced, and what each look and the save saw.
+ */
+function frameByFrame(program: Program, seed: number, fps: number, frames: number, looks: Set<number>, saveAt: number, skipQuiet: boolean): Lines {
+  const out: Lines = [];
+  const e = createHeadlessEngine(program, recorder(out), { fps, seed, until: Number.MAX_SAFE_INTEGER, skipQuiet });
+  e.boot(0);
+  const driver = e.frameDriver;
+  for (let k = 1; k <= frames && !e.halted; k++) {
+    const wall = displayTime(k, fps);
+    if (driver.isIdle(wall)) driver.idleFrame(wall);
+    else e.displayFrame(wall);
+    if (looks.has(k)) {
+      const st = e.state;
+      out.push(
+        `look ${k}: ${JSON.stringify({ clock: st.clock, now: st.now, wall: st.wallNow, frame: st.frame, steps: st.steps, stepper: st.stepper, ids: st.nextThreadId, seq: st.sleepSeq, globals: st.globals, loops: st.loops, crickets: st.crickets, actors: st.actors })}`,
+      );
+    }
+    if (k === saveAt) out.push(writeSnapshot(e.state, e.threadsForSave(), program, { kind: 'headless', fps, nextFrame: k + 1, files: ['gen.pw'], seed, loopGuard: 100000, input: [] }));
+  }
+  return out;
+}
+
+function expectFramesAreStepping(src: string, seed: number, fps: number, seconds: number, looks: number[], saveAt: number): void {
+  const program = compiled(src);
+  const frames = Math.floor(seconds * fps);
+  const at = new Set(looks.map((l) => Math.max(1, Math.floor(l * frames))));
+  const save = Math.max(1, Math.floor(saveAt * frames));
+  expect(frameByFrame(program, seed, fps, frames, at, save, true)).toEqual(frameByFrame(program, seed, fps, frames, at, save, false));
+}
+
 describe('skipping quiet passes and idle frames changes nothing', () => {
   const fpsArb = fc.constantFrom(16, 60, 144, 1000);
 
@@ -151,6 +185,23 @@ describe('skipping quiet passes and idle frames changes nothing', () => {
         expectSkippingIsStepping(src, seed, fps, saveMs, 8_000);
       }),
       { numRuns: LONG ? 1_000 : 8 },
+    );
+  });
+
+  it('frames given one at a time, the world read at random frames: the same as stepping', () => {
+    const looks = fc.array(fc.double({ min: 0, max: 1, noNaN: true }), { maxLength: 6 });
+    const frac = fc.double({ min: 0, max: 1, noNaN: true });
+    fc.assert(
+      fc.property(quietWorld, fc.integer({ min: 1, max: 1000 }), fpsArb, looks, frac, (src, seed, fps, at, saveAt) => {
+        expectFramesAreStepping(src, seed, fps, 12, at, saveAt);
+      }),
+      { numRuns: LONG ? 1_000 : 8 },
+    );
+    fc.assert(
+      fc.property(timingScript, fc.integer({ min: 1, max: 1000 }), fpsArb, looks, frac, (src, seed, fps, at, saveAt) => {
+        expectFramesAreStepping(src, seed, fps, 6, at, saveAt);
+      }),
+      { numRuns: LONG ? 500 : 6 },
     );
   });
 
