@@ -250,6 +250,11 @@ export class Engine implements BuiltinContext, VmContext {
     this.frames.idleFrame(wall);
   }
 
+  /** Idle display frames from frame k (frames.ts); the next frame. */
+  idleFrames(k: number, fps: number, last: number, until: number, most: number): number {
+    return this.frames.idleFrames(k, fps, last, until, most);
+  }
+
   idleUntil(): number {
     return this.frames.idleUntil();
   }

@@ -4,7 +4,7 @@
 // however many one display frame covers.
 import { manageTime } from '../time/clock.ts';
 import { advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
-import { STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
+import { displayTime, STEP_UNITS, ticksAt, unitsToMs } from '../time/units.ts';
 import { frameLoops, stepLoops } from '../time/loops.ts';
 import type { WorldState } from '../world/state.ts';
 import type { WorldContext } from '../world/context.ts';
@@ -106,6 +106,91 @@ export class FrameDriver {
       f.count++;
       f.stamp = tick;
     }
+  }
+
+  /**
+   * Idle display frames k, k + 1, … at `fps`, the first whatever its time and each next
+   * one while its wall time is before `last`, the game clock before `until` and fewer
+   * than `most` are done: what idleFrame does for each, in one go. A frame reads the
+   * heartbeat stepper only when a step falls due, and its quiet passes only count; one
+   * reading at the last such frame serves the steps of all of them and leaves the stepper
+   * as their readings one by one do (while none would serve more than maxCatchUp at
+   * once). A frame at which a sound ends (its end is noted then) is done on its own.
+   * Returns the next frame.
+   */
+  idleFrames(k: number, fps: number, last: number, until: number, most: number): number {
+    const host = this.host;
+    const st = host.state;
+    const c = st.clock;
+    const s = st.stepper;
+    const f = st.frame;
+    // where every pass is watched, or the stepper has not been read yet, frame by frame
+    if (host.afterHeartbeat !== null || s.anchor === null || !(most > 1)) {
+      let n = 0;
+      let wall = displayTime(k, fps);
+      do {
+        this.idleFrame(wall);
+        wall = displayTime(++k, fps);
+      } while (++n < most && wall < last && !host.halted && c.game < until);
+      return k;
+    }
+    const step = s.config.step;
+    const most1 = s.config.maxCatchUp;
+    const horizon = this.horizon;
+    const sound = st.sound;
+    let soundEnd = Math.min(sound.slots[0]?.end ?? Infinity, sound.slots[1]?.end ?? Infinity, sound.voice?.end ?? Infinity);
+    // the steps fallen due since the stepper was last read, and the game time of the frame that read the last of them
+    let due = nextDueAt(s);
+    let steps = 0;
+    let readAt = 0;
+    let n = 0;
+    let wall = displayTime(k, fps);
+    do {
+      // (a frame's clock moves with the wall: idle frames come only while no window holds it)
+      const game = wall > c.lastWall ? c.game + (wall - c.lastWall) : c.game;
+      const end = game < horizon ? game : horizon;
+      const crossed = end >= due ? Math.floor((end - due) / step) + 1 : 0;
+      if (wall >= soundEnd || crossed > most1) {
+        // done on its own, as idleFrame does it
+        this.serveDue(readAt, steps);
+        steps = 0;
+        this.idleFrame(wall);
+        due = nextDueAt(s);
+        soundEnd = Math.min(sound.slots[0]?.end ?? Infinity, sound.slots[1]?.end ?? Infinity, sound.voice?.end ?? Infinity);
+      } else {
+        if (steps + crossed > most1) {
+          this.serveDue(readAt, steps);
+          steps = 0;
+        }
+        if (crossed > 0) {
+          steps += crossed;
+          due += crossed * step;
+          readAt = end;
+        }
+        manageTime(c, wall);
+        f.display++;
+        const tick = ticksAt(wall);
+        if (tick - f.stamp >= f.framerate) {
+          f.count++;
+          f.stamp = tick;
+        }
+      }
+      wall = displayTime(++k, fps);
+    } while (++n < most && wall < last && !host.halted && c.game < until);
+    this.serveDue(readAt, steps);
+    host.threads.frameStarted();
+    // the last frame's moment: nothing more falls due, and the clocks' moments move to it
+    this.advance(c.game, this.quietThrough);
+    return k;
+  }
+
+  /** Reads the stepper at game time `at`, where `steps` quiet steps are due, and counts them. */
+  private serveDue(at: number, steps: number): void {
+    if (steps === 0) return;
+    const host = this.host;
+    advanceInto(host.state.stepper, at, this.stepSink);
+    if (this.stepSink.count !== steps || this.stepSink.dropped !== 0) throw new Error(`internal: idle frames found ${steps} heartbeat steps due where the stepper finds ${this.stepSink.count}`);
+    passQuietly(host, steps);
   }
 
   /** Wall time before which no display frame has anything to do but quiet passes, or -Infinity if one might. */

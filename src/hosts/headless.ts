@@ -147,11 +147,8 @@ export function continueHeadless(e: Engine, opts: HeadlessOptions, firstFrame: n
     // (that frame was drawn: something happened since the last one)
     if (wall < idle && !resuming) {
       // idle frames change nothing the checks above look at, but the game clock
-      const last = Math.min(idle, end);
-      do {
-        e.idleFrame(wall);
-        wall = displayTime(++k, fps);
-      } while (wall < last && !e.halted && beforeFrame === undefined && c.game < opts.until);
+      k = e.idleFrames(k, fps, Math.min(idle, end), opts.until, beforeFrame === undefined ? Infinity : 1);
+      wall = displayTime(k, fps);
       continue;
     }
     postUpTo(wall);
