@@ -308,19 +308,11 @@ function makePlain(code: Code, hi: number): Plain {
   const counts = loops && !loose;
   // an object's handler can be sent an event with fewer arguments than it takes: those are void
   const fill = h.object >= 0 ? params.map((p) => `if (${p} === undefined) ${p} = null;`).join(' ') : '';
-  // only what the body uses is read from the context: a handler called once, its loop
-  // optimised while it runs, has no type feedback for reads it made before that
-  const reads = [
-    ['G', 'e.options.loopGuard'],
-    ['B', 'e.builtins'],
-    ['N', 'e.nativeContext'],
-    ['T', 'e.traceVm'],
-  ].filter(([name]) => (name !== 'T' || code.traced) && new RegExp(`\\b${name}\\b`).test(body + caches.join('\n')));
   const text = `
     ${fill}
     ${locals.length > 0 ? `let ${locals.join(', ')};` : ''}
     let P = 0${counts ? ', E = th.backEdges' : ''};
-    ${reads.length > 0 ? `const ${reads.map(([name, from]) => `${name} = ${from}`).join(', ')};` : ''}
+    const G = e.options.loopGuard, B = e.builtins, N = e.nativeContext${code.traced ? ', T = e.traceVm' : ''};
     try {
       ${body}
     } catch (err) {
