@@ -33,9 +33,12 @@ export interface FrameHost extends WorldContext, QuietHost, Spinner {
 }
 
 export class FrameDriver {
-  // (the fields an idle frame uses first: with thousands of worlds, each is a fetch from memory)
-  /** What idleUntil found, good until anything but an idle frame happens (NaN: not known). */
-  private idleAt = Number.NaN;
+  // (the fields an idle frame uses first: with thousands of worlds, each is a fetch from memory;
+  // and small whole numbers, which V8 keeps in the object itself, where NaN or Infinity once
+  // stored makes a field hold a pointer to a number kept elsewhere)
+  /** Whether idleUntil's answer is known, and it (idleAt), -1 for none and no later than SMALL while the clock reads less. */
+  private idleKnown = false;
+  private idleBefore = -1;
   /**
    * Idle frames that wait to be done (pend of them): a host handing a world its frames one
    * at a time (World.frame) has the world itself moved once something reads it or a frame
@@ -56,6 +59,8 @@ export class FrameDriver {
   private pendStamp = 0;
   private pendCount = 0;
   private pendRate = 0;
+  /** Wall time from which frames cannot wait: a sound ends, the game clock would reach the horizon, or SMALL. */
+  private pendUntil = 0;
   /** With idleAt: the first sound end (wall units), so idle frames look at the sounds only then. */
   private soundEndAt = -Infinity;
 
@@ -78,6 +83,8 @@ export class FrameDriver {
   private quiet = -1;
   /** Game time of the last heartbeat step idleUntil found quiet: idle frames up to it need not look again. */
   private quietThrough = -Infinity;
+  /** What idleUntil found, good until anything but an idle frame happens (NaN: not known). */
+  private idleAt = Number.NaN;
   /**
    * Quiet passes served (the clocks moved past them) but not yet counted: settle() counts
    * them, and the engine does before anyone reads the world (Engine.state). A stretch of
@@ -217,6 +224,10 @@ export class FrameDriver {
     this.pendStamp = f.stamp;
     this.pendCount = f.count;
     this.pendRate = f.framerate;
+    const horizonWall = this.horizon - offset;
+    const until = this.soundEndAt < horizonWall ? this.soundEndAt : horizonWall;
+    // (far off, and while the clock reads small numbers: SMALL, where the next run of frames looks again)
+    this.pendUntil = until < SMALL || wall >= SMALL ? until : SMALL;
     // the first must move time past now, as each after it does past the one before
     return wall + offset > st.now;
   }
@@ -227,8 +238,8 @@ export class FrameDriver {
    * without dropping steps, the game clock stays short of the horizon and no sound ends.
    */
   private pendFrame(wall: number): boolean {
+    if (!(wall >= this.pendWall && wall - this.pendWall <= this.pendGap && wall < this.pendUntil)) return false;
     const game = wall + this.pendOffset;
-    if (!(wall >= this.pendWall && wall - this.pendWall <= this.pendGap && game < this.horizon && wall < this.soundEndAt)) return false;
     if (this.pend > 0 && !(wall > this.pendWall)) return false;
     if (game >= this.pendDue) {
       this.pendReadAt = game;
@@ -417,7 +428,7 @@ export class FrameDriver {
    * every frame.
    */
   isIdle(wall: number): boolean {
-    if (this.idleAt === this.idleAt) return wall < this.idleAt;
+    if (this.idleKnown) return wall < this.idleBefore;
     if (this.pend !== 0) this.settleFrames();
     const threads = this.host.threads;
     const c = this.host.stateAsIs.clock;
@@ -439,12 +450,17 @@ export class FrameDriver {
     const c = st.clock;
     if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || host.readyCount > 0 || c.lockDepth > 0 || c.saveDepth > 0) {
       this.idleAt = -Infinity;
+      this.idleKnown = true;
+      this.idleBefore = -1;
       return -Infinity;
     }
     // unlocked, the game clock moves with the wall clock from (lastWall, game)
     const game = c.lastWall + (this.nextEventAt() - c.game);
     const wall = host.threads.wallSleepers.peekTime();
     this.idleAt = wall < game ? wall : game;
+    this.idleKnown = true;
+    // (far off, and while the clock reads small numbers: SMALL, where a frame looks again)
+    this.idleBefore = this.idleAt < SMALL || c.wall >= SMALL ? this.idleAt : SMALL;
     this.soundEndAt = soundEnd(st);
     this.idleWorld = st;
     this.idleFast = host.afterHeartbeat === null && !host.halted;
@@ -468,6 +484,7 @@ export class FrameDriver {
     if (this.pend !== 0) this.settleFrames();
     this.quietThrough = -Infinity;
     this.idleAt = Number.NaN;
+    this.idleKnown = false;
     this.soundEndAt = -Infinity;
     this.idleWorld = null;
   }
@@ -722,6 +739,9 @@ export class FrameDriver {
     }
   }
 }
+
+/** The largest whole number V8 keeps in an object's own field (31 bits): times past it are treated as far off. */
+const SMALL = 2 ** 30 - 1;
 
 /** Wall time of the first sound to end in any channel (SOUND_FOREVER for one looping in place), Infinity when none sounds. */
 function soundEnd(st: WorldState): number {
