@@ -16,7 +16,7 @@
 // allow, so the REPL stays one.
 import { build } from 'esbuild';
 import { spawnSync } from 'node:child_process';
-import { chmodSync, mkdtempSync, readFileSync, renameSync, rmSync, writeFileSync } from 'node:fs';
+import { chmodSync, mkdtempSync, readFileSync, readdirSync, renameSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join, relative, resolve, sep } from 'node:path';
 import { INPUTS_FILE, inputsHash } from './tools/inputs.mjs';
@@ -203,11 +203,30 @@ await (await import('./tools/game.mjs')).buildGame(fresh);
 writeFileSync(`${fresh}/lib/package.json`, '{ "type": "module" }\n');
 chmodSync(`${fresh}/pw.js`, 0o755);
 
-// One run makes the code cache: a small world, so that what most runs compile is in it.
+// A character outside ASCII anywhere in the core (esbuild escapes them in strings, not in
+// regular expressions) makes V8 read the whole script as two-byte text at every start.
+{
+  const text = readFileSync(`${fresh}/core.cjs`, 'latin1');
+  const at = text.search(/[^\x00-\x7f]/);
+  if (at >= 0) throw new Error(`dist/core.cjs has a character outside ASCII (write it as an escape in the source): …${text.slice(Math.max(0, at - 60), at + 20)}…`);
+}
+
+// One run makes the code cache, so that what most runs compile is in it: the demo world
+// for two game minutes (walks, crickets, sounds, fades, loops), or a small world without it.
 const warm = mkdtempSync(join(tmpdir(), 'pw-warm-'));
 try {
-  writeFileSync(join(warm, 'warm.pw'), 'global n\non startup\n  n = 0\n  makeloop ("scene", "tick", 5)\nend\non tick\n  n = n + 1\n  if n < 3 then\n    print ("tick " .. n)\n  endif\nend\n');
-  const r = spawnSync(process.execPath, [`${fresh}/pw.js`, 'run', join(warm, 'warm.pw'), '--until', '1s'], { encoding: 'utf8' });
+  let run = [join(root, 'scripts'), '--until', '2m'];
+  let demo = false;
+  try {
+    demo = readdirSync(join(root, 'scripts')).some((f) => f.endsWith('.pw'));
+  } catch {
+    // no demo world here
+  }
+  if (!demo) {
+    writeFileSync(join(warm, 'warm.pw'), 'global n\non startup\n  n = 0\n  makeloop ("scene", "tick", 5)\nend\non tick\n  n = n + 1\n  if n < 3 then\n    print ("tick " .. n)\n  endif\nend\n');
+    run = [join(warm, 'warm.pw'), '--until', '1s'];
+  }
+  const r = spawnSync(process.execPath, [`${fresh}/pw.js`, 'run', ...run], { encoding: 'utf8' });
   if (r.status !== 0) throw new Error(`the warm-up run of the new build failed:\n${r.stderr}`);
 } finally {
   rmSync(warm, { recursive: true, force: true });

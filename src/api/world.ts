@@ -268,21 +268,22 @@ export function hostFaults(): HostFaults {
 }
 
 export class World {
-  readonly program: Program;
-  readonly #engine: Engine;
-  readonly #frames: FrameDriver;
-  readonly #session: Session;
-  readonly #fps: number;
-  readonly #realFrames: boolean;
+  // (what every frame reads first, together)
   #nextFrame = 1;
+  readonly #fps: number;
+  #busy = false;
   #started = false;
   #ended = false;
-  #busy = false;
-  /** Made at the first watch (): a frame of a world nobody watches looks no further than this field. */
-  #watches: Watches | null = null;
-  readonly #faults = new HostFaults();
+  readonly #frames: FrameDriver;
   /** A host callback threw since the faults were last thrown again. */
   #faulted = false;
+  /** Made at the first watch (): a frame of a world nobody watches looks no further than this field. */
+  #watches: Watches | null = null;
+  readonly program: Program;
+  readonly #engine: Engine;
+  readonly #session: Session;
+  readonly #realFrames: boolean;
+  readonly #faults = new HostFaults();
   readonly #host: EngineHost;
 
   constructor(program: Program, options: WorldOptions = {}) {

@@ -131,6 +131,8 @@ export async function runCommand(a: RunArgs): Promise<number> {
             if (traceSink && (detailInFile || !TIMELINE_KINDS.has(ev.ev))) traceSink.line(traceLine(ev));
           }
         : undefined,
+    // only written out (no timeline, so no detail kinds either): the engine makes the lines
+    traceText: traceSink && !timeline ? (line: string) => traceSink.line(line) : undefined,
   };
   const liveOpts = { until: a.until, untilWall: a.untilWall, seed: a.seed, loopGuard: a.loopGuard, keepGoing: a.keepGoing, jit: !a.interpreter };
   let exit: number;

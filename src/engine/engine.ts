@@ -270,6 +270,7 @@ export class Engine implements BuiltinContext, VmContext {
     manageTime(this.state.clock, wall);
     this.state.wallNow = wall;
     advance(this.state.stepper, this.state.clock.game); // anchor the heartbeat
+    this.frames.stepperRead();
     this.state.frame.stamp = ticksAt(wall);
     this.initObjects(this.program.objects.map((_, i) => i));
     for (const h of this.program.startups) {

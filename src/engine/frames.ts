@@ -3,7 +3,7 @@
 // wall clock) and game frames, each processed at its own exact time, in time order,
 // however many one display frame covers.
 import { manageTime } from '../time/clock.ts';
-import { advanceAll, advanceInto, newStepSink, nextDueAt } from '../time/stepper.ts';
+import { advanceAll, advanceInto, newStepSink, nextDueAt, type StepperState } from '../time/stepper.ts';
 import { displayTime, STEP_UNITS, ticksAt, UNITS_PER_MS, unitsToMs } from '../time/units.ts';
 import { frameLoops, stepLoops } from '../time/loops.ts';
 import type { WorldState } from '../world/state.ts';
@@ -33,6 +33,37 @@ export interface FrameHost extends WorldContext, QuietHost, Spinner {
 }
 
 export class FrameDriver {
+  // (the fields an idle frame uses first: with thousands of worlds, each is a fetch from memory;
+  // and small whole numbers, which V8 keeps in the object itself, where NaN or Infinity once
+  // stored makes a field hold a pointer to a number kept elsewhere)
+  /** Whether idleUntil's answer is known, and it (idleAt), -1 for none and no later than SMALL while the clock reads less. */
+  private idleKnown = false;
+  private idleBefore = -1;
+  /**
+   * Idle frames that wait to be done (pend of them): a host handing a world its frames one
+   * at a time (World.frame) has the world itself moved once something reads it or a frame
+   * is not idle, as idleFrames moves it for a run. Until then an idle frame touches this
+   * object only: the wall reading of the last of them, the frame counters, and the game
+   * time of the last that had a heartbeat step due (the stepper's reading).
+   */
+  pend = 0;
+  private pendWall = 0;
+  /** Game time minus wall time while they run (the clock runs). */
+  private pendOffset = 0;
+  private pendReadAt = -1;
+  /** The stepper's next step, its grid and the furthest apart two readings may be without dropping a step. */
+  private pendDue = 0;
+  private pendAnchor = 0;
+  private pendStep = 0;
+  private pendGap = 0;
+  private pendStamp = 0;
+  private pendCount = 0;
+  private pendRate = 0;
+  /** Wall time from which frames cannot wait: a sound ends, the game clock would reach the horizon, or SMALL. */
+  private pendUntil = 0;
+  /** With idleAt: the first sound end (wall units), so idle frames look at the sounds only then. */
+  private soundEndAt = -Infinity;
+
   /**
    * Game time beyond which nothing is processed, whatever the clock reads (a headless
    * run's --until): a frame whose clock jumps past it (a lock's credit) stops there,
@@ -62,9 +93,9 @@ export class FrameDriver {
   owed = 0;
   /** Whether the passes counted from the last quiet count on count calctime's runs (quiet.ts calctimeCounted). */
   private quietCalctime = false;
-  /** With idleAt: the heartbeat stepper's next step and the first sound end (wall units), so idle frames look at neither before then. */
-  private stepDueAt = -Infinity;
-  private soundEndAt = -Infinity;
+  /** The stepper whose next step is at dueAt (null: not known). Every reading here forgets it; so does Engine.boot, and a new world brings a new stepper. */
+  private dueOf: StepperState | null = null;
+  private dueAt = 0;
   /** With idleAt: the world an idle frame moves, and whether it may without the engine's help (no watcher of heartbeats, not halted). */
   private idleWorld: WorldState | null = null;
   private idleFast = false;
@@ -80,10 +111,25 @@ export class FrameDriver {
     passQuietly(this.host, k, this.quietCalctime);
   }
 
+  /** When the stepper's next step is due (nextDueAt), without reading it when it is the one last asked about and nothing read it since. */
+  private stepperDue(s: StepperState): number {
+    if (s !== this.dueOf) {
+      this.dueAt = nextDueAt(s);
+      this.dueOf = s;
+    }
+    return this.dueAt;
+  }
+
+  /** The stepper was read outside the frame driver (Engine.boot anchors it). */
+  stepperRead(): void {
+    this.dueOf = null;
+  }
+
   /** The world is replaced (a snapshot restored): what was owed to the old one goes with it. */
   dropOwed(): void {
     this.owed = 0;
     this.pend = 0;
+    this.dueOf = null;
   }
 
   /** How many of the coming passes only count (quiet.ts), with everything owed counted first. */
@@ -161,27 +207,6 @@ export class FrameDriver {
     }
   }
 
-  /**
-   * Idle frames that wait to be done (pend of them): a host handing a world its frames one
-   * at a time (World.frame) has the world itself moved once something reads it or a frame
-   * is not idle, as idleFrames moves it for a run. Until then an idle frame touches this
-   * object only: the wall reading of the last of them, the frame counters, and the game
-   * time of the last that had a heartbeat step due (the stepper's reading).
-   */
-  pend = 0;
-  private pendWall = 0;
-  /** Game time minus wall time while they run (the clock runs). */
-  private pendOffset = 0;
-  private pendReadAt = -1;
-  /** The stepper's next step, its grid and the furthest apart two readings may be without dropping a step. */
-  private pendDue = 0;
-  private pendAnchor = 0;
-  private pendStep = 0;
-  private pendGap = 0;
-  private pendStamp = 0;
-  private pendCount = 0;
-  private pendRate = 0;
-
   /** Whether idle frames from one at wall time `wall` may wait (pendFrame): the fields they keep are set from the world. */
   private startPending(st: WorldState, wall: number): boolean {
     const s = st.stepper;
@@ -191,7 +216,7 @@ export class FrameDriver {
     this.pendOffset = offset;
     this.pendWall = c.lastWall;
     this.pendReadAt = -1;
-    this.pendDue = nextDueAt(s);
+    this.pendDue = this.stepperDue(s);
     this.pendAnchor = s.anchor;
     this.pendStep = s.config.step;
     this.pendGap = (s.config.maxCatchUp - 1) * s.config.step;
@@ -199,6 +224,10 @@ export class FrameDriver {
     this.pendStamp = f.stamp;
     this.pendCount = f.count;
     this.pendRate = f.framerate;
+    const horizonWall = this.horizon - offset;
+    const until = this.soundEndAt < horizonWall ? this.soundEndAt : horizonWall;
+    // (far off, and while the clock reads small numbers: SMALL, where the next run of frames looks again)
+    this.pendUntil = until < SMALL || wall >= SMALL ? until : SMALL;
     // the first must move time past now, as each after it does past the one before
     return wall + offset > st.now;
   }
@@ -209,8 +238,8 @@ export class FrameDriver {
    * without dropping steps, the game clock stays short of the horizon and no sound ends.
    */
   private pendFrame(wall: number): boolean {
+    if (!(wall >= this.pendWall && wall - this.pendWall <= this.pendGap && wall < this.pendUntil)) return false;
     const game = wall + this.pendOffset;
-    if (!(wall >= this.pendWall && wall - this.pendWall <= this.pendGap && game < this.horizon && wall < this.soundEndAt)) return false;
     if (this.pend > 0 && !(wall > this.pendWall)) return false;
     if (game >= this.pendDue) {
       this.pendReadAt = game;
@@ -278,7 +307,7 @@ export class FrameDriver {
     const s = st.stepper;
     const anchor = s.anchor!;
     const step = s.config.step;
-    let due = nextDueAt(s);
+    let due = this.stepperDue(s);
     let readAt = -1;
     for (;;) {
       n++;
@@ -336,7 +365,7 @@ export class FrameDriver {
     // (any other frame moves past the moment of every start so far, which begins it again too)
     if (!(game > st.now)) this.host.threads.frameStarted();
     if (readAt >= 0) this.idleSteps(st, readAt, true);
-    else if (game >= this.stepDueAt) this.idleSteps(st, game, false);
+    else if (game >= this.stepperDue(st.stepper)) this.idleSteps(st, game, false);
     if (game > st.now) st.now = game;
     // (the clock runs: idleUntil says so) the wall moment of the horizon, where the game clock stopped short of it
     const wallAt = game < c.game ? game + (c.lastWall - c.game) : wall;
@@ -364,7 +393,7 @@ export class FrameDriver {
       t = n > 0 ? due.steps[n - 1] : 0;
       this.stepCount = this.stepIndex = 0;
     }
-    this.stepDueAt = nextDueAt(s);
+    this.dueOf = null;
     if (n === 0) return;
     // the last step's moment, as its pass would move the clocks there (the sounds ending by then are looked at after, stamped with their own times)
     const c = st.clock;
@@ -381,7 +410,6 @@ export class FrameDriver {
     host.threads.frameStarted();
     manageTime(st.clock, wall);
     this.advance(st.clock.game, this.quietThrough);
-    this.stepDueAt = nextDueAt(st.stepper);
     if (host.halted) return;
     this.settle();
     const f = st.frame;
@@ -400,7 +428,7 @@ export class FrameDriver {
    * every frame.
    */
   isIdle(wall: number): boolean {
-    if (this.idleAt === this.idleAt) return wall < this.idleAt;
+    if (this.idleKnown) return wall < this.idleBefore;
     if (this.pend !== 0) this.settleFrames();
     const threads = this.host.threads;
     const c = this.host.stateAsIs.clock;
@@ -422,13 +450,17 @@ export class FrameDriver {
     const c = st.clock;
     if (!host.skipQuiet || this.frameBound() || st.mailbox.length > 0 || host.readyCount > 0 || c.lockDepth > 0 || c.saveDepth > 0) {
       this.idleAt = -Infinity;
+      this.idleKnown = true;
+      this.idleBefore = -1;
       return -Infinity;
     }
     // unlocked, the game clock moves with the wall clock from (lastWall, game)
     const game = c.lastWall + (this.nextEventAt() - c.game);
     const wall = host.threads.wallSleepers.peekTime();
     this.idleAt = wall < game ? wall : game;
-    this.stepDueAt = nextDueAt(st.stepper);
+    this.idleKnown = true;
+    // (far off, and while the clock reads small numbers: SMALL, where a frame looks again)
+    this.idleBefore = this.idleAt < SMALL || c.wall >= SMALL ? this.idleAt : SMALL;
     this.soundEndAt = soundEnd(st);
     this.idleWorld = st;
     this.idleFast = host.afterHeartbeat === null && !host.halted;
@@ -438,7 +470,7 @@ export class FrameDriver {
   /** Earliest game time at which something is due: a heartbeat pass with work, or a sleeper. */
   nextEventAt(): number {
     const st = this.host.state;
-    const beat = nextDueAt(st.stepper);
+    const beat = this.stepperDue(st.stepper);
     const quiet = this.countQuiet();
     const work = quiet === 0 ? beat : beat + quiet * STEP_UNITS;
     this.quietThrough = work - STEP_UNITS;
@@ -452,7 +484,7 @@ export class FrameDriver {
     if (this.pend !== 0) this.settleFrames();
     this.quietThrough = -Infinity;
     this.idleAt = Number.NaN;
-    this.stepDueAt = -Infinity;
+    this.idleKnown = false;
     this.soundEndAt = -Infinity;
     this.idleWorld = null;
   }
@@ -578,8 +610,8 @@ export class FrameDriver {
         const gameDue = isWake && sleepers.length > 0 && sleepers.peekTime() === t;
         const wallToo = wallDue && at === tw && wallSleepers.length > 0 && wallSleepers.peekTime() === tw;
         if (gameDue && wallToo) threads.wakeTogether(sleepers.popDue(), wallSleepers.popDue());
-        else if (gameDue) threads.wake(sleepers.popDue());
-        else if (wallToo) threads.wake(wallSleepers.popDue(), wallSleepers);
+        else if (gameDue) threads.wakeDue(sleepers);
+        else if (wallToo) threads.wakeDue(wallSleepers);
       } else {
         st.wallNow = tw;
         if (c.lockDepth === 0 && c.saveDepth === 0) {
@@ -587,7 +619,7 @@ export class FrameDriver {
           if (g > st.now) st.now = g;
         }
         expireSoundsUpTo(host, tw);
-        threads.wake(wallSleepers.popDue(), wallSleepers);
+        threads.wakeDue(wallSleepers);
       }
       if (threads.readyCount > 0) threads.drain();
       if (stepped) {
@@ -657,7 +689,7 @@ export class FrameDriver {
     this.stepCount = 0;
     this.advanced = false;
     // most frames have no heartbeat due: the stepper only needs the readings that cross one
-    if (target < nextDueAt(s)) return;
+    if (target < this.stepperDue(s)) return;
     const b = this.before;
     b.anchor = s.anchor;
     b.last = s.last;
@@ -665,6 +697,7 @@ export class FrameDriver {
     b.served = s.served;
     this.advanced = true;
     advanceInto(s, target, due);
+    this.dueOf = null;
     if (due.dropped > 0) host.tracing && host.trace({ ev: 'dropped', ms: round3(unitsToMs(due.dropped)) });
     this.stepCount = due.count;
   }
@@ -691,9 +724,11 @@ export class FrameDriver {
       s.last = b.last;
       s.acc = b.acc;
       s.served = b.served;
+      this.dueOf = null;
       this.stepCount = 0;
       if (to >= nextDueAt(s)) {
         advanceInto(s, to, this.stepSink);
+        this.dueOf = null;
         this.stepCount = this.stepSink.count;
       }
       if (this.stepIndex > this.stepCount) this.stepIndex = this.stepCount;
@@ -726,6 +761,9 @@ export class FrameDriver {
     }
   }
 }
+
+/** The largest whole number V8 keeps in an object's own field (31 bits): times past it are treated as far off. */
+const SMALL = 2 ** 30 - 1;
 
 /** Wall time of the first sound to end in any channel (SOUND_FOREVER for one looping in place), Infinity when none sounds. */
 function soundEnd(st: WorldState): number {

@@ -14,6 +14,12 @@ export interface EngineHost {
   /** A script error or warning, already formatted for a terminal without colour. */
   diagnostic(d: Diagnostic, formatted: string): void;
   trace?(ev: TraceEvent): void;
+  /**
+   * For a host that only writes the trace out (pw run --trace FILE): each event as its
+   * JSON line (what trace/events.ts traceLine makes of it), in place of trace (), which
+   * must be given too. No event object is built for it.
+   */
+  traceText?(line: string): void;
 }
 
 export function round3(x: number): number {
@@ -42,11 +48,14 @@ export class Reporter {
   }
 
   trace(ev: TraceFields): void {
-    if (!this.host.trace) return;
+    const host = this.host;
+    if (!host.trace) return;
     // inside a savetimer window the game clock stands still: with the timeline's detail,
     // wall time says when (unless the event says); other traces are as they were
-    const wall = this.world.state.clock.saveDepth > 0 && ev.wall === undefined && this.world.tracingTimeline ? { wall: this.wallMs() } : {};
-    this.host.trace({ t: round3(unitsToMs(this.world.now)), ...ev, ...wall } as TraceEvent);
+    const wall = this.world.state.clock.saveDepth > 0 && ev.wall === undefined && this.world.tracingTimeline ? this.wallMs() : undefined;
+    const t = round3(unitsToMs(this.world.now));
+    if (host.traceText !== undefined && ev.t === undefined) host.traceText(traceText(t, ev, wall));
+    else host.trace({ t, ...ev, ...(wall === undefined ? {} : { wall }) } as TraceEvent);
   }
 
   /** Wall time in ms, as a savetimer window's events carry it. */
@@ -55,7 +64,11 @@ export class Reporter {
   }
 
   traceAt(units: number, ev: TraceFields): void {
-    if (this.host.trace) this.host.trace({ t: round3(unitsToMs(units)), ...ev } as TraceEvent);
+    const host = this.host;
+    if (!host.trace) return;
+    const t = round3(unitsToMs(units));
+    if (host.traceText !== undefined && ev.t === undefined) host.traceText(traceText(t, ev, undefined));
+    else host.trace({ t, ...ev } as TraceEvent);
   }
 
   print(text: string): void {
@@ -135,6 +148,16 @@ export class Reporter {
     out.push(`in a thread started by ${origin}`);
     return collapseRepeats(out);
   }
+}
+
+/**
+ * The JSON line of the event { t, ...ev, wall } without making it: JSON.stringify of the
+ * event, its first key t put in front (ev has at least its kind, so its text is never {}),
+ * wall (a number) after the rest.
+ */
+function traceText(t: number, ev: TraceFields, wall: number | undefined): string {
+  const body = JSON.stringify(ev);
+  return wall === undefined ? `{"t":${t},${body.slice(1)}` : `{"t":${t},${body.slice(1, -1)},"wall":${wall}}`;
 }
 
 /** A warning's wording without the names and numbers in it: the same warning about another sound is the same warning. */

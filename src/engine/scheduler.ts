@@ -41,6 +41,9 @@ export interface SchedulerHost extends VmContext {
   readonly calctimeUnwatched: boolean;
 }
 
+/** The waiters of a frame nobody waits on (never written to). */
+const NO_WAITERS: Thread[] = [];
+
 /** Finished threads kept for spawn to use again. */
 const SPARE_THREADS = 8;
 
@@ -69,8 +72,9 @@ export class Scheduler {
   /** Threads asleep on the wall clock, by wall time. */
   readonly wallSleepers = new SleeperHeap();
   private ready = new ReadyQueue();
-  private displayWaiters: Thread[] = [];
-  private frameWaiters: Thread[] = [];
+  /** Threads waiting on the next display frame and game frame; NO_WAITERS while none does (one list shared by every world is in the cache; a world's own is a fetch from memory every frame). */
+  private displayWaiters: Thread[] = NO_WAITERS;
+  private frameWaiters: Thread[] = NO_WAITERS;
   /** The thread the VM is running, if any (a builtin's caller). */
   running: Thread | null = null;
   private draining = false;
@@ -209,6 +213,30 @@ export class Scheduler {
     from.recycle(due);
   }
 
+  /** The sleepers of `from` due now: its lone sleeper without a bucket (SleeperHeap.popLone), else popDue's. */
+  wakeDue(from: SleeperHeap): void {
+    const lone = from.popLone();
+    if (lone === null) {
+      this.wake(from.popDue(), from);
+      return;
+    }
+    if (this.ready.length > 0 || this.draining) {
+      this.makeReady(lone, TIME_PASSED);
+      return;
+    }
+    this.markReady(lone, TIME_PASSED);
+    if (lone.resumeWith < 0 && lone.resumeDst >= 0) {
+      lone.stack[lone.resumeDst] = null;
+      lone.resumeDst = -1;
+    }
+    this.draining = true;
+    try {
+      if (!lone.done && !this.host.halted) this.resume(lone);
+    } finally {
+      this.draining = false;
+    }
+  }
+
   /** Game-clock and wall-clock sleepers due at one moment: one list, in the order they went to sleep. */
   wakeTogether(game: Bucket, wall: Bucket): void {
     const merged: Thread[] = [];
@@ -316,12 +344,12 @@ export class Scheduler {
     // (a fresh list only when someone waited: most frames allocate nothing)
     if (gameFrame && this.frameWaiters.length > 0) {
       const waiting = this.frameWaiters;
-      this.frameWaiters = [];
+      this.frameWaiters = NO_WAITERS;
       for (const th of waiting) this.makeReady(th, FRAME_DRAWN);
     }
     if (this.displayWaiters.length > 0) {
       const polling = this.displayWaiters;
-      this.displayWaiters = [];
+      this.displayWaiters = NO_WAITERS;
       for (const th of polling) this.makeReady(th, FRAME_DRAWN);
     }
   }
@@ -404,6 +432,7 @@ export class Scheduler {
     th.since = this.host.state.now;
     th.sleepSeq = this.host.state.sleepSeq++;
     th.resumeWith = resumeWith;
+    if (this.displayWaiters === NO_WAITERS) this.displayWaiters = [];
     this.displayWaiters.push(th);
     return SUSPEND;
   }
@@ -412,6 +441,7 @@ export class Scheduler {
     th.wait = GAME_FRAME;
     th.since = this.host.state.now;
     th.sleepSeq = this.host.state.sleepSeq++;
+    if (this.frameWaiters === NO_WAITERS) this.frameWaiters = [];
     this.frameWaiters.push(th);
     return SUSPEND;
   }
@@ -424,8 +454,8 @@ export class Scheduler {
     this.live.delete(th);
     if (th.wait?.kind === 'time') this.sleepers.remove(th, th.wakeAt);
     else if (th.wait?.kind === 'wall') this.wallSleepers.remove(th, th.wakeAt);
-    this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
-    this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
+    if (this.displayWaiters.includes(th)) this.displayWaiters = this.displayWaiters.filter((t) => t !== th);
+    if (this.frameWaiters.includes(th)) this.frameWaiters = this.frameWaiters.filter((t) => t !== th);
   }
 
   /** Takes over restored threads, every wait re-registered in the order they went to sleep; nothing is running or draining then. */

@@ -163,6 +163,16 @@ export class SleeperHeap {
     return this.size > 0 ? this.heapTime[0] : Infinity;
   }
 
+  /** The lone sleeper (popDue's bucket would hold it alone), taken out; null when more than one sleeps or none. */
+  popLone(): Thread | null {
+    const lone = this.lone;
+    if (lone !== null) {
+      this.lone = null;
+      this.count = 0;
+    }
+    return lone;
+  }
+
   /**
    * Removes every thread waking at the soonest time and hands them out in a bucket.
    * The caller takes its threads (clearing their places), then gives it back with recycle().

@@ -3,8 +3,8 @@
 import { writeSync, closeSync, fstatSync } from 'node:fs';
 
 export class Sink {
-  private chunks: string[] = [];
-  private size = 0;
+  /** What waits to be written, one string: appending to it costs less than a list of lines joined at the end. */
+  private pending = '';
   /** Where the text goes in place of the file descriptor (pw run inside another program: src/cli/main.ts). */
   private target: ((text: string) => void) | null = null;
   /** The error that stopped the writes (a full disk, say); the run goes on, and the command reports it at the end. */
@@ -15,20 +15,20 @@ export class Sink {
   ) {}
 
   write(text: string): void {
-    this.chunks.push(text);
-    this.size += text.length;
-    if (this.size > 1 << 16) this.flush();
+    this.pending += text;
+    if (this.pending.length > 1 << 16) this.flush();
   }
 
   line(text: string): void {
-    this.write(text + '\n');
+    this.pending += text;
+    this.pending += '\n';
+    if (this.pending.length > 1 << 16) this.flush();
   }
 
   flush(): void {
-    if (this.chunks.length === 0) return;
-    const data = this.chunks.join('');
-    this.chunks = [];
-    this.size = 0;
+    if (this.pending.length === 0) return;
+    const data = this.pending;
+    this.pending = '';
     if (this.failure !== null) return;
     if (this.target !== null) {
       this.target(data);
@@ -50,8 +50,7 @@ export class Sink {
 
   /** Sends what is written to `target` until it is called with null; unflushed text and an earlier failure are dropped. */
   redirect(target: ((text: string) => void) | null): void {
-    this.chunks = [];
-    this.size = 0;
+    this.pending = '';
     this.failure = null;
     this.target = target;
   }

@@ -62,7 +62,8 @@ export function parseDuration(text: string): number {
   }
   const trimmed = text.trim();
   const hint = 'use a number with ms, s, m or h, e.g. 37.25s';
-  if (/^[-−]/.test(trimmed)) throw badDuration(text, `must not be negative (${hint})`);
+  // (− written as an escape: a character outside ASCII anywhere in the bundle makes V8 read all of it as two-byte text at every start)
+  if (/^[-\u2212]/.test(trimmed)) throw badDuration(text, `must not be negative (${hint})`);
   const match = DURATION_RE.exec(trimmed);
   if (!match) throw badDuration(text, hint);
   const amount = Number(match[1]);

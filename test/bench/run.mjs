@@ -259,6 +259,74 @@ if (selected('fastforward/pocketwatch')) {
   }
 }
 
+// `pw run` of the demo world for four game hours, end to end as an author runs it (process
+// start, loading and compiling included), its prints going to a pipe; and the same with
+// the trace written to a file. Runs alternate, so drift in machine load hits both alike.
+// The CPU time of each run is read from the shell's `times` (children's user + system).
+if (selected('run4h/pocketwatch')) {
+  log(`pw run ${worldDir} --until 4h, plain and with --trace FILE …`);
+  const hours = 4;
+  const traceFile = join(work, 'run4h.trace');
+  const sh = (args) => ['-c', `"$0" ${args.map((a) => `'${a}'`).join(' ')}; times >&2`, process.execPath];
+  const plain = ['dist/pw.js', 'run', worldDir, '--until', `${hours}h`];
+  const traced = [...plain, '--trace', traceFile];
+  const cpuOf = (stderr) => {
+    // the last line of `times`: the children's user and system time, e.g. "0m1.020s 0m0.180s"
+    const m = String(stderr)
+      .trim()
+      .split('\n')
+      .pop()
+      .match(/(\d+)m([\d.]+)s\s+(\d+)m([\d.]+)s/);
+    return m ? (Number(m[1]) * 60 + Number(m[2]) + Number(m[3]) * 60 + Number(m[4])) * 1000 : NaN;
+  };
+  const runs4h = { plain: [], traced: [], plainCpu: [], tracedCpu: [] };
+  let out = null;
+  let trace = null;
+  for (let i = 0; i < runs.cli; i++) {
+    for (const [name, argv] of [
+      ['plain', plain],
+      ['traced', traced],
+    ]) {
+      const t0 = process.hrtime.bigint();
+      const p = spawnSync('/bin/sh', sh(argv), { cwd: root, stdio: ['ignore', 'pipe', 'pipe'], maxBuffer: 1 << 28 });
+      const wall = Number(process.hrtime.bigint() - t0) / 1e6;
+      if (p.status !== 0) {
+        failures.push(`pw run ${worldDir} --until ${hours}h${name === 'traced' ? ' --trace FILE' : ''} exited ${p.status}: ${String(p.stderr).trim().split('\n').slice(0, 8).join('\n')}`);
+        continue;
+      }
+      // every run prints the same, and every traced run writes the same trace
+      const printed = String(p.stdout);
+      out ??= printed;
+      if (printed !== out) wrong(`pw run ${worldDir} --until ${hours}h`, 'its printed lines', 'the same lines every run');
+      if (name === 'traced') {
+        const text = readFileSync(traceFile, 'utf8');
+        trace ??= text;
+        if (text !== trace) wrong(`pw run ${worldDir} --until ${hours}h --trace FILE`, 'its trace', 'the same trace every run');
+      }
+      runs4h[name].push(wall);
+      runs4h[`${name}Cpu`].push(cpuOf(p.stderr));
+    }
+  }
+  const span = hours * hourMs;
+  for (const [name, title, target] of [
+    ['plain', `\`pw run ${worldDir} --until ${hours}h\` end to end, printing to a pipe (process start, loading and compiling included)`, 100_000],
+    ['traced', `\`pw run ${worldDir} --until ${hours}h --trace FILE\` end to end, printing to a pipe, the trace to a file`, 50_000],
+  ]) {
+    if (runs4h[name].length === 0) continue;
+    const w = stats(runs4h[name]);
+    const c = stats(runs4h[`${name}Cpu`]);
+    const lines = out === null ? 0 : out.split('\n').length - 1;
+    const traceLines = trace === null ? 0 : trace.split('\n').length - 1;
+    world.push({
+      figure: title,
+      value: `${group(span / w.median)}× real time`,
+      detail: `${ms(w.median)} ms (${ms(w.min)}–${ms(w.max)}, ${runsOf(w.n)}, alternating with the ${name === 'plain' ? 'traced' : 'plain'} run); in CPU time (user + system of the process, its compiler and collector threads included) ${ms(c.median)} ms = ${group(span / c.median)}×; ${group(lines)} lines printed${name === 'traced' ? `, ${group(traceLines)} trace lines (${(Buffer.byteLength(trace ?? '') / 1e6).toFixed(1)} MB)` : ''}`,
+      target: `≥ ${group(target)}×`,
+      met: yes(span / w.median >= target),
+    });
+  }
+}
+
 // Sleeping threads. 10 000 are a second's work: a warm-up, then timed runs until 20 s
 // are used. At 100 000 and more Pocketwatch takes seconds per game hour: no warm-up
 // (the run warms itself), and the million runs once within a wall budget (past it,
