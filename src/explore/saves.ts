@@ -27,8 +27,10 @@ function runOn(program: Program, options: WorldOptions, fork: Fork, world: { sta
   const e = createHeadlessEngine(
     program,
     { print: () => {}, diagnostic: () => {}, trace: (ev: TraceEvent) => events.push(traceLine(ev)) },
-    // (the options the explorer's own engine is given, and in that order: the engine's code sees one shape of them)
-    { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, answerVoid: true, jit: false },
+    // The options the explorer's own engine is given, and in that order (the engine's code
+    // sees one shape of them), and generated code as there: the interpreter's one big
+    // function would be optimised by V8 again each time a save check runs a new path.
+    { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, answerVoid: true },
   );
   e.adopt(world.state, world.threads);
   continueHeadless(e, { until: fork.state.now + RUN_ON, fps: options.fps, savedAfter: true }, fork.frame);
