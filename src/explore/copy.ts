@@ -25,21 +25,22 @@ function copyAny(v: unknown, seen: Seen): unknown {
 function copyList(v: unknown[], seen: Seen): unknown[] {
   const done = seen.get(v);
   if (done !== undefined) return done;
-  const out: unknown[] = [];
+  // (slice keeps the kind of array the engine made: its code sees one shape of it, not two)
+  const out = v.slice();
   seen.set(v, out);
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    out.push(typeof x === 'object' && x !== null ? copyAny(x, seen) : x);
+  for (let i = 0; i < out.length; i++) {
+    const x = out[i];
+    if (typeof x === 'object' && x !== null) out[i] = copyAny(x, seen);
   }
   return out;
 }
 
 /** Script values (or unassigned variables), in an array of their own. */
 function copyValues(v: (Value | undefined)[], seen: Seen): (Value | undefined)[] {
-  const out: (Value | undefined)[] = [];
-  for (let i = 0; i < v.length; i++) {
-    const x = v[i];
-    out.push(typeof x === 'object' && x !== null ? (copyList(x, seen) as Value[]) : x);
+  const out = v.slice();
+  for (let i = 0; i < out.length; i++) {
+    const x = out[i];
+    if (typeof x === 'object' && x !== null) out[i] = copyList(x, seen) as Value[];
   }
   return out;
 }
@@ -47,8 +48,8 @@ function copyValues(v: (Value | undefined)[], seen: Seen): (Value | undefined)[]
 /** Host data: numbers, strings, booleans, null and lists of them (never shared with script values). */
 function copyData(v: unknown): unknown {
   if (!Array.isArray(v)) return v;
-  const out: unknown[] = [];
-  for (let i = 0; i < v.length; i++) out.push(copyData(v[i]));
+  const out = v.slice();
+  for (let i = 0; i < out.length; i++) if (Array.isArray(out[i])) out[i] = copyData(out[i]);
   return out;
 }
 

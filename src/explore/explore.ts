@@ -46,9 +46,21 @@ export function shareOf(options: SearchOptions, shared: SharedPhase, j: number):
   return Math.floor(left / n) + (j < left % n ? 1 : 0);
 }
 
+/**
+ * The world the subtrees of one search share, one after another, in each thread: a new
+ * engine for each would be made, and warmed up, 32 times.
+ */
+const worlds = new WeakMap<Program, { options: SearchOptions; world: ExploreWorld }>();
+
+function subtreeWorld(program: Program, options: SearchOptions): ExploreWorld {
+  let w = worlds.get(program);
+  if (w === undefined || w.options !== options) worlds.set(program, (w = { options, world: new ExploreWorld(program, options) }));
+  return w.world;
+}
+
 /** One subtree: breadth-first over half its share, then random walks; findings shrunk. */
 export function searchSubtree(program: Program, options: SearchOptions, known: ReadonlySet<string>, root: Root, share: number): SearchPart {
-  const s = new Search(program, options, known);
+  const s = new Search(program, options, known, subtreeWorld(program, options));
   s.adopt(root.fork, root.digest, root.path);
   // (the root was counted by the shared phase)
   const budget = share + 1;

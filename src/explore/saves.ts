@@ -27,7 +27,10 @@ function runOn(program: Program, options: WorldOptions, fork: Fork, world: { sta
   const e = createHeadlessEngine(
     program,
     { print: () => {}, diagnostic: () => {}, trace: (ev: TraceEvent) => events.push(traceLine(ev)) },
-    { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, jit: false },
+    // The options the explorer's own engine is given, and in that order (the engine's code
+    // sees one shape of them), and generated code as there: the interpreter's one big
+    // function would be optimised by V8 again each time a save check runs a new path.
+    { seed: options.seed, loopGuard: options.loopGuard, fps: options.fps, answerVoid: true },
   );
   e.adopt(world.state, world.threads);
   continueHeadless(e, { until: fork.state.now + RUN_ON, fps: options.fps, savedAfter: true }, fork.frame);
@@ -57,7 +60,8 @@ export function checkSaveRestore(program: Program, options: WorldOptions, fork: 
   const direct = copyWorld(fork);
   for (const th of direct.threads) th.wait = th.wait === null ? null : WAITS[th.wait.kind];
   const a = runOn(program, options, fork, direct);
-  const b = runOn(program, options, fork, restored);
+  // (a copy made as the search makes them: the engine's code sees the shapes it sees there)
+  const b = runOn(program, options, fork, copyWorld(restored));
   const n = Math.max(a.length, b.length);
   for (let i = 0; i < n; i++) {
     if (a[i] !== b[i]) return { kind: 'divergence', message: `saved and restored here, the world goes on differently: ${b[i] ?? 'nothing'} where it does ${a[i] ?? 'nothing'}` };

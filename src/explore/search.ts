@@ -67,15 +67,22 @@ export class Search {
     readonly options: SearchOptions,
     /** Digests known before this search (the shared phase's): not new states here. */
     readonly known: ReadonlySet<string> = new Set(),
+    /** A world of the program and options to search in (its coverage is started again), instead of a new one. */
+    world?: ExploreWorld,
   ) {
-    this.world = new ExploreWorld(program, options);
+    if (world === undefined) this.world = new ExploreWorld(program, options);
+    else {
+      this.world = world;
+      world.forgetCoverage();
+    }
     this.facts = programFacts(program);
     const to = options.to;
-    if (to !== null) {
-      this.world.onInstruction = (h, pc) => {
-        if (h.file === to.file && h.lines[pc] === to.line) this.warpHit = true;
-      };
-    }
+    this.world.onInstruction =
+      to === null
+        ? null
+        : (h, pc) => {
+            if (h.file === to.file && h.lines[pc] === to.line) this.warpHit = true;
+          };
   }
 
   get count(): number {

@@ -95,6 +95,11 @@ export class ExploreWorld {
     }
   }
 
+  /** No instruction counted as run yet. */
+  forgetCoverage(): void {
+    for (const marks of this.reached.values()) marks.fill(0);
+  }
+
   /** Starts the world: property initialisers and startup handlers at time 0. */
   boot(): void {
     this.engine.boot(0);

@@ -10,7 +10,7 @@ import { objectKey, type Program } from '../../vm/program.ts';
 import { newThread, type Thread } from '../../vm/thread.ts';
 import { MAX_STRING, type Value } from '../../vm/value.ts';
 import { CODE_FORMAT, nextPc, Op } from '../../vm/opcodes.ts';
-import { handlerDigest, handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
+import { handlerNaming, loopPoints, resumePoints } from '../../vm/names.ts';
 import { liveAtLoopHeads, liveAtResume } from '../../vm/analysis.ts';
 import { MAX_CALL_DEPTH } from '../../vm/ops.ts';
 import { WAIT_OF_KIND } from '../../vm/guard.ts';
@@ -24,7 +24,7 @@ import { HOST, WORLD } from './world.ts';
 import { ValueReader } from './values.ts';
 import { SNAPSHOT_FORMAT, SNAPSHOT_VERSION, type HostInfo, type SnapshotBody } from './format.ts';
 import { decodeVersion2, type Version2 } from './version2.ts';
-import { fileDigests } from './write.ts';
+import { fileDigests, savedHandlerDigest } from './write.ts';
 
 export interface SnapshotLimits {
   maxThreads: number;
@@ -196,7 +196,6 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
   const body = decoded.body!;
   const naming = handlerNaming(program);
   const builtins = builtinsFor(program);
-  const builtinName = (b: number): string => builtins[b]?.name ?? `#${b}`;
   const removed: string[] = [];
   // digests of the handlers saved threads are in: each must be unchanged
   const unfit = new Map<string, DroppedThread['why']>();
@@ -208,7 +207,7 @@ export function fitSnapshot(decoded: DecodedSnapshot, program: Program, options:
       continue;
     }
     const h = program.handlers[hi];
-    if (handlerDigest(program, hi, builtinName) !== digest) {
+    if (savedHandlerDigest(program, hi) !== digest) {
       if (options.dropChanged) unfit.set(name, 'changed');
       else throw new SnapshotError(`a saved thread waits in handler ${name} (${h.file}:${h.line}), which has changed since the snapshot was saved`);
     }

@@ -25,6 +25,20 @@ export function fileDigests(program: Program): { name: string; sha256: string }[
   return files;
 }
 
+/** Each handler's digest as saves name it (the program's builtins by name), worked out once per program: code never changes. */
+const handlerDigestsOf = new WeakMap<Program, (string | undefined)[]>();
+
+export function savedHandlerDigest(program: Program, hi: number): string {
+  let digests = handlerDigestsOf.get(program);
+  if (digests === undefined) handlerDigestsOf.set(program, (digests = []));
+  let d = digests[hi];
+  if (d === undefined) {
+    const builtins = builtinsFor(program);
+    d = digests[hi] = handlerDigest(program, hi, (b) => builtins[b]?.name ?? `#${b}`);
+  }
+  return d;
+}
+
 /** The world as JSON text: `{ "checksum": …, "body": … }`. */
 export function writeSnapshot(state: WorldState, threads: Thread[], program: Program, host: HostInfo): string {
   const text = JSON.stringify(writeSnapshotBody(state, threads, program, host));
@@ -83,7 +97,7 @@ function savedThread(th: Thread, program: Program, names: string[], digests: Rec
     const base = all[fp + 2];
     const h = program.handlers[hi];
     const name = names[hi];
-    digests[name] ??= handlerDigest(program, hi, builtinName);
+    digests[name] ??= savedHandlerDigest(program, hi);
     // where it waits: the call it is in, by number; -1 for a frame not started yet; a
     // thread paused mid-loop (the innermost frame) by the loop head it goes on at
     const paused = th.wait?.kind === 'paused' && fp === all.length - FRAME_WORDS;
