@@ -1,29 +1,35 @@
-// --jobs N (Node): the subtrees of the second phase spread over worker threads. This
-// thread runs the shared phase and hands each worker the frontier (forks are plain data,
-// copied by postMessage); each takes the next subtree nobody has taken, searches it as
-// the serial search would, and sends its part back. The parts are put in subtree order,
-// so the report is the serial one whatever the number of workers.
+// --jobs N (Node): the subtrees of the second phase spread over worker threads. The
+// workers start first, and compile the program while this thread runs the shared
+// phase; then it hands them the frontier (forks are plain data, copied by
+// postMessage), and each takes the next subtree nobody has taken, searches it as the
+// serial search would, and sends its part back. The parts are put in subtree order, so
+// the report is the serial one whatever the number of workers.
 import { isMainThread, workerData } from 'node:worker_threads';
-import { jobCounter, serveJobs, shareJobs } from './pool.ts';
+import { jobCounter, serveJobs, shareJobs, startWorkers, workSent } from './pool.ts';
 import { loadProgram } from '../engine/load.ts';
 import type { SourceText } from '../node/load.ts';
 import type { Program } from '../vm/program.ts';
 import { searchSubtree, sharedPhase, shareOf, type Root, type Shard, type SharedPhase } from '../explore/explore.ts';
-import type { SearchOptions } from '../explore/search.ts';
+import { ROOTS, type SearchOptions } from '../explore/search.ts';
 import type { SearchPart } from '../explore/report.ts';
 
 const ROLE = 'pocketwatch explore worker';
 
 type Plain = Omit<SearchOptions, 'clock' | 'progress' | 'endings'> & { endings: { source: string; flags: string }[] };
 
-interface Work {
+/** What a worker starts with. */
+interface Boot {
   role: typeof ROLE;
   sources: SourceText[];
   options: Plain;
+  next: SharedArrayBuffer;
+}
+
+/** What it is sent once the shared phase is done. */
+interface Work {
   roots: Root[];
   shares: number[];
   known: string[];
-  next: SharedArrayBuffer;
 }
 
 function plain(o: SearchOptions): Plain {
@@ -42,19 +48,27 @@ function authorSources(program: Program, files: readonly string[]): SourceText[]
 
 /** The parts of this shard's search, the subtrees searched by `jobs` threads (this one among them). */
 export async function exploreInWorkers(program: Program, files: readonly string[], options: SearchOptions, shard: Shard, jobs: number): Promise<SearchPart[]> {
-  const shared: SharedPhase = sharedPhase(program, options);
+  const next = jobCounter();
+  const boot: Boot = { role: ROLE, sources: authorSources(program, files), options: plain(options), next: next.buffer as SharedArrayBuffer };
+  // (a shard has at most its share of the ROOTS subtrees)
+  const pool = startWorkers(Math.min(jobs, Math.ceil(ROOTS / shard.count)) - 1, new URL(import.meta.url), boot);
+  let shared: SharedPhase;
+  try {
+    shared = sharedPhase(program, options);
+  } catch (err) {
+    await Promise.all(pool.map((w) => w.terminate()));
+    throw err;
+  }
   const parts: SearchPart[] = shard.index === 1 ? [shared.part] : [];
-  const mine = shared.roots.filter((r) => r.index % shard.count === shard.index - 1);
-  if (options.to !== null && shared.part.warp !== null) return parts;
+  const mine = options.to !== null && shared.part.warp !== null ? [] : shared.roots.filter((r) => r.index % shard.count === shard.index - 1);
   const shares = mine.map((r) => shareOf(options, shared, r.index));
   const known = new Set(shared.known);
   const done: (SearchPart | undefined)[] = new Array(mine.length);
-  const next = jobCounter();
-  const work: Work = { role: ROLE, sources: authorSources(program, files), options: plain(options), roots: mine, shares, known: shared.known, next: next.buffer as SharedArrayBuffer };
+  const work: Work = { roots: mine, shares, known: shared.known };
   let left = mine.length;
   await shareJobs(
     mine.length,
-    Math.min(jobs, mine.length) - 1,
+    pool,
     next,
     new URL(import.meta.url),
     work,
@@ -68,13 +82,14 @@ export async function exploreInWorkers(program: Program, files: readonly string[
   return [...parts, ...(done as SearchPart[])];
 }
 
-function serve(): void {
-  const work = workerData as Work;
-  const loaded = loadProgram(work.sources);
-  const next = new Int32Array(work.next);
-  const options = revive(work.options);
+async function serve(): Promise<void> {
+  const boot = workerData as Boot;
+  const loaded = loadProgram(boot.sources);
+  const next = new Int32Array(boot.next);
+  const options = revive(boot.options);
+  const work = await workSent<Work>();
   const known = new Set(work.known);
   serveJobs(work.roots.length, next, (i) => searchSubtree(loaded.program!, options, known, work.roots[i], work.shares[i]));
 }
 
-if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) serve();
+if (!isMainThread && (workerData as { role?: string } | null)?.role === ROLE) void serve();
