@@ -513,7 +513,10 @@ export class World {
     try {
       const f = this.#frames;
       if (f.isIdle(units)) f.idleFrame(units);
-      else this.#engine.displayFrame(units);
+      else {
+        this.#engine.displayFrame(units);
+        f.lookAhead(displayTime(this.#nextFrame + 1, this.#fps));
+      }
     } finally {
       this.#busy = false;
     }

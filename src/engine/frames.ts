@@ -441,6 +441,15 @@ export class FrameDriver {
     return wall < this.idleUntil();
   }
 
+  /**
+   * isIdle for the frame at wall time `wall`, asked now, right after a busy frame, while
+   * what it reads is still in the CPU's cache (a host with thousands of worlds comes back
+   * to this one only after all the others): the next frame finds the answer kept.
+   */
+  lookAhead(wall: number): void {
+    if (!this.idleKnown) this.isIdle(wall);
+  }
+
   /** Wall time before which no display frame has anything to do but quiet passes, or -Infinity if one might. */
   idleUntil(): number {
     // an idle frame changes nothing this looks at but what it already counted on
