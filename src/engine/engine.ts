@@ -105,11 +105,6 @@ export class Engine implements BuiltinContext, VmContext {
   /** Calls to the host's builtins, and their answers. */
   readonly hostCalls: HostCalls;
   private readonly frames: FrameDriver;
-
-  /** The frame driver, for a host that hands the world its frames itself (World keeps it at hand: with thousands of worlds, one object less to fetch per frame). */
-  get frameDriver(): FrameDriver {
-    return this.frames;
-  }
   private readonly report: Reporter;
   /** The actors of state.actors in table order; the services walk it every heartbeat. */
   private actors: ActorState[] | null = null;
@@ -174,6 +169,11 @@ export class Engine implements BuiltinContext, VmContext {
   /** The world state as it stands, quiet passes still owed not counted: only for counting them. */
   get stateAsIs(): WorldState {
     return this.world;
+  }
+
+  /** The frame driver, for a host that hands the world its frames itself (World keeps it at hand: with thousands of worlds, one object less to fetch per frame). */
+  get frameDriver(): FrameDriver {
+    return this.frames;
   }
 
   /** The VM hands builtins this engine, seen through their narrow context. */

@@ -28,7 +28,7 @@ export interface DeliveryHost {
 /** No arguments (a thread's first frame copies them: one list serves every event; never written to). */
 export const NO_ARGS: readonly Value[] = [];
 
-/** Entries a lookup table of Delivery keeps before it starts again: names made up at run time cannot make it grow for ever. */
+/** Entries a lookup table keeps before it starts again: names made up at run time cannot make it grow for ever. */
 const TABLE_LIMIT = 256;
 
 /** A two-level table by string keys, cleared when it grows past TABLE_LIMIT. */
@@ -49,32 +49,96 @@ class Table<T> {
     if (inner === undefined) this.outer.set(a, (inner = new Map()));
     inner.set(b, v);
   }
+}
 
-  clear(): void {
-    this.outer.clear();
-    this.size = 0;
+/** Lookups a Recent remembers. */
+const RECENT = 8;
+
+/**
+ * The last few answers to a question of three strings, compared as given (the same
+ * events are delivered over and over, mostly with the very same strings): no hashing.
+ */
+class Recent<T> {
+  private a: string[] = new Array<string>(RECENT).fill('');
+  private b: string[] = new Array<string>(RECENT).fill('');
+  private c: string[] = new Array<string>(RECENT).fill('');
+  private v: T[];
+  private next = 0;
+
+  constructor(none: T) {
+    this.v = new Array<T>(RECENT).fill(none);
+  }
+
+  /** The index of the answer to (a, b, c), or -1. */
+  find(a: string, b: string, c: string): number {
+    const as = this.a;
+    for (let i = 0; i < RECENT; i++) if (as[i] === a && this.b[i] === b && this.c[i] === c) return i;
+    return -1;
+  }
+
+  at(i: number): T {
+    return this.v[i];
+  }
+
+  add(a: string, b: string, c: string, v: T): T {
+    const i = this.next;
+    this.next = (i + 1) % RECENT;
+    this.a[i] = a;
+    this.b[i] = b;
+    this.c[i] = c;
+    this.v[i] = v;
+    return v;
   }
 }
 
-/** Deliveries remembered by Delivery.findHandler. */
-const RECENT = 8;
+/**
+ * Handlers found in a program, by object kind, then name and event. A program is shared
+ * by every world that runs it (a game server's thousands), so its table is too: the
+ * answers stay in the CPU's cache.
+ */
+class HandlerTable {
+  readonly recent = new Recent<number>(-1);
+  private byKind = new Map<string, Table<number>>();
+
+  constructor(private readonly program: Program) {}
+
+  find(kind: string, name: string, event: string): number {
+    const r = this.recent;
+    const i = r.find(kind, name, event);
+    if (i >= 0) return r.at(i);
+    let found = this.byKind.get(kind);
+    if (found === undefined) this.byKind.set(kind, (found = new Table()));
+    let h = found.get(name, event);
+    if (h === undefined) {
+      h = lookUp(this.program, kind, name, event);
+      found.set(name, event, h);
+    }
+    return r.add(kind, name, event, h);
+  }
+}
+
+const handlerTables = new WeakMap<Program, HandlerTable>();
+let lastTable: HandlerTable | null = null;
+let lastTableOf: Program | null = null;
+
+function handlerTable(p: Program): HandlerTable {
+  if (p === lastTableOf) return lastTable!;
+  let t = handlerTables.get(p);
+  if (t === undefined) handlerTables.set(p, (t = new HandlerTable(p)));
+  lastTableOf = p;
+  lastTable = t;
+  return t;
+}
+
+/** A loop's thread origin (`loop KIND EVENT`), made once for each of the last few loops fired in any world. */
+const loopOrigins = new Recent<string>('');
+
+function loopOrigin(kind: string, event: string): string {
+  const i = loopOrigins.find(kind, event, '');
+  return i >= 0 ? loopOrigins.at(i) : loopOrigins.add(kind, event, '', `loop ${kind} ${event}`);
+}
 
 export class Delivery {
-  /** Handlers found, by object kind, then name and event, for the program `handlersOf` (the same events are delivered over and over). */
-  private handlers = new Map<string, Table<number>>();
-  private handlersOf: Program | null = null;
-  /** The last few lookups, compared by the very strings given (a loop delivers the same ones each time): no hashing. */
-  private recentKind: string[] = new Array<string>(RECENT).fill('');
-  private recentName: string[] = new Array<string>(RECENT).fill('');
-  private recentEvent: string[] = new Array<string>(RECENT).fill('');
-  private recentHandler = new Int32Array(RECENT).fill(-1);
-  private recentNext = 0;
-  /** A loop's thread origin, for the last few kinds and events. */
-  private originKind: string[] = new Array<string>(RECENT).fill('');
-  private originEvent: string[] = new Array<string>(RECENT).fill('');
-  private origin: string[] = new Array<string>(RECENT).fill('');
-  private originNext = 0;
-
   constructor(private readonly host: DeliveryHost) {}
 
   /** The handler an event goes to, traced as delivered or ignored; -1 when there is none. */
@@ -85,34 +149,7 @@ export class Delivery {
   }
 
   findHandler(kind: string, name: string, event: string): number {
-    const p = this.host.program;
-    if (p !== this.handlersOf) {
-      this.handlers.clear();
-      this.recentKind.fill('');
-      this.handlersOf = p;
-    }
-    const kinds = this.recentKind;
-    for (let i = 0; i < RECENT; i++) if (kinds[i] === kind && this.recentName[i] === name && this.recentEvent[i] === event) return this.recentHandler[i];
-    const h = this.lookUpOnce(p, kind, name, event);
-    const at = this.recentNext;
-    this.recentNext = (at + 1) % RECENT;
-    kinds[at] = kind;
-    this.recentName[at] = name;
-    this.recentEvent[at] = event;
-    this.recentHandler[at] = h;
-    return h;
-  }
-
-  /** findHandler through the table of handlers found before. */
-  private lookUpOnce(p: Program, kind: string, name: string, event: string): number {
-    let found = this.handlers.get(kind);
-    if (found === undefined) this.handlers.set(kind, (found = new Table()));
-    let h = found.get(name, event);
-    if (h === undefined) {
-      h = lookUp(p, kind, name, event);
-      found.set(name, event, h);
-    }
-    return h;
+    return handlerTable(this.host.program).find(kind, name, event);
   }
 
   /** Delivers an event to an object: a new thread runs its handler; no handler → ignored (traced). */
@@ -147,20 +184,9 @@ export class Delivery {
   fireLoop(l: LoopSlot): void {
     const st = this.host.state;
     this.host.tracing && this.host.trace({ ev: 'loop', kind: l.kind, event: l.event, target: l.kind === 'scene' ? st.set : l.target });
-    const origin = this.loopOrigin(l.kind, l.event);
+    const origin = loopOrigin(l.kind, l.event);
     if (l.kind === 'scene') this.deliver('set', st.set, l.event, NO_ARGS, origin);
     else this.deliver(l.kind, l.target, l.event, NO_ARGS, origin);
-  }
-
-  /** `loop KIND EVENT`, made once for each of the last few loops fired. */
-  private loopOrigin(kind: string, event: string): string {
-    const kinds = this.originKind;
-    for (let i = 0; i < RECENT; i++) if (kinds[i] === kind && this.originEvent[i] === event) return this.origin[i];
-    const at = this.originNext;
-    this.originNext = (at + 1) % RECENT;
-    kinds[at] = kind;
-    this.originEvent[at] = event;
-    return (this.origin[at] = `loop ${kind} ${event}`);
   }
 
   /**

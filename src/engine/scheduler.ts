@@ -45,7 +45,7 @@ export interface SchedulerHost extends VmContext {
 const NO_WAITERS: Thread[] = [];
 
 /** Finished threads kept for spawn to use again. */
-const SPARE_THREADS = 8;
+const SPARE_THREADS = 2;
 
 /** Threads that may start at one moment of game time. */
 export const MAX_BURST = 100_000;

@@ -65,7 +65,8 @@ export class SleeperHeap {
    */
   private lone: Thread | null = null;
   private loneTime = 0;
-  private readonly loneBucket: Bucket = { until: 0, threads: [], n: 0 };
+  /** The bucket popDue hands a lone sleeper out in (made when first needed: most wake by popLone). */
+  private loneBucket: Bucket | null = null;
 
   /** How many threads sleep. */
   get length(): number {
@@ -180,7 +181,7 @@ export class SleeperHeap {
   popDue(): Bucket {
     const lone = this.lone;
     if (lone !== null) {
-      const b = this.loneBucket;
+      const b = (this.loneBucket ??= { until: 0, threads: [], n: 0 });
       b.until = this.loneTime;
       b.threads[0] = lone;
       b.n = 1;
