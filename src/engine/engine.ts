@@ -125,9 +125,24 @@ export class Engine implements BuiltinContext, VmContext {
   ) {
     this.current = program;
     this.builtins = builtins;
-    // an option given as undefined (an unset CLI flag) keeps its default
-    const given = Object.fromEntries(Object.entries(options).filter(([, v]) => v !== undefined));
-    this.options = { ...DEFAULT_OPTIONS, ...given };
+    // An option given as undefined (an unset CLI flag) keeps its default. Every field
+    // named, in one order: all engines' options have one shape, which the code that reads
+    // them is optimised for (a spread of what was given makes a new shape now and then).
+    const o = <K extends keyof EngineOptions>(k: K): EngineOptions[K] => (options[k] === undefined ? DEFAULT_OPTIONS[k] : (options[k] as EngineOptions[K]));
+    this.options = {
+      loopGuard: o('loopGuard'),
+      seed: o('seed'),
+      maxCatchUp: o('maxCatchUp'),
+      maxString: o('maxString'),
+      maxList: o('maxList'),
+      maxThreads: o('maxThreads'),
+      maxHeap: o('maxHeap'),
+      realFrames: o('realFrames'),
+      jit: o('jit'),
+      timeline: o('timeline'),
+      preempt: o('preempt'),
+      skipQuiet: o('skipQuiet'),
+    };
     this.limits = { maxString: this.options.maxString, maxList: this.options.maxList, realFrames: this.options.realFrames };
     this.world = createWorldState(this.options.seed, this.options.maxCatchUp, program);
     this.frames = new FrameDriver(this);

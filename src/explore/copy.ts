@@ -174,11 +174,18 @@ function copyThread(th: Thread, seen: Seen): Thread {
   };
 }
 
+/** The lists copied so far in the copy being made, by the list copied. */
+const lists: Seen = new Map();
+
 /** A deep copy of a fork's state and threads: every list copied once, however many places hold it. */
 export function copyWorld(f: { state: WorldState; threads: Thread[] }): { state: WorldState; threads: Thread[] } {
-  const seen: Seen = new Map();
+  const seen = lists;
+  // (left from a copy that failed half way)
+  if (seen.size > 0) seen.clear();
   const state = copyState(f.state, seen);
   const threads: Thread[] = [];
   for (const th of f.threads) threads.push(copyThread(th, seen));
+  // (most worlds hold no list: a table left empty is not made again)
+  if (seen.size > 0) seen.clear();
   return { state, threads };
 }

@@ -335,14 +335,19 @@ export function digestOf(e: Engine): string {
   const st = e.state;
   const timeless = e.isQuiet();
   n = 0;
-  seen.clear();
+  // (left from a digest that failed half way)
+  if (seen.size > 0) seen.clear();
   putBoolean(timeless);
   const names = e.program.globals;
   const globals = st.globals;
   put(globals.length);
   for (let i = 0; i < globals.length; i++) if (!(timeless && CLOCK_GLOBALS.has(names[i]))) putValue(globals[i]);
   put(st.props.length);
-  for (const p of st.props) putList(p as Value[]);
+  for (const p of st.props) {
+    // (an object's properties are no script list: nothing else holds them)
+    put(p.length);
+    for (let i = 0; i < p.length; i++) putValue(p[i]);
+  }
   const threads = e.threadsForSave();
   put(threads.length);
   for (const th of threads) {
@@ -443,6 +448,6 @@ export function digestOf(e: Engine): string {
     putJsonNumber(st.frame.count);
     putJsonNumber(st.frame.stamp);
   }
-  seen.clear();
+  if (seen.size > 0) seen.clear();
   return hashWords();
 }

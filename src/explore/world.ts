@@ -66,7 +66,14 @@ export class ExploreWorld {
       program,
       {
         print: (text) => {
-          if (!this.ended && endings.some((r) => r.test(text))) this.ended = true;
+          if (this.ended) return;
+          // (a loop, not some (): no closure made at each line printed)
+          for (const r of endings) {
+            if (r.test(text)) {
+              this.ended = true;
+              return;
+            }
+          }
         },
         diagnostic: (d) => {
           if (d.kind === 'warning' || this.failure !== null) return;
