@@ -3,7 +3,7 @@
 // coverage as lcov (--coverage); `pw explore --merge A.json B.json … --json OUT` merges
 // the reports of shards. Exit 0 without findings, 1 with findings, 2 on bad usage.
 import { readScripts, readTextFile, UsageError } from '../node/load.ts';
-import { overwrites, writeSnapshotFile, writeWhole, type NamedFile } from '../node/outputs.ts';
+import { checkFolder, checkWritable, overwrites, writeSnapshotFile, writeWhole, type NamedFile } from '../node/outputs.ts';
 import { stderr, stderrIsTerminal, stdout } from '../node/terminal.ts';
 import { loadLinted } from '../lint/index.ts';
 import { loadProject } from '../project/index.ts';
@@ -72,6 +72,9 @@ function readReport(path: string): ExploreReport {
   return o as ExploreReport;
 }
 
+/** What each output is called in messages (as writeWhole names it at the end). */
+const OUTPUT_NAMES = { json: 'report', coverage: 'coverage', save: 'snapshot' } as const;
+
 function finish(report: ExploreReport, a: ExploreArgs): number {
   if (a.json) writeWhole(a.json, 'report', () => reportJson(report));
   if (a.coverage) writeWhole(a.coverage, 'coverage', () => lcov(report.coverage));
@@ -84,6 +87,8 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     if (a.files.length === 0) throw new UsageError('--merge needs the JSON reports to merge: pw explore --merge A.json B.json --json OUT');
     if (!a.json) throw new UsageError('--merge needs --json OUT for the merged report');
     for (const flag of ['out', 'to', 'save', 'shard'] as const) if (a[flag] !== undefined) throw new UsageError(`--${flag} does not go with --merge, which only merges reports`);
+    checkWritable(a.json, 'report');
+    if (a.coverage) checkWritable(a.coverage, 'coverage');
     return finish(mergeReports(a.files.map(readReport)), a);
   }
   if (a.files.length === 0) throw new UsageError('name the script files or folders to explore');
@@ -100,7 +105,10 @@ export async function exploreCommand(a: ExploreArgs): Promise<number> {
     if (path === '') throw new UsageError(`--${flag} needs a file name`);
     const clash = overwrites(path, inputs);
     if (clash) throw new UsageError(`--${flag} "${path}" would overwrite ${clash}`);
+    // a place that cannot take the file is bad usage now, not a search lost at its end
+    checkWritable(path, OUTPUT_NAMES[flag]);
   }
+  if (a.out !== undefined) checkFolder(a.out, 'folder for the oracles');
   const loaded = loadLinted(sources, loadProject(a.files).builtins);
   if (!loaded.program) {
     for (const d of loaded.diagnostics) stderr.line(formatDiagnostic(d, loaded.sources[d.file]) + '\n');

@@ -203,6 +203,13 @@ describe('the command', () => {
     await bad([world('yard'), '--ending', '('], /ending \/\(\/ is not a regular expression/);
     await bad([world('yard'), '--to', 'nowhere.pw:3'], /no script nowhere.pw is loaded/);
     await bad(['--merge', 'a.json'], /--merge needs --json OUT/);
+    // a report that could not be written is refused before the search, not after it
+    const dir = tmp();
+    const out = join(dir, 'repros');
+    await bad([world('cellar'), '--states', '300', '--until', '20s', '--ending', 'you escape', '--out', out, '--json', dir], /cannot write the report to/);
+    expect(existsSync(out)).toBe(false);
+    writeFileSync(out, 'not a folder');
+    await bad([world('cellar'), '--states', '300', '--until', '20s', '--out', out], /cannot write the folder for the oracles to ".*repros" \(it is not a folder\)/);
   });
 
   it('warps: --to FILE:LINE --save saves the world just before the line runs, and pw run --restore runs it', async () => {
