@@ -2,14 +2,18 @@
 //
 //   dist/pw.js           the command: a small CommonJS loader (below, LOADER) that runs
 //                        the core from a V8 code cache, so a start-up compiles almost nothing
-//   dist/core.cjs        every command but the REPL, in one script; the oracle checker,
-//                        the disassembler, the live host and yargs inside it are only
-//                        evaluated when a command needs them
+//   dist/core.cjs        every command but the REPL, the language server and the
+//                        debugger, in one script; the oracle checker, the disassembler,
+//                        the live host and yargs inside it are only evaluated when a
+//                        command needs them
 //   dist/core.cache      V8's code cache of core.cjs, made here by one run of the core
-//   dist/chunks/         the REPL (ink, react): ES modules, loaded only by `pw repl`.
-//                        They take every module of src/ and grammar/ they import from
-//                        the core (a registry it publishes), so both share one instance
-//                        of each: one output buffer, one UsageError class…
+//   dist/chunks/         the faces a run does not need — the REPL (ink, react), the
+//                        language server and the debugger (the protocol libraries): ES
+//                        modules, loaded only by `pw repl`, `pw lsp` and `pw dap`. A third
+//                        of the core's size otherwise, read at every start. They take
+//                        every other module of src/ and grammar/ they import from the
+//                        core (a registry it publishes), so both share one instance of
+//                        each: one output buffer, one UsageError class…
 //
 // Node 20 has no compile cache for ES modules (module.enableCompileCache is Node 22), but
 // vm.Script takes V8 code caches; ink and yoga use top-level await, which only ES modules
@@ -32,11 +36,18 @@ rmSync(fresh, { recursive: true, force: true });
 const CORE_KEY = "Symbol.for('pocketwatch.core')";
 const FACES_KEY = "Symbol.for('pocketwatch.faces')";
 
-/** `src/…` or `grammar/…` for a module of the project outside the REPL, else null. */
+/** The faces in chunks: their folder, their entry modules (chunk name: source), and the loader's name for each entry. */
+const FACES = [
+  { folder: 'src/repl/', entries: { repl: 'src/repl/index.ts' } },
+  { folder: 'src/lsp/', entries: { lsp: 'src/lsp/main.ts' } },
+  { folder: 'src/dap/', entries: { dap: 'src/dap/adapter.ts', 'dap-world': 'src/dap/world.ts' } },
+];
+
+/** `src/…` or `grammar/…` for a module of the project outside the faces, else null. */
 function coreModule(resolveDir, path) {
   if (!path.startsWith('.')) return null;
   const rel = relative(root, resolve(resolveDir, path)).split(sep).join('/');
-  return /^(src|grammar)\//.test(rel) && !rel.startsWith('src/repl/') ? rel : null;
+  return /^(src|grammar)\//.test(rel) && !FACES.some((f) => rel.startsWith(f.folder)) ? rel : null;
 }
 
 // yargs lays out its help with cliui, whose string-width builds a Unicode emoji regex
@@ -74,11 +85,11 @@ const fewLodash = {
   },
 };
 
-// ---- the REPL face: ES modules whose project imports come from the core's registry
+// ---- the faces: ES modules whose other project imports come from the core's registry
 
 const shared = new Set();
 await build({
-  entryPoints: { repl: 'src/repl/index.ts' },
+  entryPoints: Object.assign({}, ...FACES.map((f) => f.entries)),
   outdir: `${fresh}/chunks`,
   chunkNames: '[name]-[hash]',
   bundle: true,
@@ -140,14 +151,24 @@ await build({
   define: { 'import.meta.url': '__pwCoreUrl' },
   plugins: [
     {
-      // the loader loads the REPL, an ES module: a vm script cannot call import () itself
-      name: 'repl-face',
+      // the loader loads the faces, ES modules: a vm script cannot call import () itself
+      name: 'faces',
       setup(b) {
-        b.onResolve({ filter: /[\\/]repl[\\/]index\.ts$/ }, () => ({ path: 'repl', namespace: 'face' }));
-        b.onLoad({ filter: /.*/, namespace: 'face' }, () => ({
-          contents: `module.exports = { replCommand: (...args) => globalThis[${FACES_KEY}].repl().then((m) => m.replCommand(...args)) };`,
-          loader: 'js',
-        }));
+        const face = (name, command) =>
+          command === null
+            ? `module.exports = {}; globalThis[${FACES_KEY}][${JSON.stringify(name)}]();` // loaded for what it does (a worker's role)
+            : `module.exports = { ${command}: (...args) => globalThis[${FACES_KEY}][${JSON.stringify(name)}]().then((m) => m.${command}(...args)) };`;
+        const stubs = {
+          'src/repl/index.ts': face('repl', 'replCommand'),
+          'src/lsp/main.ts': face('lsp', 'lspCommand'),
+          'src/dap/adapter.ts': face('dap', 'dapCommand'),
+          'src/dap/world.ts': face('dap-world', null),
+        };
+        b.onResolve({ filter: /^\./ }, (args) => {
+          const rel = relative(root, resolve(args.resolveDir, args.path)).split(sep).join('/');
+          return stubs[rel] === undefined ? undefined : { path: rel, namespace: 'face' };
+        });
+        b.onLoad({ filter: /.*/, namespace: 'face' }, (args) => ({ contents: stubs[args.path], loader: 'js' }));
       },
     },
     plainWidthForHelp,
@@ -187,7 +208,9 @@ if (cachedData === undefined) {
     }
   });
 }
-globalThis[${FACES_KEY}] = { repl: () => import('./chunks/repl.js') };
+globalThis[${FACES_KEY}] = { ${FACES.flatMap((f) => Object.keys(f.entries))
+  .map((name) => `${JSON.stringify(name)}: () => import('./chunks/${name}.js')`)
+  .join(', ')} };
 globalThis[Symbol.for('pocketwatch.entry')] = __filename;
 script.runInThisContext()(require, pathToFileURL(core).href);
 `;
