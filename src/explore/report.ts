@@ -86,12 +86,14 @@ export function coverageOf(program: Program, files: readonly string[], raw: RawC
   program.handlers.forEach((h, i) => {
     if (!all.has(h.file)) return;
     const seen = new Set(raw[i] ?? []);
+    // the return a handler's `end` makes by itself is its last instruction: a handler that
+    // always returns with `return` never runs it, and `end` is no code of the author's
+    let last = h.code.length - 1;
+    while (last > 0 && !(h.lines[last] > 0)) last--;
     for (let pc = 0; pc < h.code.length; pc++) {
       const line = h.lines[pc];
       if (!(line > 0)) continue;
-      // the return a handler's end makes by itself stands at its `on` line: a handler that
-      // always returns with `return` never runs it, and that line is no code of the author's
-      if (line === h.line && (h.code[pc] === Op.RET || h.code[pc] === Op.RETV)) continue;
+      if (pc === last && (h.code[pc] === Op.RET || h.code[pc] === Op.RETV)) continue;
       // (lines holds a position at each instruction's first word and 0 elsewhere)
       all.get(h.file)!.add(line);
       if (seen.has(pc)) hit.get(h.file)!.add(line);
