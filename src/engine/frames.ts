@@ -556,7 +556,7 @@ export class FrameDriver {
         st.now = t;
         st.wallNow = at;
         expireSoundsUpTo(host, at);
-        threads.wake(sleepers.popDue());
+        threads.wakeDue(sleepers);
         if (threads.readyCount > 0) threads.drain();
         if (followsClock) {
           if (c.lockDepth === 0 && c.saveDepth === 0 && c.lastWall !== wallEnd) manageTime(c, wallEnd);
