@@ -48,7 +48,7 @@ export class ReplSession implements Loader, Coder {
   /** Runs script code where it can be broken into (the terminal UI sets it; see interrupt.ts). */
   guard: ((run: () => void) => Outcome) | null = null;
   /** Told when the guard broke into script code. */
-  onBrokenInto: ((outcome: Exclude<Outcome, 'done'>) => void) | null = null;
+  onBrokenInto: (() => void) | null = null;
   /** Called when the files the world is made of may have changed (a :load, going back before one): what --watch watches. */
   onFilesChanged: (() => void) | null = null;
   /** Told of every trace event of the world (a recording, :record). */
@@ -218,7 +218,7 @@ export class ReplSession implements Loader, Coder {
   /** Runs script code (a line, a frame) under the guard, and puts the world right when it was broken into. */
   private guarded(run: () => void): void {
     const outcome = this.guard ? this.guard(run) : (run(), 'done');
-    if (outcome !== 'done') this.brokenInto(outcome);
+    if (outcome !== 'done') this.brokenInto();
   }
 
   /**
@@ -226,21 +226,21 @@ export class ReplSession implements Loader, Coder {
    * stops, the scheduler's queues are rebuilt from the threads as they are, and the
    * REPL's own threads stop as on Ctrl-C.
    */
-  private brokenInto(outcome: Exclude<Outcome, 'done'>): void {
+  private brokenInto(): void {
     const e = this.engine;
     const stuck = e.running;
     if (stuck) e.stopThread(stuck.id);
     e.adopt(e.state, e.liveThreads());
-    const why = outcome === 'frozen' ? `the world did not answer for ${FREEZE_MS / 1000} s (a loop that never waits?)` : 'interrupted';
+    const why = `the world did not answer for ${FREEZE_MS / 1000} s (a loop that never waits?)`;
     if (stuck) {
       const h = e.program.handlers[callFrames(stuck)[0]?.handler ?? -1];
-      this.log.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
-    } else this.log.emit({ kind: outcome === 'frozen' ? 'error' : 'info', text: why });
+      this.log.emit({ kind: 'error', text: `${why}: stopped thread ${stuck.id} (${stuck.origin}) in ${h?.spelled ?? 'a handler'}` });
+    } else this.log.emit({ kind: 'error', text: why });
     this.threads.stop();
     // no replay can stop the code at the same place: the world as it is now is checkpointed, and replaying this restores it
     this.goOnFromHere();
     this.record(Input.broken, this.source.now(), undefined, true);
-    this.onBrokenInto?.(outcome);
+    this.onBrokenInto?.();
   }
 
   /** Ctrl-C: stops the REPL's threads. Returns how many were stopped. */

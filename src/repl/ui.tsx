@@ -141,8 +141,6 @@ export interface Terminal {
     on(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
     off(signal: 'SIGINT' | 'SIGTERM', listener: () => void): unknown;
   };
-  /** Whether a SIGINT is the watchdog's, come too late, rather than the author's. */
-  stray(): boolean;
   /** SIGTERM: the REPL ends. */
   terminated(): void;
 }
@@ -228,8 +226,8 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     });
   };
 
-  /** Ctrl-C (the key, or SIGINT); `stoppedAlready`: the guard broke into a script for it. */
-  const onCtrlC = (stoppedAlready = false): void => {
+  /** Ctrl-C (the key, or SIGINT). */
+  const onCtrlC = (): void => {
     const now = Date.now();
     if (now - lastCtrlC.current < DOUBLE_CTRL_C_MS) {
       session.quit();
@@ -239,27 +237,22 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     const hadText = editor.value !== '' || grouper.pending;
     editor.clear();
     grouper.clear();
-    const stopped = stoppedAlready ? 1 : session.interrupt();
+    const stopped = session.interrupt();
     if (stopped === 0) log({ kind: 'info', text: hadText ? 'input cleared; Ctrl-C again quits' : 'no script running; press Ctrl-C again (or Ctrl-D) to quit' });
     flush();
     redrawPrompt();
   };
 
-  // Ctrl-C and SIGTERM never wait on a script (see interrupt.ts)
+  // Ctrl-C and SIGTERM never wait on a script for longer than a frame's slice (see interrupt.ts)
   // biome-ignore lint/correctness/useExhaustiveDependencies: bound once per terminal; the handlers read only the editor, the grouper and refs, which last
   useEffect(() => {
     if (!terminal) return;
-    const onSigint = (): void => {
-      if (!terminal.stray()) onCtrlC();
-    };
+    const onSigint = (): void => onCtrlC();
     const onSigterm = (): void => {
       terminal.terminated();
       session.quit();
     };
-    session.onBrokenInto = (outcome) => {
-      if (outcome === 'interrupted') onCtrlC(true);
-      else flush();
-    };
+    session.onBrokenInto = () => flush();
     terminal.signals.on('SIGINT', onSigint);
     terminal.signals.on('SIGTERM', onSigterm);
     return () => {
@@ -343,7 +336,6 @@ export async function runInteractive(session: ReplSession): Promise<number> {
   let terminated = false;
   const terminal: Terminal = {
     signals: process,
-    stray: () => interrupter.strayWatchdogSignal(),
     terminated: () => (terminated = true),
   };
   ctrlCAsSignal();
@@ -354,7 +346,6 @@ export async function runInteractive(session: ReplSession): Promise<number> {
   } finally {
     process.stdout.write(PASTE_MODE_OFF);
     session.close();
-    interrupter.close();
   }
   return terminated ? 128 + 15 : 0;
 }
