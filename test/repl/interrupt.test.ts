@@ -27,7 +27,7 @@ describe('the REPL guard', () => {
   });
 
   it('a process running guarded jobs back to back lives through a stream of SIGINTs, and its listener hears them', async () => {
-    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '3000'], { stdio: ['ignore', 'pipe', 'pipe'] });
+    const child = spawn(process.execPath, ['--import', 'tsx', CHILD, '1500'], { stdio: ['ignore', 'pipe', 'pipe'] });
     let out = '';
     child.stdout.on('data', (d: Buffer) => void (out += d.toString()));
     const ended = new Promise<{ code: number | null; signal: NodeJS.Signals | null }>((resolve) => child.on('exit', (code, signal) => resolve({ code, signal })));
