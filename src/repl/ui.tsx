@@ -9,6 +9,7 @@ import { LineEditor } from './editor.ts';
 import { stamp, type LogEntry, type LogKind } from './events.ts';
 import { statusFields, type StatusField, type StatusInfo } from './status.ts';
 import { colourWanted } from '../oracle/diff.ts';
+import { spawnSync } from 'node:child_process';
 import { Interrupter } from './interrupt.ts';
 
 /** Status and log refresh period. */
@@ -306,6 +307,24 @@ function sameStatus(a: StatusInfo, b: StatusInfo): boolean {
 }
 
 /** Runs the interactive REPL until the author quits; resolves with the exit code. */
+/**
+ * Ctrl-C as a signal: the terminal sends SIGINT, which breaks into a script that never
+ * yields, where a key would wait to be read. Raw mode turns that off, each time ink sets
+ * it; this turns it back on (and Ctrl-Z and Ctrl-\\ off, so they neither suspend nor kill
+ * the REPL). Node puts the terminal back as it found it when the process ends.
+ */
+function ctrlCAsSignal(): void {
+  const stdin = process.stdin;
+  const setRawMode = stdin.setRawMode.bind(stdin);
+  const isig = (): void => void spawnSync('stty', ['isig', 'susp', 'undef', 'quit', 'undef'], { stdio: ['inherit', 'ignore', 'ignore'] });
+  stdin.setRawMode = (mode: boolean) => {
+    setRawMode(mode);
+    if (mode) isig();
+    return stdin;
+  };
+  if (stdin.isRaw) isig();
+}
+
 export async function runInteractive(session: ReplSession): Promise<number> {
   // NO_COLOR (and FORCE_COLOR) as everywhere else in pw: ink draws with chalk, which reads neither
   if (!colourWanted(true)) {
@@ -319,6 +338,7 @@ export async function runInteractive(session: ReplSession): Promise<number> {
     signals: process,
     terminated: () => (terminated = true),
   };
+  ctrlCAsSignal();
   process.stdout.write(PASTE_MODE_ON);
   const app = render(<ReplApp session={session} terminal={terminal} />, { exitOnCtrlC: false, patchConsole: false });
   try {
