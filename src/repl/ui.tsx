@@ -308,10 +308,10 @@ function sameStatus(a: StatusInfo, b: StatusInfo): boolean {
 
 /** Runs the interactive REPL until the author quits; resolves with the exit code. */
 /**
- * Ctrl-C as a signal: the terminal sends SIGINT, which breaks into a script that never
- * yields, where a key would wait to be read. Raw mode turns that off, each time ink sets
- * it; this turns it back on (and Ctrl-Z and Ctrl-\\ off, so they neither suspend nor kill
- * the REPL). Node puts the terminal back as it found it when the process ends.
+ * Ctrl-C as a signal: the terminal sends SIGINT, answered between frames as a `kill -INT`
+ * from outside is (interrupt.ts), one way for both. Raw mode turns that off, each time ink
+ * sets it; this turns it back on (and Ctrl-Z and Ctrl-\\ off, so they neither suspend nor
+ * kill the REPL). Node puts the terminal back as it found it when the process ends.
  */
 function ctrlCAsSignal(): void {
   const stdin = process.stdin;
