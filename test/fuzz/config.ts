@@ -16,8 +16,8 @@ export interface FuzzSize {
 }
 
 /**
- * In npm test the text fuzzer takes 1 500 inputs, the mutation fuzzer 1 000, the program
- * fuzzer, which runs two engines per input, 400, the save and size fuzzers 80 and 120, the
+ * In npm test the text fuzzer takes 1 000 inputs, the mutation fuzzer 700, the program
+ * fuzzer, which runs two engines per input, 300, the save and size fuzzers 80 and 120, the
  * snapshot fuzzer 150, the preemption fuzzer 10 and the language-server fuzzer 300 (a few
  * seconds each on 2 quiet cores). In npm run fuzz, every fuzzer takes FUZZ_RUNS inputs (the
  * language server's at most 60 000), for up to an hour each.
@@ -27,12 +27,12 @@ export function sizeFor(fuzzer: 'text' | 'mutate' | 'programs' | 'saves' | 'size
   if (LONG) return { runs: fuzzer === 'lsp' ? Math.min(FUZZ_RUNS, 60_000) : FUZZ_RUNS, timeLimitMs: 60 * 60_000 };
   switch (fuzzer) {
     case 'text':
-      return { runs: 1_500, timeLimitMs: BACKSTOP_MS };
-    case 'mutate':
       return { runs: 1_000, timeLimitMs: BACKSTOP_MS };
+    case 'mutate':
+      return { runs: 700, timeLimitMs: BACKSTOP_MS };
     case 'programs':
       // ~5 ms an input (parse, compile, two engines)
-      return { runs: 400, timeLimitMs: BACKSTOP_MS };
+      return { runs: 300, timeLimitMs: BACKSTOP_MS };
     case 'saves':
       // three runs, a snapshot written and read back per input
       return { runs: 80, timeLimitMs: BACKSTOP_MS };
