@@ -226,6 +226,12 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     });
   };
 
+  /** Ctrl-D: quits at an empty prompt, else deletes the character under the cursor. */
+  const onCtrlD = (): void => {
+    if (editor.value === '' && !grouper.pending) session.quit();
+    else editor.deleteForward();
+  };
+
   /** Ctrl-C (the key, or SIGINT). */
   const onCtrlC = (): void => {
     const now = Date.now();
@@ -272,10 +278,8 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     // the rest of a marked paste refused: its line breaks too
     if (paste.current.marked && paste.current.refused && !key.ctrl) return;
     if (key.ctrl && input === 'c') return onCtrlC();
-    if (key.ctrl && input === 'd') {
-      if (editor.value === '' && !grouper.pending) session.quit();
-      else editor.deleteForward();
-    } else if (key.return) submitLine(editor.take());
+    if (key.ctrl && input === 'd') onCtrlD();
+    else if (key.return) submitLine(editor.take());
     else if (key.upArrow) editor.up();
     else if (key.downArrow) editor.down();
     else if (key.leftArrow) editor.left();
@@ -287,7 +291,15 @@ export function ReplApp({ session, terminal }: { session: ReplSession; terminal?
     else if (key.ctrl && input === 'k') editor.killToEnd();
     else if (key.ctrl && input === 'w') editor.deleteWordBack();
     else if (key.ctrl || key.meta || key.escape || key.tab) return;
-    else insertText(input);
+    else if (!paste.current.marked && /[\x03\x04]/.test(input)) {
+      // keys that came in one read with text typed before them (a busy REPL reads what is
+      // typed in bursts): Ctrl-C and Ctrl-D still act, in their place
+      for (const part of input.split(/([\x03\x04])/)) {
+        if (part === '\x03') onCtrlC();
+        else if (part === '\x04') onCtrlD();
+        else if (part !== '') insertText(part);
+      }
+    } else insertText(input);
     redrawPrompt();
   });
 

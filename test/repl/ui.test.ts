@@ -122,6 +122,23 @@ describe('the REPL in a terminal', () => {
     expect(session.quitRequested).toBe(true);
   });
 
+  it('Ctrl-C and Ctrl-D read in one burst with the text typed before them still act, in their place', async () => {
+    const { ui, session } = setup();
+    await tick();
+    // a busy REPL reads what was typed meanwhile as one piece of input
+    await type(ui, 'while true forceupdate () endwhile\r\u0003print (6 * 7)\r');
+    expect(session.foregroundAlive()).toBe(false);
+    expect(ui.lastFrame()).toContain('stopped 1 thread');
+    expect(ui.lastFrame()).toMatch(/^ +[\d.]+s 42$/m);
+    expect(session.quitRequested).toBe(false);
+    await type(ui, 'x\u0004');
+    // not at an empty line: it deletes under the cursor, and the line keeps its x
+    expect(session.quitRequested).toBe(false);
+    expect(ui.lastFrame()).toContain('pw> x');
+    await type(ui, '\u0015print (1)\r\u0004');
+    expect(session.quitRequested).toBe(true);
+  });
+
   it('a paste of several lines shows each line and what it printed or returned, in order, errors included', async () => {
     const { ui } = setup();
     await tick();
