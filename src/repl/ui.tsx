@@ -318,7 +318,6 @@ function sameStatus(a: StatusInfo, b: StatusInfo): boolean {
   return fa.every((f, i) => f.value === fb[i].value) && a.paused === b.paused;
 }
 
-/** Runs the interactive REPL until the author quits; resolves with the exit code. */
 /**
  * Ctrl-C as a signal: the terminal sends SIGINT, answered between frames as a `kill -INT`
  * from outside is (interrupt.ts), one way for both. Raw mode turns that off, each time ink
@@ -337,6 +336,7 @@ function ctrlCAsSignal(): void {
   if (stdin.isRaw) isig();
 }
 
+/** Runs the interactive REPL until the author quits; resolves with the exit code. */
 export async function runInteractive(session: ReplSession): Promise<number> {
   // NO_COLOR (and FORCE_COLOR) as everywhere else in pw: ink draws with chalk, which reads neither
   if (!colourWanted(true)) {
