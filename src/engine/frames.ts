@@ -198,13 +198,7 @@ export class FrameDriver {
     }
     if (this.startPending(st, wall) && this.pendFrame(wall)) return;
     this.idleMove(st, wall, -1);
-    const f = st.frame;
-    f.display++;
-    const tick = ticksAt(wall);
-    if (tick - f.stamp >= f.framerate) {
-      f.count++;
-      f.stamp = tick;
-    }
+    countIdleFrame(st.frame, wall);
   }
 
   /** Whether idle frames from one at wall time `wall` may wait (pendFrame): the fields they keep are set from the world. */
@@ -412,13 +406,7 @@ export class FrameDriver {
     this.advance(st.clock.game, this.quietThrough);
     if (host.halted) return;
     this.settle();
-    const f = st.frame;
-    f.display++;
-    const tick = ticksAt(wall);
-    if (tick - f.stamp >= f.framerate) {
-      f.count++;
-      f.stamp = tick;
-    }
+    countIdleFrame(st.frame, wall);
   }
 
   /**
@@ -785,4 +773,14 @@ function soundEnd(st: WorldState): number {
   if (b !== null && b.end < end) end = b.end;
   if (v !== null && v.end < end) end = v.end;
   return end;
+}
+
+/** An idle display frame counted at wall time `wall`, and a game frame with it when one falls due (nothing waits on it). */
+function countIdleFrame(f: WorldState['frame'], wall: number): void {
+  f.display++;
+  const tick = ticksAt(wall);
+  if (tick - f.stamp >= f.framerate) {
+    f.count++;
+    f.stamp = tick;
+  }
 }

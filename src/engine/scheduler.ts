@@ -195,18 +195,7 @@ export class Scheduler {
       const th = due.threads[0]!;
       due.threads[0] = null;
       from.recycle(due);
-      this.markReady(th, TIME_PASSED);
-      if (th.resumeWith < 0 && th.resumeDst >= 0) {
-        th.stack[th.resumeDst] = null;
-        th.resumeDst = -1;
-      }
-      if (th.done || this.host.halted) return;
-      this.draining = true;
-      try {
-        this.resume(th);
-      } finally {
-        this.draining = false;
-      }
+      this.runWoken(th);
       return;
     }
     this.wakeAll(due.threads, due.n);
@@ -220,20 +209,28 @@ export class Scheduler {
       this.wake(from.popDue(), from);
       return;
     }
-    if (this.ready.length > 0 || this.draining) {
-      this.makeReady(lone, TIME_PASSED);
-      return;
-    }
-    this.markReady(lone, TIME_PASSED);
-    if (lone.resumeWith < 0 && lone.resumeDst >= 0) {
-      lone.stack[lone.resumeDst] = null;
-      lone.resumeDst = -1;
-    }
+    if (this.ready.length > 0 || this.draining) this.makeReady(lone, TIME_PASSED);
+    else this.runWoken(lone);
+  }
+
+  /** A sleeper woken with nothing else ready and no drain under way: it runs at once, off the ready queue. */
+  private runWoken(th: Thread): void {
+    this.wokenReady(th);
+    if (th.done || this.host.halted) return;
     this.draining = true;
     try {
-      if (!lone.done && !this.host.halted) this.resume(lone);
+      this.resume(th);
     } finally {
       this.draining = false;
+    }
+  }
+
+  /** A woken sleeper marked ready, with its wake value (void for a plain sleep) in place. */
+  private wokenReady(th: Thread): void {
+    this.markReady(th, TIME_PASSED);
+    if (th.resumeWith < 0 && th.resumeDst >= 0) {
+      th.stack[th.resumeDst] = null;
+      th.resumeDst = -1;
     }
   }
 
@@ -269,14 +266,7 @@ export class Scheduler {
       // given its wake value, all of them first: with thousands of sleepers a woken
       // thread's memory is rarely in the CPU's cache, and this short pass over the threads
       // and their registers fetches many at once rather than one at a time.
-      for (let i = 0; i < n; i++) {
-        const th = threads[i]!;
-        this.markReady(th, TIME_PASSED);
-        if (th.resumeWith < 0 && th.resumeDst >= 0) {
-          th.stack[th.resumeDst] = null;
-          th.resumeDst = -1;
-        }
-      }
+      for (let i = 0; i < n; i++) this.wokenReady(threads[i]!);
       this.draining = true;
       try {
         for (let i = 0; i < n; i++) {

@@ -137,14 +137,8 @@ function hashString(s: string, at: number): void {
   const len = s.length;
   for (let i = 0; i < len; i++) {
     const u = s.charCodeAt(i);
-    let k = Math.imul(u, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    a ^= k;
-    a = (Math.imul((a << 13) | (a >>> 19), 5) + 0xe6546b64) | 0;
-    k = Math.imul(u, 0x85ebca6b);
-    k = Math.imul((k << 17) | (k >>> 15), 0xc2b2ae35);
-    b ^= k;
-    b = (Math.imul((b << 11) | (b >>> 21), 5) + 0x561ccd1b) | 0;
+    a = laneA(a, u);
+    b = laneB(b, u);
   }
   hashed[at] = fmix(a ^ len);
   hashed[at + 1] = fmix(b ^ len);
@@ -302,23 +296,32 @@ function putTable<T>(table: Record<string, T>, entry: (v: T) => void): void {
 
 /** 64 bits of the words written, as 4 UTF-16 units (small whole numbers throughout: no float arithmetic). */
 function hashWords(): string {
-  // two lanes of murmur3's round, each with its own constants
   let a = 0x2f8d1a3b;
   let b = 0x6c0b7e41;
   for (let i = 0; i < n; i++) {
     const w = words[i];
-    let k = Math.imul(w, 0xcc9e2d51);
-    k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
-    a ^= k;
-    a = (Math.imul((a << 13) | (a >>> 19), 5) + 0xe6546b64) | 0;
-    k = Math.imul(w, 0x85ebca6b);
-    k = Math.imul((k << 17) | (k >>> 15), 0xc2b2ae35);
-    b ^= k;
-    b = (Math.imul((b << 11) | (b >>> 21), 5) + 0x561ccd1b) | 0;
+    a = laneA(a, w);
+    b = laneB(b, w);
   }
   a = fmix(a ^ n);
   b = fmix(b ^ n);
   return String.fromCharCode(a & 0xffff, a >>> 16, b & 0xffff, b >>> 16);
+}
+
+/** One murmur3 round of the first lane: word w into hash h. */
+function laneA(h: number, w: number): number {
+  let k = Math.imul(w, 0xcc9e2d51);
+  k = Math.imul((k << 15) | (k >>> 17), 0x1b873593);
+  h ^= k;
+  return (Math.imul((h << 13) | (h >>> 19), 5) + 0xe6546b64) | 0;
+}
+
+/** The second lane's round: its own constants. */
+function laneB(h: number, w: number): number {
+  let k = Math.imul(w, 0x85ebca6b);
+  k = Math.imul((k << 17) | (k >>> 15), 0xc2b2ae35);
+  h ^= k;
+  return (Math.imul((h << 11) | (h >>> 21), 5) + 0x561ccd1b) | 0;
 }
 
 function fmix(h: number): number {
