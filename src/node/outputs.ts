@@ -98,7 +98,14 @@ export function writeWhole(path: string, what: string, text: () => string): void
 /** Checks before the work that files can be written into a folder at `path` (one there already, or none yet); `what` names it in messages. */
 export function checkFolder(path: string, what: string): void {
   if (path === '') throw new UsageError(`a ${what} needs a name`);
-  if (statSync(path, { throwIfNoEntry: false })?.isDirectory() === false) throw cannotWrite(path, what, 'it is not a folder');
+  let st: Stats | undefined;
+  try {
+    st = statSync(path, { throwIfNoEntry: false });
+  } catch (err) {
+    // a file on the way (ENOTDIR), a folder that may not be read (EACCES), a loop of links
+    throw cannotWrite(path, what, code(err));
+  }
+  if (st?.isDirectory() === false) throw cannotWrite(path, what, 'it is not a folder');
 }
 
 /** Makes a folder (and those above it) that files are then written into; something else by that name is bad usage. */

@@ -210,6 +210,7 @@ describe('the command', () => {
     expect(existsSync(out)).toBe(false);
     writeFileSync(out, 'not a folder');
     await bad([world('cellar'), '--states', '300', '--until', '20s', '--out', out], /cannot write the folder for the oracles to ".*repros" \(it is not a folder\)/);
+    await bad([world('cellar'), '--states', '300', '--until', '20s', '--out', join(out, 'below')], /cannot write the folder for the oracles to ".*repros[/\\]below" \(ENOTDIR\)/);
   });
 
   it('warps: --to FILE:LINE --save saves the world just before the line runs, and pw run --restore runs it', async () => {
