@@ -48,9 +48,9 @@ export class Sink {
     }
   }
 
-  /** Sends what is written to `target` until it is called with null; unflushed text and an earlier failure are dropped. */
+  /** Sends what is written to `target` until it is called with null; what was written before goes where it was headed, and an earlier failure is forgotten. */
   redirect(target: ((text: string) => void) | null): void {
-    this.pending = '';
+    this.flush();
     this.failure = null;
     this.target = target;
   }
